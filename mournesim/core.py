@@ -1,0 +1,488 @@
+"""State primitives of the MourneQuest engine (numba): reading and changing the
+flat state vector without any player decision — occupancy, charms, life,
+dice rolls, disc clicks, encounter-level and dice-pool unlocks, and the event
+log. Everything here is a rule of the game or plain bookkeeping; decisions
+live in ``rules.py``.
+"""
+import numpy as np
+from numba import njit
+
+from simcore.rng import STREAM_DICE, randint
+from . import layout as L
+from . import tables as TB
+
+# ---- event log --------------------------------------------------------------
+
+
+@njit(cache=True)
+def log(s, ev, etype, actor, a, b, c, d, e):
+    """Append one event when logging (costs one branch in batch runs)."""
+    if s[L.G_LOG] == 0:
+        return
+    n = s[L.G_LOGN]
+    if n < ev.shape[0]:
+        ev[n, 0] = etype
+        ev[n, 1] = s[L.G_ROUND]
+        ev[n, 2] = actor
+        ev[n, 3] = a
+        ev[n, 4] = b
+        ev[n, 5] = c
+        ev[n, 6] = d
+        ev[n, 7] = e
+        s[L.G_LOGN] = n + 1
+
+
+@njit(cache=True)
+def snapshot(s, ev, snaps, actor):
+    """Log a turn_start event holding a full copy of the state."""
+    if s[L.G_LOG] == 0:
+        return
+    k = s[L.G_SNAPN]
+    if k < snaps.shape[0]:
+        snaps[k, :] = s
+        s[L.G_SNAPN] = k + 1
+        log(s, ev, L.EVT_TURN_START, actor, k, s[L.G_MOON], s[L.G_FINAL], 0, 0)
+
+# ---- accessors ------------------------------------------------------------------
+
+
+@njit(cache=True)
+def hb(h):
+    """Offset of hero ``h``'s block."""
+    return L.G_HERO + h * L.HS
+
+
+@njit(cache=True)
+def db(d):
+    """Offset of the disc block at direction ``d``."""
+    return L.G_DISC + d * L.DSZ
+
+
+@njit(cache=True)
+def nb(k):
+    """Offset of nightmare ``k``'s block."""
+    return L.G_NM + k * L.NSZ
+
+
+@njit(cache=True)
+def xb(c):
+    """Offset of the nexus slot block at corner ``c``."""
+    return L.G_NEX + c * L.XSZ
+
+
+@njit(cache=True)
+def moon_colour(s, T):
+    return T[TB.O_MOON + (s[L.G_MOON])]
+
+
+@njit(cache=True)
+def ability_total(s, T, h, a):
+    """Hero ``h``'s current level in ability ``a`` (printed value + equipment)."""
+    o = hb(h)
+    v = T[TB.O_HERO_ABIL + (s[o + L.H_ID]) * 3 + a]
+    c = s[o + L.H_EQ + a]
+    if c >= 0:
+        v += T[TB.O_CARDS + c * 3 + 1]
+    return v
+
+
+@njit(cache=True)
+def charms_held(s, h):
+    o = hb(h) + L.H_CH
+    return s[o] + s[o + 1] + s[o + 2] + s[o + 3]
+
+
+@njit(cache=True)
+def life_left(s, T, h):
+    return T[TB.P_LIFE] - s[hb(h) + L.H_WOUNDS]
+
+
+@njit(cache=True)
+def relics_held(s, T, h):
+    n = 0
+    for r in range(T[TB.P_N_RELICS]):
+        if s[L.G_RELIC_OWNER + r] == h:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def cards_held(s, T, h):
+    """Equipment plus relic cards a hero holds."""
+    n = relics_held(s, T, h)
+    for a in range(3):
+        if s[hb(h) + L.H_EQ + a] >= 0:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def on_disc(s, T, h):
+    return T[TB.O_KIND + (s[hb(h) + L.H_POS])] == L.K_DISC
+
+
+@njit(cache=True)
+def bog_level(s, T, c):
+    """Level (1..3) of the bogbean of nexus slot ``c``, or 0 if none in play."""
+    o = xb(c)
+    if s[o + L.X_BOG_POS] < 0:
+        return 0
+    return T[TB.O_TILES + (s[o + L.X_TILE]) * 6 + L.TL_LEVEL]
+
+
+@njit(cache=True)
+def minis_at(s, sp):
+    """Miniatures on a space: heroes, bogbeans and nightmares."""
+    n = 0
+    for h in range(s[L.G_NHEROES]):
+        if s[hb(h) + L.H_POS] == sp:
+            n += 1
+    for c in range(4):
+        if s[xb(c) + L.X_BOG_POS] == sp:
+            n += 1
+    for k in range(4):
+        if s[nb(k) + L.N_POS] == sp:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def heroes_at(s, sp):
+    n = 0
+    for h in range(s[L.G_NHEROES]):
+        if s[hb(h) + L.H_POS] == sp:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def first_hero_at(s, sp):
+    """Hero in the earliest seat on a space, or -1."""
+    for h in range(s[L.G_NHEROES]):
+        if s[hb(h) + L.H_POS] == sp:
+            return h
+    return -1
+
+
+@njit(cache=True)
+def nightmare_at(s, sp):
+    for k in range(4):
+        if s[nb(k) + L.N_POS] == sp:
+            return k
+    return -1
+
+
+@njit(cache=True)
+def bogbeans_at(s, sp):
+    n = 0
+    for c in range(4):
+        if s[xb(c) + L.X_BOG_POS] == sp:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def enemies_in_play(s):
+    """Bogbeans and nightmares on the main board."""
+    n = 0
+    for c in range(4):
+        if s[xb(c) + L.X_BOG_POS] >= 0:
+            n += 1
+    for k in range(4):
+        if s[nb(k) + L.N_POS] >= 0:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def pot_at(s, T, sp):
+    """Nexus slot whose pot marker lies on space ``sp``, or -1."""
+    for c in range(4):
+        if s[xb(c) + L.X_POT] == 1 and T[TB.O_CROSSROADS + c] == sp:
+            return c
+    return -1
+
+
+@njit(cache=True)
+def disc_occupied(s, d):
+    st = s[db(d) + L.D_STATE]
+    return st == L.DS_ON or st == L.DS_RELEASED
+
+
+@njit(cache=True)
+def charm_multi(s, T):
+    return T[TB.P_MULTI_EASY + s[L.G_LEVEL]] == 1
+
+# ---- charms, life, cards -----------------------------------------------------------
+
+
+@njit(cache=True)
+def gain_charms(s, T, ev, h, t, n):
+    """Give hero ``h`` up to ``n`` charms of type ``t`` (room and pool allowing).
+
+    Returns how many were taken; the rest stay in the pool."""
+    room = T[TB.P_BACKPACK] - charms_held(s, h)
+    k = min(n, room, s[L.G_POOL_CHARMS + t])
+    if k > 0:
+        s[hb(h) + L.H_CH + t] += k
+        s[L.G_POOL_CHARMS + t] -= k
+        log(s, ev, L.EVT_CHARM_GAIN, h, t, k, 0, 0, 0)
+    return k
+
+
+@njit(cache=True)
+def drop_charms(s, ev, h, t, n):
+    """Hero ``h`` returns ``n`` charms of type ``t`` to the pool."""
+    if n > 0:
+        s[hb(h) + L.H_CH + t] -= n
+        s[L.G_POOL_CHARMS + t] += n
+        log(s, ev, L.EVT_CHARM_LOSS, h, t, n, 0, 0, 0)
+
+
+@njit(cache=True)
+def lose_most_plentiful_charms(s, ev, h, n):
+    """Remove ``n`` charms, each time of the type held most (ties: lowest type)."""
+    for _ in range(n):
+        best = -1
+        for t in range(4):
+            if s[hb(h) + L.H_CH + t] > 0 and (best < 0 or s[hb(h) + L.H_CH + t] > s[hb(h) + L.H_CH + best]):
+                best = t
+        if best < 0:
+            return
+        drop_charms(s, ev, h, best, 1)
+
+
+@njit(cache=True)
+def lose_life(s, T, ev, h, n):
+    """Wound hero ``h``; a hero with no life left dies and the game is lost."""
+    o = hb(h)
+    s[o + L.H_WOUNDS] = min(T[TB.P_LIFE], s[o + L.H_WOUNDS] + n)
+    log(s, ev, L.EVT_LIFE, h, -n, life_left(s, T, h), 0, 0, 0)
+    if s[o + L.H_WOUNDS] >= T[TB.P_LIFE] and s[L.G_OUTCOME] == L.O_RUNNING:
+        s[L.G_OUTCOME] = L.O_HERO_DIED
+
+
+@njit(cache=True)
+def heal(s, T, ev, h, n):
+    o = hb(h)
+    k = min(n, s[o + L.H_WOUNDS])
+    if k > 0:
+        s[o + L.H_WOUNDS] -= k
+        log(s, ev, L.EVT_LIFE, h, k, life_left(s, T, h), 0, 0, 0)
+    return k
+
+
+@njit(cache=True)
+def discard_equipped(s, ev, h, a, to_surplus):
+    """Remove hero ``h``'s card under ability ``a``: onto the Surplus Deck or out of play."""
+    o = hb(h) + L.H_EQ + a
+    c = s[o]
+    if c < 0:
+        return
+    s[o] = -1
+    if to_surplus:
+        s[L.G_SURPLUS + s[L.G_SURPLUS_N]] = c
+        s[L.G_SURPLUS_N] += 1
+    log(s, ev, L.EVT_CARD_LOST, h, 0, c, to_surplus, 0, 0)
+
+
+@njit(cache=True)
+def to_surplus(s, c):
+    s[L.G_SURPLUS + s[L.G_SURPLUS_N]] = c
+    s[L.G_SURPLUS_N] += 1
+
+# ---- dice ----------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def roll_die(T, rng, level):
+    """One face of combat die ``level`` (0 grey .. 3 red)."""
+    return T[TB.O_DICE + level * 12 + (randint(rng, STREAM_DICE, T[TB.O_DICE_NF + level]))]
+
+
+@njit(cache=True)
+def roll_compass(T, rng):
+    return T[TB.O_COMPASS_FACES + (randint(rng, STREAM_DICE, T[TB.P_COMPASS_NF]))]
+
+
+@njit(cache=True)
+def dice_for_combat(s, T, levels, extra):
+    """Fill ``levels`` with the dice a hero rolls: every unlocked die up to the
+    maximum, the highest levels first; ``extra`` relic dice add the next
+    highest dice not already rolled. Returns the count."""
+    pool = s[L.G_POOL]
+    n = min(pool, T[TB.P_MAX_DICE])
+    k = 0
+    for lv in range(pool - 1, pool - 1 - n, -1):
+        levels[k] = lv
+        k += 1
+    # extra dice: highest levels not yet rolled, unlocked or not
+    for lv in range(3, -1, -1):
+        if extra <= 0:
+            break
+        used = False
+        for j in range(k):
+            if levels[j] == lv:
+                used = True
+        if not used:
+            levels[k] = lv
+            k += 1
+            extra -= 1
+    return k
+
+
+@njit(cache=True)
+def score_roll(T, faces, n, ability, bonus, target, blue, defending):
+    """Resolve a combat roll: returns (win, total). total is -1 on a fumble.
+
+    Fail faces count 0; a Double doubles the number faces (once, or per Double
+    with doubles_stack); a Blue Moon doubles the dice again; a Dandelion wins
+    outright (even with two Fails when dandelion_beats_fumble)."""
+    fails = 0
+    doubles = 0
+    dand = False
+    total = 0
+    for i in range(n):
+        f = faces[i]
+        if f == L.FACE_FAIL:
+            fails += 1
+        elif f == L.FACE_DOUBLE:
+            doubles += 1
+        elif f == L.FACE_DANDELION:
+            dand = True
+        else:
+            total += f
+    fumble = (n == 1 and fails == 1) or (n >= 2 and fails >= 2)
+    if defending and T[TB.P_T_DEFENCE_ANY_FAIL] == 1 and fails > 0:
+        fumble = True
+    if dand and (not fumble or T[TB.P_T_DANDELION_BEATS_FUMBLE] == 1):
+        return True, 999
+    if fumble:
+        return False, -1
+    mult = 1
+    if doubles > 0:
+        if T[TB.P_T_DOUBLES_STACK] == 1:
+            for _ in range(doubles):
+                mult *= 2
+        else:
+            mult = 2
+    if blue:
+        mult *= 2
+    v = ability + total * mult + bonus
+    return v >= target, v
+
+# ---- discs, levels, dice pool ---------------------------------------------------------
+
+
+@njit(cache=True)
+def raise_encounter_level(s, T, ev):
+    """Add the next level's tiles to the bag (MQ-ENC-01/02); no-op at level 3."""
+    lv = s[L.G_ENC_LEVEL]
+    if lv >= 3:
+        return
+    n = s[L.G_LV_N + lv]
+    for i in range(n):
+        s[L.G_BAG + s[L.G_BAG_N]] = s[L.G_LV_TILES + lv * 32 + i]
+        s[L.G_BAG_N] += 1
+    s[L.G_ENC_LEVEL] = lv + 1
+    log(s, ev, L.EVT_ENCOUNTER_LEVEL, -1, lv + 1, n, 0, 0, 0)
+
+
+@njit(cache=True)
+def unlock_die(s, ev):
+    """A Nightmare cast out or defeated adds the next combat die (MQ-COMBAT-04..06)."""
+    if s[L.G_POOL] < 4:
+        s[L.G_POOL] += 1
+        log(s, ev, L.EVT_DICE_POOL, -1, s[L.G_POOL], 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def click_disc(s, T, ev, d, clicks):
+    """Turn the disc at direction ``d`` by ``clicks`` (negative turns it back).
+
+    A disc at its release position ignores further clicks (MQ-GAP-21); turning
+    back never goes past the level's start marker."""
+    o = db(d)
+    if not disc_occupied(s, d):
+        return
+    if clicks > 0:
+        if s[o + L.D_STATE] == L.DS_RELEASED:
+            return
+        s[o + L.D_CLICKS] = max(0, s[o + L.D_CLICKS] - clicks)
+        if s[o + L.D_CLICKS] == 0:
+            s[o + L.D_STATE] = L.DS_RELEASED
+    else:
+        if s[o + L.D_STATE] == L.DS_RELEASED:
+            s[o + L.D_STATE] = L.DS_ON
+        s[o + L.D_CLICKS] = min(s[o + L.D_START_CLICKS], s[o + L.D_CLICKS] - clicks)
+    log(s, ev, L.EVT_DISC_CLICK, -1, d, clicks, s[o + L.D_CLICKS], s[o + L.D_STATE], 0)
+
+
+@njit(cache=True)
+def next_occupied_disc(s, d):
+    """The first occupied disc from ``d`` clockwise (roll-over, MQ-MOON-11), or -1."""
+    for i in range(4):
+        dd = (d + i) % 4
+        if disc_occupied(s, dd):
+            return dd
+    return -1
+
+
+@njit(cache=True)
+def most_advanced_disc(s):
+    """Occupied disc with the fewest clicks to release (ties: clockwise from N)."""
+    best = -1
+    for d in range(4):
+        if disc_occupied(s, d) and s[db(d) + L.D_STATE] == L.DS_ON:
+            if best < 0 or s[db(d) + L.D_CLICKS] < s[db(best) + L.D_CLICKS]:
+                best = d
+    return best
+
+
+@njit(cache=True)
+def discard_tile(s, ev, c):
+    """Discard the encounter tile beside nexus ``c`` (and its bogbean or pot)."""
+    o = xb(c)
+    t = s[o + L.X_TILE]
+    if t < 0:
+        return
+    s[L.G_DISCARD + s[L.G_DISCARD_N]] = t
+    s[L.G_DISCARD_N] += 1
+    s[o + L.X_TILE] = -1
+    s[o + L.X_KIND] = -1
+    s[o + L.X_BOG_POS] = -1
+    s[o + L.X_BOG_WOUNDS] = 0
+    if s[o + L.X_POT] == 1:
+        s[L.G_POTS_OUT] -= 1
+    s[o + L.X_POT] = 0
+    s[o + L.X_ENTERED] = 0
+
+
+@njit(cache=True)
+def remove_bogbean(s, T, ev, c, reason):
+    """Take the bogbean of slot ``c`` off the board and discard its tile."""
+    lv = bog_level(s, T, c)
+    if lv == 0:
+        return
+    log(s, ev, L.EVT_FLEE, -1, c, s[xb(c) + L.X_BOG_POS], reason, lv, 0)
+    s[L.G_BOGS_IN_PLAY + lv - 1] -= 1
+    discard_tile(s, ev, c)
+
+
+@njit(cache=True)
+def knock_back_to_start(s, T, ev, h):
+    """Move hero ``h`` to its own Start Point, or the nearest one with room."""
+    o = hb(h)
+    home = s[o + L.H_START]
+    best = home
+    if minis_at(s, home) >= T[TB.P_MINIS]:
+        best = -1
+        for d in range(4):
+            sp = T[TB.O_START + d]
+            if minis_at(s, sp) < T[TB.P_MINIS]:
+                if best < 0 or T[TB.O_DIST_H + home * 64 + sp] < T[TB.O_DIST_H + home * 64 + best]:
+                    best = sp
+        if best < 0:
+            best = home
+    log(s, ev, L.EVT_KNOCK_BACK, h, s[o + L.H_POS], best, 0, 0, 0)
+    s[o + L.H_POS] = best

@@ -1,0 +1,258 @@
+"""Set-up, the round loop and the batch kernel of MourneQuest (numba).
+
+``run_batch`` plays games ``first .. first+n-1`` of a master seed and writes one
+result row per game (``layout.RESULT_COLUMNS``); ``play_logged`` plays one game
+with its full event log for replay. Game ``i`` of seed ``S`` depends only on
+``(S, i)``, the rules and the configuration, never on the batch it ran in.
+"""
+import numpy as np
+from numba import njit
+
+from simcore.rng import N_STREAMS, STREAM_SETUP, randint, seed_streams, shuffle
+from . import layout as L
+from . import tables as TB
+from .core import db, hb, log, nb, raise_encounter_level, snapshot, xb
+from .policies import decide
+from .rules import (code, draw_encounters, end_of_turn, enemy_phase, hero_turn, running,
+                    start_final_battle)
+
+
+@njit(cache=True)
+def setup(s, T, ev, rng, legal, pp, level, players, heroes, policy, logging):
+    """Lay out a new game (MQ-SETUP-01..11, MQ-SOLO-01..04, MQ-LEVEL-02..05).
+
+    ``heroes[i]`` is the hero of seat ``i`` or -1 to draw one at random among
+    those not taken."""
+    s[:] = 0
+    s[L.G_LOG] = logging
+    s[L.G_LEVEL] = level
+    s[L.G_PLAYERS] = players
+    nh = 2 if players == 1 else players
+    s[L.G_NHEROES] = nh
+    s[L.G_POLICY] = policy
+    s[L.G_CUR] = -1
+    s[L.G_FORBID] = -1
+    s[L.G_SHIM_FACING] = -1
+    # heroes
+    nd = T[TB.P_N_HERO_DEFS]
+    taken = np.zeros(nd, np.int32)
+    for i in range(nh):
+        if heroes[i] >= 0:
+            taken[heroes[i]] = 1
+    for i in range(nh):
+        hid = heroes[i]
+        if hid < 0:
+            free = nd
+            for j in range(nd):
+                free -= taken[j]
+            k = randint(rng, STREAM_SETUP, free)
+            for j in range(nd):
+                if taken[j] == 0:
+                    if k == 0:
+                        hid = j
+                        break
+                    k -= 1
+            taken[hid] = 1
+        o = hb(i)
+        s[o + L.H_ID] = hid
+        s[o + L.H_POS] = T[TB.O_SEAT_START + i]
+        s[o + L.H_START] = T[TB.O_SEAT_START + i]
+        s[o + L.H_SKILLS] = T[TB.P_SKILL_USES]
+        s[o + L.H_SEAT] = i
+        for a in range(3):
+            s[o + L.H_EQ + a] = -1
+    for i in range(nh, L.MAX_HEROES):
+        o = hb(i)
+        s[o + L.H_ID] = -1
+        s[o + L.H_POS] = -1
+        for a in range(3):
+            s[o + L.H_EQ + a] = -1
+    # nightmare discs at random positions, set to the level's marker
+    perm = np.arange(4).astype(np.int32)
+    shuffle(rng, STREAM_SETUP, perm, 4)
+    clicks = T[TB.P_CLICKS_EASY + level]
+    for d in range(4):
+        k = perm[d]
+        o = db(d)
+        s[o + L.D_NM] = k
+        s[o + L.D_CLICKS] = clicks
+        s[o + L.D_START_CLICKS] = clicks
+        s[o + L.D_STATE] = L.DS_ON
+        s[nb(k) + L.N_DIR] = d
+        s[nb(k) + L.N_POS] = -1
+    for c in range(4):
+        o = xb(c)
+        s[o + L.X_TILE] = -1
+        s[o + L.X_KIND] = -1
+        s[o + L.X_BOG_POS] = -1
+    s[L.G_POOL] = 1
+    s[L.G_TALISMAN_SUPPLY] = T[TB.P_TALISMANS]
+    for t in range(4):
+        s[L.G_POOL_CHARMS + t] = T[TB.P_CHARM_SUPPLY]
+    # equipment: hags out, shuffle, (solo Level-5 picks), first Surplus card, hags back in
+    nc = T[TB.P_N_CARDS]
+    deck = np.zeros(nc, np.int32)
+    m = 0
+    for c in range(nc):
+        if T[TB.O_CARDS + c * 3 + 0] >= 0:
+            deck[m] = c
+            m += 1
+    shuffle(rng, STREAM_SETUP, deck, m)
+    if players == 1:
+        for i in range(nh):
+            k = 0
+            for a in range(3):
+                for j in range(m):
+                    if T[TB.O_CARDS + (deck[j]) * 3 + 0] == a and T[TB.O_CARDS + (deck[j]) * 3 + 1] == T[TB.P_SOLO_VALUE]:
+                        legal[k] = code(L.S_PICK, a)
+                        k += 1
+                        break
+            if k == 0:
+                continue
+            a = decide(s, T, legal, k, rng, pp, i) % L.OP_BASE
+            for j in range(m):
+                if T[TB.O_CARDS + (deck[j]) * 3 + 0] == a and T[TB.O_CARDS + (deck[j]) * 3 + 1] == T[TB.P_SOLO_VALUE]:
+                    s[hb(i) + L.H_EQ + a] = deck[j]
+                    log(s, ev, L.EVT_EQUIP, i, deck[j], a, T[TB.O_CARDS + (deck[j]) * 3 + 1], 1, 0)
+                    for q in range(j, m - 1):
+                        deck[q] = deck[q + 1]
+                    m -= 1
+                    break
+    if m > 0:
+        m -= 1
+        s[L.G_SURPLUS] = deck[m]
+        s[L.G_SURPLUS_N] = 1
+    for c in range(nc):
+        if T[TB.O_CARDS + c * 3 + 0] < 0:
+            deck[m] = c
+            m += 1
+    shuffle(rng, STREAM_SETUP, deck, m)
+    for j in range(m):
+        s[L.G_EQ_DECK + j] = deck[j]
+    s[L.G_EQ_N] = m
+    # relics
+    nr = T[TB.P_N_RELICS]
+    for r in range(L.MAX_RELICS):
+        s[L.G_RELIC_OWNER + r] = -1
+    for r in range(nr):
+        s[L.G_RELIC_DECK + r] = r
+    shuffle(rng, STREAM_SETUP, s[L.G_RELIC_DECK:L.G_RELIC_DECK + nr], nr)
+    s[L.G_RELIC_N] = nr
+    # encounter tiles by level, two bogbeans fewer each with 1-2 players
+    for lv in range(3):
+        first = T[TB.O_LEVEL_TILES + lv * 2 + 0]
+        cnt = T[TB.O_LEVEL_TILES + lv * 2 + 1]
+        ids = np.zeros(cnt, np.int32)
+        for i in range(cnt):
+            ids[i] = first + i
+        if players <= 2:
+            for _ in range(T[TB.P_REMOVED_TILES]):
+                nb_ = 0
+                for i in range(cnt):
+                    if T[TB.O_TILES + (ids[i]) * 6 + L.TL_KIND] == L.TK_BOGBEAN:
+                        nb_ += 1
+                if nb_ == 0:
+                    break
+                k = randint(rng, STREAM_SETUP, nb_)
+                for i in range(cnt):
+                    if T[TB.O_TILES + (ids[i]) * 6 + L.TL_KIND] == L.TK_BOGBEAN:
+                        if k == 0:
+                            ids[i] = ids[cnt - 1]
+                            cnt -= 1
+                            break
+                        k -= 1
+        for i in range(cnt):
+            s[L.G_LV_TILES + lv * 32 + i] = ids[i]
+        s[L.G_LV_N + lv] = cnt
+    s[L.G_ENC_LEVEL] = 0
+    raise_encounter_level(s, T, ev)
+    log(s, ev, L.EVT_SETUP, -1, level, players, perm[0] * 1000 + perm[1] * 100 + perm[2] * 10 + perm[3],
+        s[L.G_SURPLUS] if s[L.G_SURPLUS_N] > 0 else -1, 0)
+    if level == 2 and T[TB.P_T_PREGAME] == 1:
+        draw_encounters(s, T, ev, rng, legal, pp, True)
+
+
+@njit(cache=True)
+def play(s, T, ev, snaps, rng, legal, pp):
+    """Play rounds until the game ends (MQ-ACT-01/02, MQ-FINAL-06..10, MQ-END)."""
+    cap = T[TB.P_CAP_ROUNDS]
+    while running(s):
+        s[L.G_ROUND] += 1
+        if s[L.G_ROUND] > cap:
+            s[L.G_OUTCOME] = L.O_CAP
+            break
+        if s[L.G_FINAL] == L.FB_RUNNING:
+            s[L.G_FB_ROUND] += 1
+        for h in range(s[L.G_NHEROES]):
+            hero_turn(s, T, ev, snaps, rng, legal, pp, h)
+            if not running(s):
+                break
+            end_of_turn(s, T, ev, rng, legal, pp, h)
+            if not running(s):
+                break
+        if not running(s):
+            break
+        if s[L.G_FINAL] == L.FB_TRIGGERED:
+            if T[TB.P_T_TRANSITION_ENEMY_PHASE] == 1:
+                enemy_phase(s, T, ev, rng, legal, pp, False)
+            if running(s):
+                start_final_battle(s, T, ev, rng, legal, pp)
+            continue
+        enemy_phase(s, T, ev, rng, legal, pp, s[L.G_FINAL] == L.FB_NONE)
+    log(s, ev, L.EVT_GAME_END, -1, s[L.G_OUTCOME], s[L.G_ROUND], 0, 0, 0)
+
+
+@njit(cache=True)
+def result_row(s, T, out):
+    """Fill one result row (layout.RESULT_COLUMNS) from a finished game."""
+    out[0] = s[L.G_OUTCOME]
+    out[1] = min(s[L.G_ROUND], T[TB.P_CAP_ROUNDS])
+    out[2] = s[L.G_TURNS]
+    out[3] = s[L.G_CASTOUT]
+    out[4] = s[L.G_ESCAPED]
+    out[5] = s[L.G_DEFEATED]
+    out[6] = s[L.G_FB_POOL]
+    out[7] = 1 if s[L.G_FINAL] == L.FB_RUNNING else 0
+    out[8] = s[L.G_FB_ROUND]
+    out[9] = s[L.G_WALL_HITS]
+    out[10] = s[L.G_WALL_REPAIRS]
+    out[11] = s[L.G_SHIM_WOUNDS] + s[L.G_SHIM_WOUNDS + 1] + s[L.G_SHIM_WOUNDS + 2]
+    out[12] = s[L.G_COMBATS]
+    out[13] = s[L.G_TALISMANS]
+    minlife = 99
+    for i in range(4):
+        out[14 + i] = s[hb(i) + L.H_ID] if i < s[L.G_NHEROES] else -1
+        if i < s[L.G_NHEROES]:
+            minlife = min(minlife, T[TB.P_LIFE] - s[hb(i) + L.H_WOUNDS])
+    for k in range(4):
+        out[18 + k] = s[nb(k) + L.N_FATE]
+        out[22 + k] = 1 if s[nb(k) + L.N_ESCAPED] > 0 else 0
+    out[26] = minlife
+
+
+@njit(cache=True)
+def run_batch(seed, first, n, level, players, heroes, policy, pp, T, out):
+    """Play games ``first .. first+n-1`` of ``seed``; row ``j`` of ``out`` gets game ``first+j``."""
+    s = np.zeros(L.STATE_SIZE, np.int32)
+    rng = np.zeros(N_STREAMS * 4, np.uint64)
+    legal = np.zeros(L.MAX_LEGAL, np.int32)
+    ev = np.zeros((1, L.EV_COLS), np.int32)
+    snaps = np.zeros((1, L.STATE_SIZE), np.int32)
+    for j in range(n):
+        seed_streams(seed, first + j, rng)
+        setup(s, T, ev, rng, legal, pp, level, players, heroes, policy, 0)
+        play(s, T, ev, snaps, rng, legal, pp)
+        result_row(s, T, out[j])
+
+
+@njit(cache=True)
+def play_logged(seed, game, level, players, heroes, policy, pp, T, ev, snaps, final_state):
+    """Play one game with its event log; returns (events written, snapshots written)."""
+    s = np.zeros(L.STATE_SIZE, np.int32)
+    rng = np.zeros(N_STREAMS * 4, np.uint64)
+    legal = np.zeros(L.MAX_LEGAL, np.int32)
+    seed_streams(seed, game, rng)
+    setup(s, T, ev, rng, legal, pp, level, players, heroes, policy, 1)
+    play(s, T, ev, snaps, rng, legal, pp)
+    final_state[:] = s
+    return s[L.G_LOGN], s[L.G_SNAPN]

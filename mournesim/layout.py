@@ -1,0 +1,239 @@
+"""Integer encodings and the flat game-state layout shared by the numba kernels.
+
+The whole state of one game is one int32 vector (``s``); this module names the
+offsets into it (``G_*`` scalars and per-hero / per-disc / per-nightmare /
+per-nexus blocks) and the integer enums of the engine. Module-level ints are
+compile-time constants for numba. Python code (replay decoding, tests) reads
+the same names, so a snapshot of ``s`` is self-describing.
+"""
+
+# ---- enums ---------------------------------------------------------------
+N_DIRS = 4          # compass positions, clockwise: 0 N, 1 E, 2 S, 3 W
+DIR_NAMES = ("N", "E", "S", "W")
+CORNER_NAMES = ("NE", "SE", "SW", "NW")   # nexus / crossroads, clockwise
+CHARM_NAMES = ("granite", "gold", "blackthorn", "flax")
+ABILITY_NAMES = ("courage", "strength", "magic")
+COLOUR_NAMES = ("green", "grey", "red", "blue")
+LEVEL_NAMES = ("easy", "medium", "hard")
+
+GREEN, GREY, RED, BLUE = 0, 1, 2, 3
+
+# space kinds
+K_PATH, K_START, K_KEYSTONE, K_NEXUS, K_CROSSROADS, K_CACHE, K_TUNNEL, K_POST, K_DISC = range(9)
+KIND_NAMES = ("path", "start", "keystone", "nexus", "crossroads", "cache", "tunnel", "trading_post", "disc")
+
+# combat die faces: numbers are themselves
+FACE_FAIL = 10
+FACE_DOUBLE = 11
+FACE_DANDELION = 12
+# compass faces 0..3 are directions
+C_STAR = 4
+C_BLANK = 5
+
+# effect vocabulary (ruleset effect.kind) and targets
+EFFECT_KINDS = ("heal", "wound", "gain_charm", "lose_charm", "extra_die", "reroll", "combat_bonus",
+                "repair_wall", "rotate_disc", "extra_action", "move_to", "lose_equipment",
+                "lose_skill", "extra_move")
+(E_HEAL, E_WOUND, E_GAIN_CHARM, E_LOSE_CHARM, E_EXTRA_DIE, E_REROLL, E_COMBAT_BONUS,
+ E_REPAIR_WALL, E_ROTATE_DISC, E_EXTRA_ACTION, E_MOVE_TO, E_LOSE_EQUIPMENT,
+ E_LOSE_SKILL, E_EXTRA_MOVE) = range(14)
+TARGETS = ("self", "any_hero", "heroes_near", "chosen_disc", "advanced_disc", "crossroads", "highest")
+(T_SELF, T_ANY_HERO, T_HEROES_NEAR, T_CHOSEN_DISC, T_ADVANCED_DISC, T_CROSSROADS, T_HIGHEST) = range(7)
+WHEN = ("turn", "combat", "immediate")
+W_TURN, W_COMBAT, W_IMMEDIATE = range(3)
+# effect table columns
+EF_KIND, EF_AMOUNT, EF_TARGET, EF_WHEN, EF_RANGE = range(5)
+EF_COLS = 5
+
+# encounter tiles
+TILE_KINDS = ("bogbean", "pot", "move1", "move2")
+TK_BOGBEAN, TK_POT, TK_MOVE1, TK_MOVE2 = range(4)
+TL_LEVEL, TL_KIND, TL_DROP, TL_DROP_N, TL_STEAL, TL_CARD = range(6)
+TL_COLS = 6
+
+# enemy value table rows: bogbean levels 1..3, nightmares 0..3, shimnavore
+EV_BOG = 0      # rows 0..2
+EV_NM = 3       # rows 3..6
+EV_SHIM = 7
+EV_ROWS = 8
+
+# disc states
+DS_ON = 0          # nightmare on its disc, turning
+DS_RELEASED = 1    # red pointer at the key stone; escapes next enemy phase
+DS_BOARD = 2       # nightmare emerged onto the board
+DS_CAST_OUT = 3
+DS_DEFEATED = 4
+DISC_STATE_NAMES = ("on disc", "released", "on board", "cast out", "defeated")
+
+# nightmare fate codes (results)
+FATE_NONE, FATE_CAST_OUT, FATE_DEFEATED, FATE_ESCAPED, FATE_EMERGED = range(5)
+FATE_NAMES = ("none", "cast_out", "defeated", "escaped", "emerged")
+
+# outcomes
+O_RUNNING, O_WIN, O_HERO_DIED, O_WALL_DESTROYED, O_CAP = range(5)
+OUTCOME_NAMES = ("running", "win", "hero_died", "wall_destroyed", "cap")
+
+# decision contexts (G_CTX) so a policy knows what a reaction is for
+CTX_TURN, CTX_ATTACK, CTX_DEFENCE, CTX_COMPASS, CTX_WALL, CTX_CARD = range(6)
+
+# final-battle status
+FB_NONE, FB_TRIGGERED, FB_RUNNING = range(3)
+
+# ---- action codes: op * OP_BASE + arg -------------------------------------
+OP_BASE = 4096
+# hero turn
+A_END, A_MOVE, A_PICKUP, A_DEPOSIT, A_SURPLUS, A_PASS, A_HEAL, A_TRADE, A_TRADE_RELIC, \
+    A_ATTACK, A_REPAIR, A_DRAW_EQ, A_RELIC, A_SKILL, A_DISCARD = range(15)
+# combat / wall-die reactions
+R_ACCEPT, R_TALISMAN, R_RELIC, R_SKILL = 20, 21, 22, 23
+# a card in hand: equip it or discard it to the Surplus Deck
+E_EQUIP, E_DISCARD = 30, 31
+# which thing a Bogbean steals
+T_CHARM, T_CARD = 40, 41
+# solo set-up: which Level-5 card
+S_PICK = 50
+# Level-3 Bogbean reward
+C_EQUIPMENT, C_RELIC = 60, 61
+OP_NAMES = {A_END: "end_turn", A_MOVE: "move", A_PICKUP: "pick_up", A_DEPOSIT: "deposit",
+            A_SURPLUS: "take_surplus", A_PASS: "pass_equipment", A_HEAL: "regain_life",
+            A_TRADE: "trade_charms", A_TRADE_RELIC: "trade_for_relic", A_ATTACK: "attack",
+            A_REPAIR: "repair_wall", A_DRAW_EQ: "draw_equipment", A_RELIC: "use_relic",
+            A_SKILL: "use_skill", A_DISCARD: "discard_charm", R_ACCEPT: "accept",
+            R_TALISMAN: "talisman_reroll", R_RELIC: "combat_relic", R_SKILL: "combat_skill",
+            E_EQUIP: "equip", E_DISCARD: "discard_card", T_CHARM: "lose_charm", T_CARD: "lose_card",
+            S_PICK: "solo_pick", C_EQUIPMENT: "reward_equipment", C_RELIC: "reward_relic"}
+# attack targets (arg // 4; arg % 4 is the ability)
+TGT_NIGHTMARE = 0   # 0..3 nightmare index
+TGT_BOGBEAN = 4     # 4..7 bogbean of nexus slot 0..3
+TGT_SHIM = 8
+
+# ---- sizes -----------------------------------------------------------------
+MAX_HEROES = 4
+MAX_SPACES = 64
+MAX_EQUIP = 40
+MAX_RELICS = 32
+MAX_TILES = 96      # all three levels
+MAX_LEGAL = 512
+
+# ---- state layout -----------------------------------------------------------
+_off = 0
+
+
+def _take(n):
+    global _off
+    o = _off
+    _off += n
+    return o
+
+
+# scalars
+G_ROUND = _take(1)         # current round, from 1
+G_MOON = _take(1)          # moon marker space index
+G_MOON_STEPS = _take(1)    # moon moves made
+G_FINAL = _take(1)         # FB_NONE / FB_TRIGGERED / FB_RUNNING
+G_TOKENS = _take(1)        # compass tokens in the centre
+G_POOL = _take(1)          # combat dice unlocked (1..4)
+G_TALISMANS = _take(1)     # talismans held by the team
+G_TALISMAN_SUPPLY = _take(1)
+G_ENC_LEVEL = _take(1)     # highest encounter level in the bag (1..3)
+G_OUTCOME = _take(1)
+G_LEVEL = _take(1)         # 0 easy, 1 medium, 2 hard
+G_PLAYERS = _take(1)       # 1..4
+G_NHEROES = _take(1)       # heroes in play (2 in solo)
+G_CUR = _take(1)           # hero whose turn it is (-1 in the enemy phase)
+G_ACTS = _take(1)          # actions left this turn
+G_NEXUS_USED = _take(1)    # an equipment card was taken from a nexus this turn
+G_SHIM_ATTACKED = _take(1) # the active hero attacked the Shimnavore this turn
+G_TURN_OVER = _take(1)     # the turn ended at once (lost attack)
+G_FORBID = _take(1)        # space the active hero may not re-enter this turn (-1)
+G_MUST_MOVE = _take(1)     # 1: first action must move off; 2: must follow the start arrow
+G_POTS_OUT = _take(1)      # pot markers on the board
+G_TURNS = _take(1)         # hero turns played
+G_CASTOUT = _take(1)
+G_DEFEATED = _take(1)
+G_ESCAPED = _take(1)
+G_FB_ROUND = _take(1)      # final-battle rounds begun
+G_FB_POOL = _take(1)       # dice pool when the final battle began (0: never)
+G_WALL_HITS = _take(1)     # successful Shimnavore wall damage rolls
+G_HERO_DEFENCES = _take(1) # Shimnavore attacks on heroes
+G_BAG_N = _take(1)
+G_DISCARD_N = _take(1)
+G_EQ_N = _take(1)          # cards left in the face-down equipment deck
+G_SURPLUS_N = _take(1)
+G_RELIC_N = _take(1)       # cards left in the relic deck
+G_LOG = _take(1)           # 1 while logging events
+G_LOGN = _take(1)          # events written
+G_SNAPN = _take(1)         # snapshots written
+G_SHIM_FACING = _take(1)   # direction the Shimnavore faces (-1 before it appears)
+G_COMBATS = _take(1)       # combats fought
+G_CTX = _take(1)           # context of the pending decision (CTX_*)
+G_CTX_ARG = _take(1)       # its detail: enemy-table row, or the die face
+G_WALL_REPAIRS = _take(1)
+G_POLICY = _take(1)        # policy id of the active decision maker
+G_POOL_CHARMS = _take(4)   # charm pool by type
+G_BOGS_IN_PLAY = _take(3)  # bogbean miniatures on the board by level
+G_WALL = _take(4)          # damaged key stone by direction (0/1)
+G_SHIM_WOUNDS = _take(3)   # wins against the Shimnavore by ability
+
+# heroes: block of HS ints each
+H_ID, H_POS, H_WOUNDS, H_SKILLS, H_EQ, H_CH, H_FIRST_DONE, H_START, H_SEAT = 0, 1, 2, 3, 4, 7, 11, 12, 13
+HS = 14
+G_HERO = _take(HS * MAX_HEROES)
+
+# discs by direction: DSZ ints each
+D_NM, D_CLICKS, D_STATE, D_DEP, D_START_CLICKS = 0, 1, 2, 3, 7
+DSZ = 8
+G_DISC = _take(DSZ * 4)
+
+# nightmares by index: NSZ ints each
+N_POS, N_WOUNDS, N_DIR, N_FATE, N_JUST, N_ESCAPED = 0, 1, 2, 3, 4, 5
+NSZ = 6
+G_NM = _take(NSZ * 4)
+
+# nexus slots (encounter tile beside each nexus) by corner: XSZ ints each
+X_TILE, X_KIND, X_BOG_POS, X_BOG_WOUNDS, X_POT, X_ENTERED = 0, 1, 2, 3, 4, 5
+XSZ = 6
+G_NEX = _take(XSZ * 4)
+
+# decks and piles
+G_EQ_DECK = _take(MAX_EQUIP)       # face-down deck, top = G_EQ_N - 1
+G_SURPLUS = _take(MAX_EQUIP)       # face-up pile, top = G_SURPLUS_N - 1
+G_RELIC_DECK = _take(MAX_RELICS)   # top = G_RELIC_N - 1
+G_RELIC_OWNER = _take(MAX_RELICS)  # hero index holding relic card i, -1 not held
+G_BAG = _take(MAX_TILES)
+G_DISCARD = _take(MAX_TILES)
+G_LV_TILES = _take(3 * 32)         # each level's tile ids after 2-player removal
+G_LV_N = _take(3)
+
+STATE_SIZE = _off
+
+# ---- result row -------------------------------------------------------------
+RESULT_COLUMNS = (
+    "outcome", "rounds", "hero_turns", "cast_out", "escaped", "defeated",
+    "dice_pool_final", "final_battle", "final_battle_rounds", "wall_damage",
+    "wall_repairs", "shimnavore_wounds", "combats", "talismans_left",
+    "hero1", "hero2", "hero3", "hero4",
+    "fate_nm1", "fate_nm2", "fate_nm3", "fate_nm4",
+    "escaped_nm1", "escaped_nm2", "escaped_nm3", "escaped_nm4",
+    "min_life",
+)
+NRES = len(RESULT_COLUMNS)
+RESULT_INDEX = {name: i for i, name in enumerate(RESULT_COLUMNS)}
+
+# ---- event log -----------------------------------------------------------------
+EV_COLS = 8   # type, round, actor, a, b, c, d, e
+EVENT_NAMES = (
+    "turn_start", "action", "move", "tunnel", "pick_up", "deposit", "cast_out",
+    "equipment_drawn", "equip", "hag", "relic_drawn", "relic_used", "skill_used",
+    "combat", "dice", "reroll", "theft", "life", "moon", "compass", "disc_click",
+    "compass_token", "all_discs", "escape", "enemy_move", "evil_power",
+    "encounter", "encounter_level", "flee", "final_battle", "emerge", "knock_back",
+    "shimnavore", "wall_roll", "wall_damage", "wall_repair", "shimnavore_wound",
+    "game_end", "trade", "pot", "dice_pool", "talisman", "card_lost", "charm_gain",
+    "charm_loss", "skill_token_lost", "enemy_phase", "pass_equipment", "surplus",
+    "bogbean_defeated", "nightmare_defeated", "nightmare_wounded", "wort_wounded",
+    "setup",
+)
+EVENT = {name: i for i, name in enumerate(EVENT_NAMES)}
+for _i, _n in enumerate(EVENT_NAMES):
+    globals()["EVT_" + _n.upper()] = _i   # numba reads these constants

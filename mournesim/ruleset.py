@@ -1,0 +1,441 @@
+"""The MourneQuest ruleset: load the TOML data, apply ``--set`` overrides,
+validate it strictly (pydantic), and check every value has provenance.
+
+Errors name the dotted path and the problem, e.g.
+``heroes.jack.courage: must be >= 0``. ``load_ruleset`` raises
+``simcore.errors.InputError`` whose message holds one line per problem.
+"""
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import tomllib
+from importlib import resources
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from simcore.errors import InputError
+from simcore.overrides import apply_override, parse_assignment
+
+CHARMS = ("granite", "gold", "blackthorn", "flax")
+ABILITIES = ("courage", "strength", "magic")
+LEVELS = ("easy", "medium", "hard")
+LEVEL_ALIASES = {"difficult": "hard", "normal": "medium"}
+DIRS = ("N", "E", "S", "W")
+CORNERS = ("NE", "SE", "SW", "NW")
+FACES = ("fail", "1", "2", "3", "4", "5", "6", "double", "dandelion")
+COMPASS_FACES = ("N", "E", "S", "W", "star", "blank")
+SPACE_KINDS = ("start", "keystone", "nexus", "crossroads", "cache", "tunnel", "trading_post", "path", "disc")
+EFFECT_KINDS = ("heal", "wound", "gain_charm", "lose_charm", "extra_die", "reroll", "combat_bonus",
+                "repair_wall", "rotate_disc", "extra_action", "move_to", "lose_equipment",
+                "lose_skill", "extra_move")
+TARGETS = ("self", "any_hero", "heroes_near", "chosen_disc", "advanced_disc", "crossroads", "highest")
+WHEN = ("turn", "combat", "immediate")
+TILE_KINDS = ("bogbean", "pot", "move1", "move2")
+
+# Fixed maximum sizes of the compiled arrays (the engine's state layout).
+MAX_SPACES = 64
+MAX_DEGREE = 8
+MAX_TRACK = 64
+MAX_EQUIP = 40
+MAX_RELICS = 32
+MAX_TILES_PER_LEVEL = 32
+
+NonNeg = Field(ge=0)
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class Toggles(Strict):
+    first_turn_arrow: bool
+    enemies_use_tunnel: bool
+    star_clicks_roll_over: bool
+    escape_knocks_back: bool
+    shimnavore_skips_beaten: bool
+    defend_with_courage: bool
+    defence_any_fail_loses: bool
+    doubles_stack: bool
+    dandelion_beats_fumble: bool
+    enemy_on_hero_attacks: bool
+    bag_reuses_discards: bool
+    partial_theft_takes_charms: bool
+    transition_enemy_phase: bool
+    pregame_encounters: bool
+
+
+class Rules(Strict):
+    actions_per_turn: int = Field(ge=1, le=10)
+    backpack: int = Field(ge=1, le=10)
+    life: int = Field(ge=1, le=10)
+    skill_uses: int = Field(ge=0, le=10)
+    miniatures_per_space: int = Field(ge=1, le=4)
+    bogbean_move: int = Field(ge=0, le=5)
+    nightmare_move: int = Field(ge=0, le=5)
+    max_combat_dice: int = Field(ge=1, le=4)
+    compass_tokens: int = Field(ge=1, le=20)
+    moon_cycles: int = Field(ge=1, le=5)
+    shimnavore_wins_per_ability: int = Field(ge=1, le=5)
+    charm_supply: int = Field(ge=1, le=100)
+    talismans: int = Field(ge=0, le=10)
+    magical_pots: int = Field(ge=0, le=10)
+    bogbeans_per_level: int = Field(ge=0, le=10)
+    granite_for_repair: int = Field(ge=1, le=10)
+    disc_return_cost: int = Field(ge=1, le=3)
+    removed_bogbean_tiles: int = Field(ge=0, le=10)
+    pregame_tiles: int = Field(ge=0, le=4)
+    solo_equipment_value: int = Field(ge=0, le=20)
+    safety_cap_rounds: int = Field(ge=10, le=10000)
+
+
+class Level(Strict):
+    disc_clicks: int = Field(ge=1, le=60)
+    charm_multi: bool
+
+
+class Levels(Strict):
+    easy: Level
+    medium: Level
+    hard: Level
+
+
+class Space(Strict):
+    kind: Literal[SPACE_KINDS]
+    at: Annotated[list[int], Field(min_length=2, max_length=2)]
+    compass: Literal[DIRS + CORNERS] | None = None
+    charm: Literal[CHARMS] | None = None
+    arrow: str | None = None
+
+
+class Board(Strict):
+    spaces: dict[str, Space]
+    paths: list[str]
+    tunnel: Annotated[list[str], Field(min_length=2, max_length=2)]
+    seat_starts: Annotated[list[str], Field(min_length=4, max_length=4)]
+
+    @model_validator(mode="after")
+    def _graph(self):
+        ids = self.spaces
+        if len(ids) > MAX_SPACES:
+            raise ValueError(f"at most {MAX_SPACES} spaces")
+        for p in self.paths:
+            a, _, b = p.partition("-")
+            for end in (a, b):
+                if end not in ids:
+                    raise ValueError(f"path {p!r}: unknown space {end!r}")
+            if a == b:
+                raise ValueError(f"path {p!r} joins a space to itself")
+        for t in self.tunnel:
+            if t not in ids or ids[t].kind != "tunnel":
+                raise ValueError(f"tunnel: {t!r} is not a space of kind tunnel")
+        for s in self.seat_starts:
+            if s not in ids or ids[s].kind != "start":
+                raise ValueError(f"seat_starts: {s!r} is not a start space")
+        for name, sp in ids.items():
+            if sp.kind == "start":
+                if sp.arrow is None or f"{name}-{sp.arrow}" not in self.paths and f"{sp.arrow}-{name}" not in self.paths:
+                    raise ValueError(f"spaces.{name}.arrow: must name a space joined to {name} by a path")
+            if sp.kind == "cache" and sp.charm is None:
+                raise ValueError(f"spaces.{name}.charm: a cache needs a charm type")
+        need = {"keystone": DIRS, "disc": DIRS, "start": DIRS, "nexus": CORNERS, "crossroads": CORNERS}
+        for kind, comp in need.items():
+            got = sorted(sp.compass for sp in ids.values() if sp.kind == kind)
+            if got != sorted(comp):
+                raise ValueError(f"spaces: needs one {kind} at each of {', '.join(comp)} (found {got})")
+        caches = sorted(sp.charm for sp in ids.values() if sp.kind == "cache")
+        if caches != sorted(CHARMS):
+            raise ValueError("spaces: needs exactly one cache of each charm type")
+        degree = {k: 0 for k in ids}
+        for p in self.paths:
+            a, _, b = p.partition("-")
+            degree[a] += 1
+            degree[b] += 1
+        for k, d in degree.items():
+            if d > MAX_DEGREE:
+                raise ValueError(f"spaces.{k}: at most {MAX_DEGREE} paths per space")
+        return self
+
+
+class Moon(Strict):
+    track: str
+
+    @field_validator("track")
+    @classmethod
+    def _track(cls, v):
+        if not 4 <= len(v) <= MAX_TRACK:
+            raise ValueError(f"must have 4 to {MAX_TRACK} spaces")
+        bad = set(v) - set("RMGB")
+        if bad:
+            raise ValueError(f"unknown moon letters {sorted(bad)} (use R, M, G, B)")
+        return v
+
+
+class Dice(Strict):
+    grey: list[Literal[FACES]] = Field(min_length=1, max_length=12)
+    green: list[Literal[FACES]] = Field(min_length=1, max_length=12)
+    orange: list[Literal[FACES]] = Field(min_length=1, max_length=12)
+    red: list[Literal[FACES]] = Field(min_length=1, max_length=12)
+    compass: list[Literal[COMPASS_FACES]] = Field(min_length=1, max_length=12)
+
+
+class Hero(Strict):
+    courage: int = Field(ge=0, le=30)
+    strength: int = Field(ge=0, le=30)
+    magic: int = Field(ge=0, le=30)
+    skill: str
+
+
+class Effect(Strict):
+    kind: Literal[EFFECT_KINDS]
+    amount: int = Field(ge=-10, le=10)
+    target: Literal[TARGETS]
+    when: Literal[WHEN]
+    range: int = Field(default=0, ge=0, le=10)
+
+
+class Carded(Strict):
+    effect: Effect
+
+
+class Relic(Strict):
+    count: int = Field(ge=0, le=10)
+    sabotaged: bool
+    effect: Effect
+
+
+class Equipment(Strict):
+    courage: list[int] = Field(max_length=20)
+    strength: list[int] = Field(max_length=20)
+    magic: list[int] = Field(max_length=20)
+
+    @field_validator("courage", "strength", "magic")
+    @classmethod
+    def _vals(cls, v):
+        if any(x < 0 or x > 20 for x in v):
+            raise ValueError("card values must be 0..20")
+        return v
+
+
+Triple = Annotated[list[Annotated[int, Field(ge=0, le=60)]], Field(min_length=3, max_length=3)]
+
+
+class Enemy(Strict):
+    level: int = Field(ge=1, le=3)
+    green: Triple
+    grey: Triple
+    red: Triple
+    wins_needed: int = Field(ge=1, le=3)
+
+
+class Nightmare(Strict):
+    green: Triple
+    grey: Triple
+    red: Triple
+    charms: dict[Literal[CHARMS], int]
+    power: str
+
+    @field_validator("charms")
+    @classmethod
+    def _charms(cls, v):
+        if any(n < 0 for n in v.values()) or not 1 <= sum(v.values()) <= 12:
+            raise ValueError("charm counts must be >= 0 and total 1..12")
+        return v
+
+
+class Shimnavore(Strict):
+    green: Triple
+    grey: Triple
+    red: Triple
+
+
+class Tile(Strict):
+    kind: Literal[TILE_KINDS]
+    count: int = Field(ge=0, le=20)
+    drop: Literal[CHARMS] | None = None
+    drop_n: int = Field(default=0, ge=0, le=3)
+    steal: int = Field(default=0, ge=0, le=3)
+    card: bool = False
+
+    @model_validator(mode="after")
+    def _bog(self):
+        if self.kind == "bogbean" and self.drop is None:
+            raise ValueError("a bogbean tile needs drop")
+        return self
+
+
+class Encounters(Strict):
+    level1: list[Tile]
+    level2: list[Tile]
+    level3: list[Tile]
+
+
+class Meta(Strict):
+    game: str
+    rules_version: str
+
+
+class Ruleset(Strict):
+    meta: Meta
+    toggles: Toggles
+    rules: Rules
+    levels: Levels
+    board: Board
+    moon: Moon
+    dice: Dice
+    heroes: dict[str, Hero]
+    skills: dict[str, Carded]
+    equipment: Equipment
+    hags: dict[str, Carded]
+    relics: dict[str, Relic]
+    enemies: dict[Literal["snipe", "speedwell", "louse_wort"], Enemy]
+    nightmares: dict[str, Nightmare]
+    powers: dict[str, Carded]
+    shimnavore: Shimnavore
+    encounters: Encounters
+    provenance: dict[str, str]
+
+    @model_validator(mode="after")
+    def _cross(self):
+        if not 2 <= len(self.heroes) <= 12:
+            raise ValueError("heroes: between 2 and 12 heroes")
+        for name, h in self.heroes.items():
+            if h.skill not in self.skills:
+                raise ValueError(f"heroes.{name}.skill: unknown skill {h.skill!r}")
+        if len(self.nightmares) != 4:
+            raise ValueError("nightmares: exactly four (one per disc)")
+        for name, n in self.nightmares.items():
+            if n.power not in self.powers:
+                raise ValueError(f"nightmares.{name}.power: unknown power {n.power!r}")
+        if set(self.enemies) != {"snipe", "speedwell", "louse_wort"}:
+            raise ValueError("enemies: needs snipe, speedwell and louse_wort")
+        for name, e in self.enemies.items():
+            want = {"snipe": 1, "speedwell": 2, "louse_wort": 3}[name]
+            if e.level != want:
+                raise ValueError(f"enemies.{name}.level: must be {want}")
+        ncards = sum(len(getattr(self.equipment, a)) for a in ABILITIES) + len(self.hags)
+        if ncards > MAX_EQUIP:
+            raise ValueError(f"equipment: at most {MAX_EQUIP} cards including hags")
+        if sum(r.count for r in self.relics.values()) > MAX_RELICS:
+            raise ValueError(f"relics: at most {MAX_RELICS} cards")
+        for lv in ("level1", "level2", "level3"):
+            if sum(t.count for t in getattr(self.encounters, lv)) > MAX_TILES_PER_LEVEL:
+                raise ValueError(f"encounters.{lv}: at most {MAX_TILES_PER_LEVEL} tiles")
+        for where, table in (("skills", self.skills), ("hags", self.hags), ("powers", self.powers)):
+            for name, c in table.items():
+                if c.effect.kind in ("reroll", "extra_die", "combat_bonus") and c.effect.when != "combat":
+                    raise ValueError(f"{where}.{name}.effect.when: a {c.effect.kind} effect is used in combat")
+        for p, text in self.provenance.items():
+            if not (text.startswith("rulebook:") or text.startswith("assumed:") or text.startswith("override:")):
+                raise ValueError(f"provenance.{p}: must start with 'rulebook:', 'assumed:' or 'override:'")
+        return self
+
+
+def _leaves(node, prefix=""):
+    """Yield (dotted path, value) for every leaf of nested dicts/lists."""
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from _leaves(v, f"{prefix}.{k}" if prefix else str(k))
+    elif isinstance(node, list) and node and isinstance(node[0], dict):
+        for i, v in enumerate(node):
+            yield from _leaves(v, f"{prefix}.{i}")
+    else:
+        yield prefix, node
+
+
+def provenance_of(path, provenance):
+    """The provenance text of ``path``: the entry of the longest dotted prefix."""
+    parts = path.split(".")
+    for i in range(len(parts), 0, -1):
+        key = ".".join(parts[:i])
+        if key in provenance:
+            return provenance[key]
+    return None
+
+
+def _format_errors(err: ValidationError):
+    lines = []
+    for e in err.errors():
+        loc = ".".join(str(x) for x in e["loc"] if not str(x).startswith("function-"))
+        msg = e["msg"].replace("Value error, ", "")
+        if e["type"] == "extra_forbidden":
+            msg = "unknown key"
+        elif e["type"] == "missing":
+            msg = "missing"
+        lines.append(f"{loc}: {msg}" if loc else msg)
+    return lines
+
+
+def default_ruleset_text():
+    """The shipped ruleset TOML as text."""
+    return resources.files("mournesim.data").joinpath("ruleset.toml").read_text(encoding="utf-8")
+
+
+def load_raw(path=None):
+    """The raw mapping of a ruleset file (the shipped one when ``path`` is None)."""
+    try:
+        if path is None:
+            return tomllib.loads(default_ruleset_text())
+        with open(path, "rb") as f:
+            return tomllib.load(f)
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such ruleset file") from None
+    except tomllib.TOMLDecodeError as e:
+        raise InputError(f"{path}: not valid TOML ({e})") from None
+    except OSError as e:
+        raise InputError(f"{path}: cannot read ({e.strerror})") from None
+
+
+def validate(raw):
+    """Validate a raw mapping; returns (Ruleset, []) or (None, [problem lines])."""
+    try:
+        rs = Ruleset.model_validate(raw)
+    except ValidationError as e:
+        return None, _format_errors(e)
+    missing = [p for p, _ in _leaves({k: v for k, v in raw.items() if k != "provenance"})
+               if provenance_of(p, rs.provenance) is None]
+    if missing:
+        return None, [f"{p}: no provenance (add a [provenance] entry)" for p in missing]
+    return rs, []
+
+
+def load_ruleset(path=None, overrides=()):
+    """Load, override and validate a ruleset; raise InputError listing problems.
+
+    ``overrides`` are ``"dotted.path=value"`` strings; each overridden path gets
+    the provenance ``override: --set``."""
+    raw = load_raw(path)
+    raw = copy.deepcopy(raw)
+    for item in overrides:
+        p, v = parse_assignment(item)
+        if p.startswith("provenance"):
+            raise InputError(f"--set {p}: provenance cannot be overridden")
+        apply_override(raw, p, v)
+        raw.setdefault("provenance", {})[p] = f"override: --set {p}={json.dumps(v)}"
+    rs, problems = validate(raw)
+    if problems:
+        where = path or "ruleset"
+        raise InputError("\n".join(f"{where}: {line}" for line in problems))
+    return rs
+
+
+def ruleset_hash(rs: Ruleset):
+    """Short stable hash of the effective rules (provenance excluded)."""
+    d = rs.model_dump(mode="json", exclude={"provenance"})
+    return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def normalise_level(name):
+    """Map a level name (easy/medium/hard, or difficult/normal) to its key."""
+    key = LEVEL_ALIASES.get(name.lower(), name.lower())
+    if key not in LEVELS:
+        raise InputError(f"unknown level {name!r} (use easy, medium or hard)")
+    return key
+
+
+def effective_rows(rs: Ruleset):
+    """(path, value, provenance) for every leaf of the effective ruleset."""
+    d = rs.model_dump(mode="json", exclude={"provenance"})
+    return [(p, v, provenance_of(p, rs.provenance)) for p, v in _leaves(d)]
