@@ -1,0 +1,157 @@
+"""The Python API of MourneQuest simulation: prepare a ruleset, play seeded
+games into a pandas DataFrame, replay one game with its event log.
+
+    >>> from mournesim import sim
+    >>> df = sim.simulate(games=1000, seed=1, level="medium", players=4)
+    >>> rp = sim.replay(seed=1, game=0, level="medium", players=4)
+    >>> print(rp.to_text())
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from simcore.errors import InputError
+from . import layout as L
+from .game import play_logged, run_batch
+from .policies import POLICY_DEFAULTS, POLICY_NAMES, POLICY_PARAM_NAMES
+from .ruleset import Ruleset, load_ruleset, normalise_level, ruleset_hash
+from .tables import Names, Tables, compile_tables
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A validated ruleset and its compiled form."""
+    ruleset: Ruleset
+    T: np.ndarray
+    tables: Tables
+    names: Names
+    hash: str
+
+
+def prepare(ruleset_path=None, overrides=()) -> Rules:
+    """Load (with ``--set`` style overrides), validate and compile a ruleset."""
+    rs = load_ruleset(ruleset_path, overrides)
+    T, tables, names = compile_tables(rs)
+    return Rules(rs, T, tables, names, ruleset_hash(rs))
+
+
+@dataclass(frozen=True)
+class Config:
+    """One game configuration: level, player count, heroes by seat, policy."""
+    level: str = "medium"
+    players: int = 4
+    heroes: tuple = ()          # hero names by seat; empty = drawn at random
+    policy: str = "greedy"
+    params: tuple = ()          # policy parameter values; empty = defaults
+
+    def resolved(self, rules: Rules):
+        """Check against the rules; return (level id, hero id array, policy id, params)."""
+        level = L.LEVEL_NAMES.index(normalise_level(self.level))
+        if not 1 <= self.players <= 4:
+            raise InputError(f"--players {self.players}: MourneQuest takes 1 to 4 players")
+        nh = 2 if self.players == 1 else self.players
+        hero_ids = np.full(4, -1, np.int32)
+        if self.heroes:
+            if len(self.heroes) != nh:
+                raise InputError(f"--heroes: {self.players} player(s) play {nh} heroes, got {len(self.heroes)}")
+            for i, name in enumerate(self.heroes):
+                if name not in rules.names.heroes:
+                    raise InputError(f"--heroes: unknown hero {name!r} (choose from {', '.join(rules.names.heroes)})")
+                hero_ids[i] = rules.names.heroes.index(name)
+            if len(set(self.heroes)) != len(self.heroes):
+                raise InputError("--heroes: each hero can be played only once")
+        if self.policy not in POLICY_NAMES:
+            raise InputError(f"--policy: unknown policy {self.policy!r} (choose from {', '.join(POLICY_NAMES)})")
+        pid = POLICY_NAMES.index(self.policy)
+        params = self.params or POLICY_DEFAULTS[pid]
+        if len(params) != len(POLICY_DEFAULTS[pid]):
+            raise InputError(f"--params: policy {self.policy} takes {len(POLICY_DEFAULTS[pid])} parameter(s)"
+                             f" ({', '.join(POLICY_PARAM_NAMES[pid]) or 'none'})")
+        return level, hero_ids, pid, np.array(params, np.float64)
+
+
+def run_games(rules: Rules, config: Config, seed: int, first: int, n: int) -> np.ndarray:
+    """Raw int32 result rows of games ``first .. first+n-1`` (layout.RESULT_COLUMNS)."""
+    level, hero_ids, pid, pp = config.resolved(rules)
+    out = np.zeros((n, L.NRES), np.int32)
+    if n:
+        run_batch(np.uint64(seed), first, n, level, config.players, hero_ids, pid, pp, rules.T, out)
+    return out
+
+
+def to_frame(rows: np.ndarray, rules: Rules, config: Config, seed: int, first: int) -> pd.DataFrame:
+    """Decode raw result rows into the per-game DataFrame (docs/results.md)."""
+    df = pd.DataFrame(rows, columns=L.RESULT_COLUMNS)
+    df.insert(0, "game", np.arange(first, first + len(df), dtype=np.int64))
+    df.insert(1, "seed", np.uint64(seed))
+    df.insert(2, "level", normalise_level(config.level))
+    df.insert(3, "players", config.players)
+    df.insert(4, "policy", config.policy)
+    df["outcome"] = pd.Categorical.from_codes(df["outcome"], categories=list(L.OUTCOME_NAMES))
+    df["win"] = df["outcome"] == "win"
+    heroes = np.array(rules.names.heroes + [""], dtype=object)
+    for i in range(1, 5):
+        df[f"hero{i}"] = heroes[df[f"hero{i}"].to_numpy()]
+    fates = np.array(L.FATE_NAMES, dtype=object)
+    for k, name in enumerate(rules.names.nightmares):
+        df[f"fate_{name}"] = fates[df[f"fate_nm{k + 1}"].to_numpy()]
+        df[f"escaped_{name}"] = df[f"escaped_nm{k + 1}"].astype(bool)
+        df = df.drop(columns=[f"fate_nm{k + 1}", f"escaped_nm{k + 1}"])
+    df["final_battle"] = df["final_battle"].astype(bool)
+    return df
+
+
+def simulate(games=1000, seed=1, level="medium", players=4, heroes=(), policy="greedy", params=(),
+             ruleset=None, overrides=(), rules: Rules | None = None) -> pd.DataFrame:
+    """Play ``games`` seeded games in this process; one row per game."""
+    rules = rules or prepare(ruleset, overrides)
+    cfg = Config(level=level, players=players, heroes=tuple(heroes), policy=policy, params=tuple(params))
+    rows = run_games(rules, cfg, seed, 0, games)
+    return to_frame(rows, rules, cfg, seed, 0)
+
+
+@dataclass
+class Replay:
+    """One game's event log (see docs/replay.md)."""
+    seed: int
+    game: int
+    config: Config
+    rules: Rules
+    events: np.ndarray
+    snapshots: np.ndarray
+    final_state: np.ndarray
+    meta: dict = field(default_factory=dict)
+
+    def records(self):
+        """The log as a list of dicts (one per event), JSON-ready."""
+        from .replay import decode_events
+        return decode_events(self)
+
+    def to_jsonl(self):
+        import json
+        return "\n".join(json.dumps(r, separators=(",", ":")) for r in self.records()) + "\n"
+
+    def to_text(self):
+        from .replay import render_text
+        return render_text(self)
+
+    @property
+    def outcome(self):
+        return L.OUTCOME_NAMES[self.final_state[L.G_OUTCOME]]
+
+
+def replay(seed=1, game=0, level="medium", players=4, heroes=(), policy="greedy", params=(),
+           ruleset=None, overrides=(), rules: Rules | None = None, max_events=200_000) -> Replay:
+    """Replay game ``game`` of ``seed`` with its full event log. The game is
+    identical to row ``game`` of a batch run with the same configuration."""
+    rules = rules or prepare(ruleset, overrides)
+    cfg = Config(level=level, players=players, heroes=tuple(heroes), policy=policy, params=tuple(params))
+    lv, hero_ids, pid, pp = cfg.resolved(rules)
+    ev = np.zeros((max_events, L.EV_COLS), np.int32)
+    snaps = np.zeros((max_events // 20, L.STATE_SIZE), np.int32)
+    final = np.zeros(L.STATE_SIZE, np.int32)
+    ne, ns = play_logged(np.uint64(seed), game, lv, players, hero_ids, pid, pp, rules.T, ev, snaps, final)
+    return Replay(seed, game, cfg, rules, ev[:ne].copy(), snaps[:ns].copy(), final)
