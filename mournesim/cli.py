@@ -112,6 +112,32 @@ def replay(seed, game, fmt, level, players, heroes, policy, params, ruleset, ove
     click.echo(rp.to_text() if fmt == "text" else rp.to_jsonl(), nl=False)
 
 
+@main.command()
+@click.option("--games", default=20000, show_default=True, type=click.IntRange(100, None),
+              help="Games per policy.")
+@click.option("--level", default="medium", show_default=True, type=click.Choice(["easy", "medium", "hard"]))
+@click.option("--players", default=4, show_default=True, type=click.IntRange(1, 4))
+@ruleset_options
+def bench(games, level, players, ruleset, overrides):
+    """Measure games per second of each built-in policy (one process, one core)."""
+    import resource
+    from . import sim
+    t0 = time.perf_counter()
+    rules = sim.prepare(ruleset, overrides)
+    sim.simulate(games=1, seed=0, level=level, players=players, policy="random", rules=rules)
+    sim.simulate(games=1, seed=0, level=level, players=players, policy="greedy", rules=rules)
+    warm = time.perf_counter() - t0
+    click.echo(f"engine ready in {warm:.1f}s (numba cache load, or compile when the cache is cold)")
+    for pol in POLICY_NAMES:
+        t = time.perf_counter()
+        df = sim.simulate(games=games, seed=1, level=level, players=players, policy=pol, rules=rules)
+        dt = time.perf_counter() - t
+        click.echo(f"{pol:<8} {games:>8,} games  {dt:7.2f}s  {games / dt:10,.0f} games/s  "
+                   f"win rate {df['win'].mean():.3f}  ({level}, {players} players, 1 core)")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    click.echo(f"peak memory {peak:.0f} MiB")
+
+
 @main.group()
 def rules():
     """Show or check a ruleset."""

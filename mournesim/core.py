@@ -385,7 +385,7 @@ def raise_encounter_level(s, T, ev):
         s[L.G_BAG + s[L.G_BAG_N]] = s[L.G_LV_TILES + lv * 32 + i]
         s[L.G_BAG_N] += 1
     s[L.G_ENC_LEVEL] = lv + 1
-    log(s, ev, L.EVT_ENCOUNTER_LEVEL, -1, lv + 1, n, 0, 0, 0)
+    log(s, ev, L.EVT_ENCOUNTER_LEVEL, L.ACTOR_GAME, lv + 1, n, 0, 0, 0)
 
 
 @njit(cache=True)
@@ -393,7 +393,7 @@ def unlock_die(s, ev):
     """A Nightmare cast out or defeated adds the next combat die (MQ-COMBAT-04..06)."""
     if s[L.G_POOL] < 4:
         s[L.G_POOL] += 1
-        log(s, ev, L.EVT_DICE_POOL, -1, s[L.G_POOL], 0, 0, 0, 0)
+        log(s, ev, L.EVT_DICE_POOL, L.ACTOR_GAME, s[L.G_POOL], 0, 0, 0, 0)
 
 
 @njit(cache=True)
@@ -415,7 +415,7 @@ def click_disc(s, T, ev, d, clicks):
         if s[o + L.D_STATE] == L.DS_RELEASED:
             s[o + L.D_STATE] = L.DS_ON
         s[o + L.D_CLICKS] = min(s[o + L.D_START_CLICKS], s[o + L.D_CLICKS] - clicks)
-    log(s, ev, L.EVT_DISC_CLICK, -1, d, clicks, s[o + L.D_CLICKS], s[o + L.D_STATE], 0)
+    log(s, ev, L.EVT_DISC_CLICK, L.ACTOR_GAME, d, clicks, s[o + L.D_CLICKS], s[o + L.D_STATE], 0)
 
 
 @njit(cache=True)
@@ -464,7 +464,7 @@ def remove_bogbean(s, T, ev, c, reason):
     lv = bog_level(s, T, c)
     if lv == 0:
         return
-    log(s, ev, L.EVT_FLEE, -1, c, s[xb(c) + L.X_BOG_POS], reason, lv, 0)
+    log(s, ev, L.EVT_FLEE, L.ACTOR_GAME, c, s[xb(c) + L.X_BOG_POS], reason, lv, 0)
     s[L.G_BOGS_IN_PLAY + lv - 1] -= 1
     discard_tile(s, ev, c)
 

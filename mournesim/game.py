@@ -166,7 +166,7 @@ def setup(s, T, ev, rng, legal, pp, level, players, heroes, policy, logging):
         s[L.G_LV_N + lv] = cnt
     s[L.G_ENC_LEVEL] = 0
     raise_encounter_level(s, T, ev)
-    log(s, ev, L.EVT_SETUP, -1, level, players, perm[0] * 1000 + perm[1] * 100 + perm[2] * 10 + perm[3],
+    log(s, ev, L.EVT_SETUP, L.ACTOR_GAME, level, players, perm[0] * 1000 + perm[1] * 100 + perm[2] * 10 + perm[3],
         s[L.G_SURPLUS] if s[L.G_SURPLUS_N] > 0 else -1, 0)
     if level == 2 and T[TB.P_T_PREGAME] == 1:
         draw_encounters(s, T, ev, rng, legal, pp, True)
@@ -199,7 +199,7 @@ def play(s, T, ev, snaps, rng, legal, pp):
                 start_final_battle(s, T, ev, rng, legal, pp)
             continue
         enemy_phase(s, T, ev, rng, legal, pp, s[L.G_FINAL] == L.FB_NONE)
-    log(s, ev, L.EVT_GAME_END, -1, s[L.G_OUTCOME], s[L.G_ROUND], 0, 0, 0)
+    log(s, ev, L.EVT_GAME_END, L.ACTOR_GAME, s[L.G_OUTCOME], s[L.G_ROUND], 0, 0, 0)
 
 
 @njit(cache=True)

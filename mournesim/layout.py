@@ -220,6 +220,8 @@ RESULT_COLUMNS = (
 NRES = len(RESULT_COLUMNS)
 RESULT_INDEX = {name: i for i, name in enumerate(RESULT_COLUMNS)}
 
+ACTOR_GAME = -100   # log actor of game events; heroes are 0..3, nightmare k is -1-k
+
 # ---- event log -----------------------------------------------------------------
 EV_COLS = 8   # type, round, actor, a, b, c, d, e
 EVENT_NAMES = (

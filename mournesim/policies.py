@@ -21,6 +21,7 @@ from .odds import p_win
 
 POLICY_RANDOM = 0
 POLICY_GREEDY = 1
+POLICY_FIRST = 2   # always the first legal choice: scripted positions in tests, not offered on the CLI
 POLICY_NAMES = ("random", "greedy")
 POLICY_DEFAULTS = ((), (0.55, 1.0))
 POLICY_PARAM_NAMES = ((), ("risk", "charm_weight"))
@@ -36,6 +37,8 @@ def decide(s, T, legal, n, rng, pp, h):
     pid = s[L.G_POLICY]
     if pid == POLICY_GREEDY:
         return greedy(s, T, legal, n, rng, pp, h)
+    if pid == POLICY_FIRST:
+        return legal[0]
     return legal[randint(rng, STREAM_POLICY, n)]
 
 # ---- greedy helpers --------------------------------------------------------------
@@ -240,24 +243,24 @@ def score_turn(s, T, h, op, arg, goal, pp):
         param = arg % 64 - 1
         kind = T[TB.O_EFFECTS + e * 5 + L.EF_KIND]
         if kind == L.E_HEAL:
-            return 9.0 if life_left(s, T, param) <= 1 else -1.0
+            return 9.0 if life_left(s, T, param) <= 1 else -5.0
         if kind == L.E_REPAIR_WALL:
             return 14.0
         if kind == L.E_ROTATE_DISC:
             if T[TB.O_EFFECTS + e * 5 + L.EF_AMOUNT] < 0 and s[db(param) + L.D_CLICKS] <= 3:
                 return 7.0
-            return -1.0
+            return -5.0
         if kind == L.E_EXTRA_ACTION:
-            return 4.0 if s[L.G_ACTS] == 0 and s[L.G_TURN_OVER] == 0 else -1.0
+            return 4.0 if s[L.G_ACTS] == 0 and s[L.G_TURN_OVER] == 0 else -5.0
         if kind == L.E_GAIN_CHARM:
-            return 5.0 if team_need(s, T, param) > 0 else -1.0
+            return 5.0 if team_need(s, T, param) > 0 else -5.0
         if kind == L.E_MOVE_TO:
             g = param // 4
             if g != h or goal < 0:
-                return -1.0
+                return -5.0
             sp = T[TB.O_CROSSROADS + (param % 4)]
-            return 4.0 if T[TB.O_DIST_H + pos * 64 + goal] - T[TB.O_DIST_H + sp * 64 + goal] >= 3 else -1.0
-        return -1.0
+            return 4.0 if T[TB.O_DIST_H + pos * 64 + goal] - T[TB.O_DIST_H + sp * 64 + goal] >= 3 else -5.0
+        return -5.0
     return -1.0
 
 
@@ -324,8 +327,8 @@ def greedy(s, T, legal, n, rng, pp, h):
     is_turn = legal[0] // OPB == L.A_END
     if is_turn:
         goal = goal_space(s, T, h)
+    scores = np.empty(n, np.float64)
     best = -1e9
-    nbest = 0
     for i in range(n):
         op = legal[i] // OPB
         arg = legal[i] % OPB
@@ -333,20 +336,16 @@ def greedy(s, T, legal, n, rng, pp, h):
             v = score_turn(s, T, h, op, arg, goal, pp)
         else:
             v = score_other(s, T, h, op, arg)
-        if v > best + 1e-9:
+        scores[i] = v
+        if v > best:
             best = v
-            nbest = 1
-        elif abs(v - best) <= 1e-9:
+    nbest = 0
+    for i in range(n):
+        if scores[i] >= best - 1e-9:
             nbest += 1
     pick = randint(rng, STREAM_POLICY, nbest) if nbest > 1 else 0
     for i in range(n):
-        op = legal[i] // OPB
-        arg = legal[i] % OPB
-        if is_turn:
-            v = score_turn(s, T, h, op, arg, goal, pp)
-        else:
-            v = score_other(s, T, h, op, arg)
-        if abs(v - best) <= 1e-9:
+        if scores[i] >= best - 1e-9:
             if pick == 0:
                 return legal[i]
             pick -= 1

@@ -44,7 +44,7 @@ class _Ctx:
     def actor(self, a):
         if a >= 0:
             return self.hero(a)
-        if a <= -1 and -1 - a < 4:
+        if -4 <= a <= -1:
             return self.n.nightmares[-1 - a]
         return "game"
 

@@ -523,7 +523,7 @@ def enemy_step(s, T, ev, is_nm, idx):
         for c in range(4):
             if s[xb(c) + L.X_BOG_POS] == best:
                 remove_bogbean(s, T, ev, c, 0)
-    log(s, ev, L.EVT_ENEMY_MOVE, -1, int(is_nm), idx, sp, best, 0)
+    log(s, ev, L.EVT_ENEMY_MOVE, L.ACTOR_GAME, int(is_nm), idx, sp, best, 0)
     s[o] = best
     if heroes_at(s, best) > 0:
         if not is_nm:
@@ -568,7 +568,7 @@ def bogbean_attack(s, T, ev, rng, legal, pp, c):
         return
     lv = bog_level(s, T, c)
     a = strongest_ability(s, T, L.EV_BOG + lv - 1, 0, 0)
-    log(s, ev, L.EVT_ENEMY_PHASE, -1, 2, h, a, c, 0)
+    log(s, ev, L.EVT_ENEMY_PHASE, L.ACTOR_GAME, 2, h, a, c, 0)
     if hero_combat(s, T, ev, rng, legal, pp, h, L.EV_BOG + lv - 1, a, True):
         bogbean_drops(s, T, ev, rng, legal, pp, h, c, False)
     else:
@@ -732,7 +732,7 @@ def resolve_tile(s, T, ev, rng, legal, pp, c, t):
             s[o + L.X_POT] = 1
             s[L.G_POTS_OUT] += 1
             placed = 1
-    log(s, ev, L.EVT_ENCOUNTER, -1, c, t, kind, placed, 0)
+    log(s, ev, L.EVT_ENCOUNTER, L.ACTOR_GAME, c, t, kind, placed, 0)
     if placed == 0:
         s[L.G_DISCARD + s[L.G_DISCARD_N]] = t
         s[L.G_DISCARD_N] += 1
@@ -763,7 +763,7 @@ def enemy_phase(s, T, ev, rng, legal, pp, draws):
     """Enemy phase (MQ-ENEMY-01): escapes, movement, evil powers, attacks,
     encounter draws (not in the Final Battle)."""
     s[L.G_CUR] = -1
-    log(s, ev, L.EVT_ENEMY_PHASE, -1, 0, 0, 0, 0, 0)
+    log(s, ev, L.EVT_ENEMY_PHASE, L.ACTOR_GAME, 0, 0, 0, 0, 0)
     if s[L.G_FINAL] == L.FB_NONE:
         escapes(s, T, ev)
     clear_entered(s)
@@ -840,6 +840,10 @@ def legal_turn(s, T, h, legal, buf):
     must = s[L.G_MUST_MOVE]
     kind = T[TB.O_KIND + pos]
     n = add(legal, n, L.A_END, 0)
+    # the first-turn arrow is an obligation to move (MQ-MOVE-10): no ending
+    # the turn before that move while it can be made
+    if must == 2 and acts > 0 and not over:
+        n = 0
     if acts > 0 and not over:
         # movement (MQ-MOVE-06/07/09/10/14)
         if kind == L.K_DISC:
@@ -1161,10 +1165,10 @@ def compass_result(s, T, ev, face):
             click_disc(s, T, ev, d, 1)
     elif face == L.C_STAR:
         s[L.G_TOKENS] += 1
-        log(s, ev, L.EVT_COMPASS_TOKEN, -1, s[L.G_TOKENS], 0, 0, 0, 0)
+        log(s, ev, L.EVT_COMPASS_TOKEN, L.ACTOR_GAME, s[L.G_TOKENS], 0, 0, 0, 0)
         if s[L.G_TOKENS] >= T[TB.P_COMPASS_TOKENS]:
             s[L.G_TOKENS] = 0
-            log(s, ev, L.EVT_ALL_DISCS, -1, 0, 0, 0, 0, 0)
+            log(s, ev, L.EVT_ALL_DISCS, L.ACTOR_GAME, 0, 0, 0, 0, 0)
             for d in range(4):
                 if disc_occupied(s, d):
                     click_disc(s, T, ev, d, 1)
@@ -1181,7 +1185,7 @@ def wall_roll(s, T, ev, rng, legal, pp, d):
     f = roll_die(T, rng, 0)
     while True:
         hit = f != L.FACE_FAIL and f != L.FACE_DANDELION
-        log(s, ev, L.EVT_WALL_ROLL, -1, d, f, int(hit), 0, 0)
+        log(s, ev, L.EVT_WALL_ROLL, L.ACTOR_GAME, d, f, int(hit), 0, 0)
         if not hit:
             return False
         if not reroll_offer(s, T, ev, rng, legal, pp, 0, d, L.CTX_WALL):
@@ -1192,7 +1196,7 @@ def wall_roll(s, T, ev, rng, legal, pp, d):
 @njit(cache=True)
 def shimnavore_acts(s, T, ev, rng, legal, pp, face):
     """The Shimnavore acts on a Final Battle compass result (MQ-FINAL-11..19)."""
-    log(s, ev, L.EVT_SHIMNAVORE, -1, face, 0, 0, 0, 0)
+    log(s, ev, L.EVT_SHIMNAVORE, L.ACTOR_GAME, face, 0, 0, 0, 0)
     if face == L.C_BLANK:
         return
     if face == L.C_STAR:
@@ -1231,11 +1235,11 @@ def shimnavore_acts(s, T, ev, rng, legal, pp, face):
     if wall_roll(s, T, ev, rng, legal, pp, d):
         s[L.G_WALL_HITS] += 1
         if s[L.G_WALL + d] == 1:
-            log(s, ev, L.EVT_WALL_DAMAGE, -1, d, 2, 0, 0, 0)
+            log(s, ev, L.EVT_WALL_DAMAGE, L.ACTOR_GAME, d, 2, 0, 0, 0)
             s[L.G_OUTCOME] = L.O_WALL_DESTROYED
         else:
             s[L.G_WALL + d] = 1
-            log(s, ev, L.EVT_WALL_DAMAGE, -1, d, 1, 0, 0, 0)
+            log(s, ev, L.EVT_WALL_DAMAGE, L.ACTOR_GAME, d, 1, 0, 0, 0)
 
 
 @njit(cache=True)
@@ -1251,7 +1255,7 @@ def end_of_turn(s, T, ev, rng, legal, pp, h):
         # the Shimnavore appears (MQ-FINAL-01); no more disc rolls this phase
         s[L.G_FINAL] = L.FB_TRIGGERED
         s[L.G_SHIM_FACING] = 0
-        log(s, ev, L.EVT_FINAL_BATTLE, -1, 0, 0, 0, 0, 0)
+        log(s, ev, L.EVT_FINAL_BATTLE, L.ACTOR_GAME, 0, 0, 0, 0, 0)
         return
     if s[L.G_FINAL] == L.FB_TRIGGERED:
         return

@@ -1,0 +1,175 @@
+"""Set-up rules (MQ-SETUP, MQ-LEVEL, MQ-SOLO-01..04, MQ-HERO-03/04/06)."""
+import numpy as np
+
+from mournesim import layout as L, tables as TB
+
+from conftest import EASY, HARD, MEDIUM, MOON_RED, Game, get_rules
+
+
+def test_discs_placed_at_random_one_nightmare_each():
+    """"Place the four Nightmare Discs randomly around the board and place the
+    matching miniature for each on the centre of each Disc."  MQ-SETUP-01, MQ-DISC-01.
+
+    Each disc holds a different Nightmare, every Nightmare starts on its disc
+    (not on the board), and the arrangement changes from game to game."""
+    layouts = set()
+    for i in range(12):
+        g = Game(game_index=i)
+        nms = [g.nm_at_disc(d) for d in range(4)]
+        assert sorted(nms) == [0, 1, 2, 3]
+        for d in range(4):
+            k = nms[d]
+            assert g.disc_state(d) == L.DS_ON
+            assert g.nm_pos(k) == -1            # on its disc, not on the main board
+            assert int(g.s[g.nm(k) + L.N_DIR]) == d
+        layouts.add(tuple(nms))
+    assert len(layouts) > 1
+
+
+def test_disc_start_marker_depends_on_level():
+    """"Nightmare Discs are set at the Blue Marker (1 *) ... Light Green Marker (2*)
+    ... Dark Green Marker (3*)".  MQ-SETUP-02, MQ-LEVEL-02..04.
+
+    Every disc starts at the chosen level's marker: Easy farthest from
+    release, Difficult nearest."""
+    T = get_rules().T
+    got = {}
+    for level in (EASY, MEDIUM, HARD):
+        g = Game(level=level)
+        c = {g.clicks(d) for d in range(4)}
+        assert c == {int(T[TB.P_CLICKS_EASY + level])}
+        got[level] = c.pop()
+    assert got[EASY] > got[MEDIUM] > got[HARD] > 0
+
+
+def test_moon_marker_starts_on_blood_moon():
+    """"Place the Moon Marker with the white moon facing up on the Blood moon
+    space at the North moon track."  MQ-SETUP-04."""
+    g = Game()
+    assert int(g.s[L.G_MOON]) == 0
+    assert int(g.s[L.G_MOON_STEPS]) == 0
+    assert int(g.T[TB.O_MOON + 0]) == L.RED
+    assert MOON_RED == 0
+
+
+def test_first_surplus_card_is_never_a_hag():
+    """"Find and remove the 4 Hag Cards ... Draw the top card and place it face-up
+    beside the Deck. This becomes the Surplus Deck. Shuffle the four Hag Cards
+    back into the Equipment Deck".  MQ-SETUP-05."""
+    cards = get_rules().tables.cards
+    for i in range(25):
+        g = Game(game_index=i)
+        assert int(g.s[L.G_SURPLUS_N]) == 1
+        assert cards[int(g.s[L.G_SURPLUS]), 0] >= 0          # not a Hag
+        deck = [int(c) for c in g.s[L.G_EQ_DECK:L.G_EQ_DECK + int(g.s[L.G_EQ_N])]]
+        assert len(deck) == 27                                # 28 - the Surplus card
+        assert sum(1 for c in deck if cards[c, 0] < 0) == 4   # all Hags are back in
+
+
+def test_relic_deck_and_supplies():
+    """"1 Relic Deck (18 cards)" ... "4 Sets of 16 Charm Counters" ... "6
+    MourneQuest Talismans".  MQ-SETUP-06, MQ-SETUP-09, MQ-CHARM-01."""
+    g = Game()
+    assert int(g.s[L.G_RELIC_N]) == 18
+    assert sorted(int(x) for x in g.s[L.G_RELIC_DECK:L.G_RELIC_DECK + 18]) == list(range(18))
+    assert g.pool() == [16, 16, 16, 16]
+    assert int(g.s[L.G_TALISMANS]) == 0
+    assert int(g.s[L.G_TALISMAN_SUPPLY]) == 6
+
+
+def test_only_level1_tiles_start_in_the_bag():
+    """"Place the Level 1 Encounter Tiles in the Encounter bag. Set the Level 2 and
+    Level 3 Encounter Tiles to one side of the board."  MQ-SETUP-07."""
+    g = Game(players=4)
+    tiles = g.R.tables.tiles
+    n = int(g.s[L.G_BAG_N])
+    assert n == 13
+    assert int(g.s[L.G_ENC_LEVEL]) == 1
+    assert all(tiles[int(t), L.TL_LEVEL] == 1 for t in g.s[L.G_BAG:L.G_BAG + n])
+
+
+def test_one_compass_die_and_grey_die_only():
+    """"Select one Compass Die and the Level 1 (Grey Combat Die)."  MQ-SETUP-10,
+    MQ-COMBAT-03."""
+    g = Game()
+    assert int(g.s[L.G_POOL]) == 1
+    levels = np.zeros(8, np.int32)
+    from mournesim import core
+    assert core.dice_for_combat(g.s, g.T, levels, 0) == 1
+    assert levels[0] == 0
+
+
+def test_heroes_start_on_distinct_start_points_with_full_supplies():
+    """"Players place their Hero miniature on one of the four Starting Locations."
+    "Each Hero has 3 Life Points" "Each player receives 3 Skill Tokens".
+    MQ-SETUP-11, MQ-HERO-04, MQ-HERO-06, MQ-HERO-03."""
+    g = Game(players=4)
+    pos = [g.pos(h) for h in range(4)]
+    assert len(set(pos)) == 4
+    assert all(g.R.tables.kind[p] == L.K_START for p in pos)
+    for h in range(4):
+        assert g.wounds(h) == 0
+        assert int(g.s[g.hero_off(h) + L.H_SKILLS]) == 3
+        assert g.charms(h) == [0, 0, 0, 0]
+    assert int(g.T[TB.P_BACKPACK]) == 3 and int(g.T[TB.P_LIFE]) == 3
+
+
+def test_two_player_game_removes_two_bogbeans_per_level():
+    """"Two-Player Option: For a 2 player game, remove two Bogbeans from each Level
+    of Encounter Tiles."  MQ-SOLO-01 (also solo: "Remove two Bogbeans from each
+    Level of Encounter Tiles")."""
+    tiles = get_rules().tables.tiles
+
+    def kinds(g, lv):
+        ids = g.s[L.G_LV_TILES + lv * 32:L.G_LV_TILES + lv * 32 + int(g.s[L.G_LV_N + lv])]
+        bog = sum(1 for t in ids if tiles[int(t), L.TL_KIND] == L.TK_BOGBEAN)
+        return bog, len(ids) - bog
+
+    full = Game(players=4)
+    three = Game(players=3)
+    for players in (1, 2):
+        g = Game(players=players)
+        for lv in range(3):
+            b4, o4 = kinds(full, lv)
+            b, o = kinds(g, lv)
+            assert b == b4 - 2 and o == o4, (players, lv)
+            assert kinds(three, lv) == (b4, o4)
+    assert [int(full.s[L.G_LV_N + lv]) for lv in range(3)] == [13, 17, 17]
+
+
+def test_difficult_pregame_draw_is_optional_and_off_by_default():
+    """"Optional: Four Encounter Tiles are drawn from the Encounter Bag ... before
+    players take their first turn."  MQ-LEVEL-05 (MQ-GAP-75: off by default)."""
+    g = Game(level=HARD)
+    assert int(g.s[L.G_BAG_N]) == 13
+    on = Game(R=get_rules("toggles.pregame_encounters=true"), level=HARD)
+    drawn = 13 - int(on.s[L.G_BAG_N])
+    assert drawn == 4
+    med = Game(R=get_rules("toggles.pregame_encounters=true"), level=MEDIUM)
+    assert int(med.s[L.G_BAG_N]) == 13
+
+
+def test_solo_setup_two_heroes_opposite_with_level5_cards():
+    """"Select 2 Hero Characters ... Place the Hero Miniatures on Start Locations on
+    opposite sides of the Playing Board ... select 2 Level 5 equipment Cards and
+    give one to each Hero."  MQ-SOLO-02, MQ-SOLO-03, MQ-SOLO-04."""
+    cards = get_rules().tables.cards
+    for i in range(4):
+        g = Game(players=1, heroes=(0, 1), game_index=i)
+        assert g.nheroes == 2
+        a, b = g.name(g.pos(0)), g.name(g.pos(1))
+        assert {a, b} == {"start_n", "start_s"}
+        got = []
+        for h in range(2):
+            eq = [g.equipped(h, ab) for ab in range(3) if g.equipped(h, ab) >= 0]
+            assert len(eq) == 1
+            assert cards[eq[0], 1] == 5
+            got.append(eq[0])
+        assert got[0] != got[1]
+        # the Level 5 cards are out of the decks
+        deck = set(int(c) for c in g.s[L.G_EQ_DECK:L.G_EQ_DECK + int(g.s[L.G_EQ_N])])
+        deck |= set(int(c) for c in g.s[L.G_SURPLUS:L.G_SURPLUS + int(g.s[L.G_SURPLUS_N])])
+        assert not (set(got) & deck)
+    # multi-player games give no starting equipment
+    g4 = Game(players=4)
+    assert all(g4.equipped(h, a) == -1 for h in range(4) for a in range(3))
