@@ -193,6 +193,8 @@ def _fields(et, a, b, c, d, e, ctx):
         return {"face": COMPASS_FACE[a], "dice": b, "reroll": bool(c)}
     if n == "disc_click":
         return {"disc": DIRS[a], "clicks": b, "clicks_left": c, "state": L.DISC_STATE_NAMES[d]}
+    if n in ("final_battle", "all_discs"):
+        return {}
     if n == "compass_token":
         return {"tokens": a}
     if n in ("escape", "emerge"):

@@ -201,18 +201,14 @@ class Game:
         """Apply an action without checking legality."""
         rules.apply_turn(self.s, self.T, self.ev, self.rng, self.legal, self.pp, int(h), code(op, arg))
 
-    def first_decision(self, h):
-        """Run ``rules.hero_turn`` for hero ``h`` with the POLICY_FIRST policy
-        (which ends the turn at once) and return the legal action codes the
-        engine offered at the first decision."""
-        self.legal[:] = 0
+    def run_turn(self, h, policy=POLICY_RANDOM):
+        """Play one whole ``rules.hero_turn`` of hero ``h`` with ``policy`` and
+        return the actions it took as (op, arg) pairs, in order."""
+        self.s[L.G_POLICY] = int(policy)
+        start = int(self.s[L.G_LOGN])
         rules.hero_turn(self.s, self.T, self.ev, self.snaps, self.rng, self.legal, self.pp, int(h))
-        out = []
-        for c in self.legal[1:]:
-            if c == 0:
-                break
-            out.append(int(c))
-        return out
+        ev = self.ev[start:int(self.s[L.G_LOGN])]
+        return [(int(e[3]), int(e[4])) for e in ev if e[0] == L.EVENT["action"] and e[2] == h]
 
     def acts(self):
         return int(self.s[L.G_ACTS])

@@ -3,7 +3,7 @@ import pytest
 
 from mournesim import layout as L, tables as TB
 
-from conftest import Game, get_rules
+from conftest import IUR, JACK, BEITH, TESS, POLICY_RANDOM, Game, get_rules
 from positions import quiet_game
 
 
@@ -89,7 +89,7 @@ def test_move_costs_one_action_per_adjacent_space():
     MQ-MOVE-06, MQ-ACT-03."""
     g = quiet_game(park=("crossroads_ne", "path_n1", "path_s3", "path_w2"))
     g.begin_turn(0)
-    assert g.move_names(0) == {"keystone_n", "keystone_e", "cache_blackthorn"}
+    assert g.move_names(0) == {"keystone_n", "keystone_e", "cache_blackthorn", "start_e"}
     g.act(0, L.A_MOVE, g.sp("cache_blackthorn"))
     assert g.acts() == 2 and g.name(g.pos(0)) == "cache_blackthorn"
     g.act(0, L.A_MOVE, g.sp("nexus_ne"))
@@ -114,39 +114,48 @@ def test_must_move_off_a_shared_space_first():
     """"If a Hero begins their turn on a space with another Hero, their first
     action must be to move off that space. They cannot return to the same space
     on that turn."  MQ-MOVE-09."""
+    # whole turns played by the random policy: whenever the hero acts, its
+    # first action is a move off the shared cache and it never comes back
+    acted = 0
+    for seed in range(12):
+        g = quiet_game(park=("cache_flax", "cache_flax", "path_s3", "path_w2"),
+                       heroes=(JACK, IUR, BEITH, TESS), seed=seed)
+        done = g.run_turn(0)
+        if done:
+            acted += 1
+            assert done[0][0] == L.A_MOVE, done
+            assert all(not (op == L.A_MOVE and arg == g.sp("cache_flax")) for op, arg in done)
+            assert all(op != L.A_PICKUP for op, arg in done)
+    assert acted >= 3
+    # the same obligation, step by step
     g = quiet_game(park=("cache_flax", "cache_flax", "path_s3", "path_w2"))
-    offered = g.first_decision(0)
-    ops = {c // L.OP_BASE for c in offered}
-    assert L.A_MOVE in ops
-    assert L.A_PICKUP not in ops                          # picking up is not a move off
-    # now play the turn: move off, then the old space stays closed this turn
     g.begin_turn(0)
     g.s[L.G_MUST_MOVE] = 1
     assert g.ops(0, L.A_PICKUP) == []
     g.act(0, L.A_MOVE, g.sp("nexus_nw"))
     assert "cache_flax" not in g.move_names(0)
-    # the other hero alone on the space has no such obligation next turn
+    # the hero left alone on the cache may pick up at once on its turn
     g.begin_turn(1)
-    offered1 = g.first_decision(1)
-    assert L.A_PICKUP in {c // L.OP_BASE for c in offered1}
+    assert g.ops(1, L.A_PICKUP) != []
 
 
 def test_first_turn_follows_start_arrow():
     """"On each player's first turn, they must move in the direction of the arrow
-    marked on their Starting Point."  MQ-MOVE-10 (MQ-GAP-06: the first move)."""
-    g = Game()
-    tab = g.R.tables
-    for h in range(4):
-        st = g.pos(h)
-        offered = g.first_decision(h)
-        moves = {c % L.OP_BASE for c in offered if c // L.OP_BASE == L.A_MOVE}
-        assert moves == {int(tab.arrow[st])}
-        assert int(tab.deg[st]) > 1
-    # second turn: free choice
-    g.first_decision(0)
-    offered = g.first_decision(0)
-    moves = {c % L.OP_BASE for c in offered if c // L.OP_BASE == L.A_MOVE}
-    assert len(moves) == int(tab.deg[g.pos(0)])
+    marked on their Starting Point."  MQ-MOVE-10 (MQ-GAP-06: the first action is
+    a move along the arrow; the rest of the turn is free)."""
+    for seed in range(6):
+        g = Game(heroes=(JACK, IUR, BEITH, TESS), seed=seed, policy=POLICY_RANDOM)
+        tab = g.R.tables
+        for h in range(4):
+            st = g.pos(h)
+            assert int(tab.deg[st]) > 1
+            done = g.run_turn(h)
+            # free actions (skills, relics) may come first; the first action is the arrow move
+            paid = [a for a in done if a[0] not in (L.A_SKILL, L.A_RELIC, L.A_DISCARD, L.A_DRAW_EQ)]
+            assert paid and paid[0] == (L.A_MOVE, int(tab.arrow[st])), (h, done)
+        # second turn: any neighbour may be chosen first
+        g.begin_turn(0)
+        assert len(g.moves(0)) == int(tab.deg[g.pos(0)])
 
 
 def test_tunnel_transfers_for_free():
