@@ -93,7 +93,7 @@ T_CHARM, T_CARD = 40, 41
 # solo set-up: which Level-5 card
 S_PICK = 50
 # Level-3 Bogbean reward
-C_EQUIPMENT, C_RELIC = 60, 61
+C_EQUIPMENT, C_RELIC, C_NONE = 60, 61, 62
 OP_NAMES = {A_END: "end_turn", A_MOVE: "move", A_PICKUP: "pick_up", A_DEPOSIT: "deposit",
             A_SURPLUS: "take_surplus", A_PASS: "pass_equipment", A_HEAL: "regain_life",
             A_TRADE: "trade_charms", A_TRADE_RELIC: "trade_for_relic", A_ATTACK: "attack",
@@ -101,7 +101,8 @@ OP_NAMES = {A_END: "end_turn", A_MOVE: "move", A_PICKUP: "pick_up", A_DEPOSIT: "
             A_SKILL: "use_skill", A_DISCARD: "discard_charm", R_ACCEPT: "accept",
             R_TALISMAN: "talisman_reroll", R_RELIC: "combat_relic", R_SKILL: "combat_skill",
             E_EQUIP: "equip", E_DISCARD: "discard_card", T_CHARM: "lose_charm", T_CARD: "lose_card",
-            S_PICK: "solo_pick", C_EQUIPMENT: "reward_equipment", C_RELIC: "reward_relic"}
+            S_PICK: "solo_pick", C_EQUIPMENT: "reward_equipment", C_RELIC: "reward_relic",
+            C_NONE: "reward_declined"}
 # attack targets (arg // 4; arg % 4 is the ability)
 TGT_NIGHTMARE = 0   # 0..3 nightmare index
 TGT_BOGBEAN = 4     # 4..7 bogbean of nexus slot 0..3
@@ -146,7 +147,7 @@ G_NEXUS_USED = _take(1)    # an equipment card was taken from a nexus this turn
 G_SHIM_ATTACKED = _take(1) # the active hero attacked the Shimnavore this turn
 G_TURN_OVER = _take(1)     # the turn ended at once (lost attack)
 G_FORBID = _take(1)        # space the active hero may not re-enter this turn (-1)
-G_MUST_MOVE = _take(1)     # 1: first action must move off; 2: must follow the start arrow
+G_MUST_MOVE = _take(1)     # bit 1: must move off a shared space; bit 2: must follow the start arrow
 G_POTS_OUT = _take(1)      # pot markers on the board
 G_TURNS = _take(1)         # hero turns played
 G_CASTOUT = _take(1)
@@ -168,6 +169,7 @@ G_SHIM_FACING = _take(1)   # direction the Shimnavore faces (-1 before it appear
 G_COMBATS = _take(1)       # combats fought
 G_CTX = _take(1)           # context of the pending decision (CTX_*)
 G_CTX_ARG = _take(1)       # its detail: enemy-table row, or the die face
+G_CTX_FACES = _take(8)     # the faces of the combat roll being decided on
 G_WALL_REPAIRS = _take(1)
 G_POLICY = _take(1)        # policy id of the active decision maker
 G_POOL_CHARMS = _take(4)   # charm pool by type
@@ -225,7 +227,7 @@ ACTOR_GAME = -100   # log actor of game events; heroes are 0..3, nightmare k is 
 # ---- event log -----------------------------------------------------------------
 EV_COLS = 8   # type, round, actor, a, b, c, d, e
 EVENT_NAMES = (
-    "turn_start", "action", "move", "tunnel", "pick_up", "deposit", "cast_out",
+    "turn_start", "action", "move", "tunnel", "deposit", "cast_out",
     "equipment_drawn", "equip", "hag", "relic_drawn", "relic_used", "skill_used",
     "combat", "dice", "reroll", "theft", "life", "moon", "compass", "disc_click",
     "compass_token", "all_discs", "escape", "enemy_move", "evil_power",

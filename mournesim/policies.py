@@ -231,6 +231,14 @@ def score_turn(s, T, h, op, arg, goal, pp):
             if (arg >> (2 * t)) & 3 > 0 and team_need(s, T, t) >= 0:
                 return -1.0
         return 2.0
+    if op == L.A_PASS:
+        # worth an action when the receiver gains more than the giver loses
+        a = arg // 4
+        g = arg % 4
+        c = s[o + L.H_EQ + a]
+        cur = s[hb(g) + L.H_EQ + a]
+        gain = T[TB.O_CARDS + c * 3 + 1] - (T[TB.O_CARDS + cur * 3 + 1] if cur >= 0 else 0)
+        return 0.5 * (gain - T[TB.O_CARDS + c * 3 + 1]) + 0.5 if gain > T[TB.O_CARDS + c * 3 + 1] else -1.0
     if op == L.A_DISCARD:
         if team_need(s, T, arg) < 0 and charms_held(s, h) >= T[TB.P_BACKPACK]:
             return 0.5
@@ -256,10 +264,12 @@ def score_turn(s, T, h, op, arg, goal, pp):
             return 5.0 if team_need(s, T, param) > 0 else -5.0
         if kind == L.E_MOVE_TO:
             g = param // 4
-            if g != h or goal < 0:
+            gg = goal if g == h else goal_space(s, T, g)
+            if gg < 0:
                 return -5.0
+            gp = s[hb(g) + L.H_POS]
             sp = T[TB.O_CROSSROADS + (param % 4)]
-            return 4.0 if T[TB.O_DIST_H + pos * 64 + goal] - T[TB.O_DIST_H + sp * 64 + goal] >= 3 else -5.0
+            return 4.0 if T[TB.O_DIST_H + gp * 64 + gg] - T[TB.O_DIST_H + sp * 64 + gg] >= 3 else -5.0
         return -5.0
     return -1.0
 
@@ -287,16 +297,35 @@ def score_other(s, T, h, op, arg):
         if ctx == L.CTX_COMPASS:
             f = s[L.G_CTX_ARG]
             if s[L.G_FINAL] == L.FB_RUNNING:
-                return 1.0 if f < 4 and s[L.G_WALL + f] == 1 else -1.0
+                # worth it only against an unguarded, already damaged section
+                if f < 4 and s[L.G_WALL + f] == 1:
+                    ks = T[TB.O_KEYSTONE + f]
+                    guarded = False
+                    for g in range(s[L.G_NHEROES]):
+                        if s[hb(g) + L.H_POS] == ks:
+                            guarded = True
+                    for k in range(4):
+                        if s[nb(k) + L.N_POS] == ks:
+                            guarded = True
+                    return -1.0 if guarded else 1.0
+                return -1.0
+            if f == L.C_STAR:
+                return 1.0 if s[L.G_TOKENS] == T[TB.P_COMPASS_TOKENS] - 1 else -1.0
             if f < 4:
                 for i in range(4):
                     d = (f + i) % 4
                     if disc_occupied(s, d):
-                        return 1.0 if s[db(d) + L.D_CLICKS] <= 1 else -1.0
+                        return 1.0 if s[db(d) + L.D_STATE] == L.DS_ON and s[db(d) + L.D_CLICKS] <= 1 else -1.0
             return -1.0
         row = s[L.G_CTX_ARG]
         if row >= L.EV_NM or life_left(s, T, h) <= 1:
-            return 1.0
+            # re-roll the worst die: a Fail first, then the lowest number
+            f = s[L.G_CTX_FACES + arg]
+            if f == L.FACE_FAIL:
+                return 1.9
+            if f == L.FACE_DOUBLE or f == L.FACE_DANDELION:
+                return 0.5
+            return 1.0 + (6 - f) * 0.1
         return -1.0
     if op == L.R_RELIC or op == L.R_SKILL:
         row = s[L.G_CTX_ARG]
@@ -317,6 +346,8 @@ def score_other(s, T, h, op, arg):
         return float(T[TB.O_HERO_ABIL + (s[hb(h) + L.H_ID]) * 3 + arg])
     if op == L.C_EQUIPMENT:
         return 1.0
+    if op == L.C_NONE:
+        return 0.0
     return 0.5
 
 
@@ -324,7 +355,8 @@ def score_other(s, T, h, op, arg):
 def greedy(s, T, legal, n, rng, pp, h):
     """Pick the legal choice with the best rule-of-thumb score (ties: random)."""
     goal = -1
-    is_turn = legal[0] // OPB == L.A_END
+    # turn actions have ops below R_ACCEPT (END is absent on a first turn)
+    is_turn = legal[0] // OPB < L.R_ACCEPT
     if is_turn:
         goal = goal_space(s, T, h)
     scores = np.empty(n, np.float64)

@@ -159,7 +159,9 @@ def _fields(et, a, b, c, d, e, ctx):
         return {"from": ctx.space(a), "to": ctx.space(b), "by_skill": bool(c)}
     if n == "deposit":
         return {"disc": DIRS[a], "charm": CH[b], "count": c}
-    if n in ("cast_out", "nightmare_defeated"):
+    if n == "cast_out":
+        return {"disc": DIRS[a], "talisman_gained": bool(b), "talismans": c}
+    if n == "nightmare_defeated":
         return {"disc": DIRS[a]}
     if n == "equipment_drawn" or n == "surplus":
         return {"card": ctx.card(a)}
@@ -207,7 +209,9 @@ def _fields(et, a, b, c, d, e, ctx):
     if n == "encounter":
         return {"nexus": CORN[a], "tile": ctx.n.tiles[b], "kind": L.TILE_KINDS[c], "placed": bool(d)}
     if n == "encounter_level":
-        return {"level": a, "tiles_added": b}
+        return {"level": a, "tiles_added": b, "discards_reused": bool(c)}
+    if n == "reroll":
+        return {"dice": a}
     if n == "flee":
         return {"bogbean_of": CORN[a], "at": ctx.space(b), "reason": FLEE_REASON[c], "level": d}
     if n == "knock_back":
@@ -233,7 +237,10 @@ def _fields(et, a, b, c, d, e, ctx):
     if n == "dice_pool":
         return {"dice": a}
     if n == "talisman":
-        return {"die": a, "face_rerolled": b}
+        if a >= 0:
+            return {"die": a, "face_rerolled": _face(b), "for": "combat"}
+        return {"die": a, "face_rerolled": COMPASS_FACE[b] if c == L.CTX_COMPASS else _face(b),
+                "for": "compass" if c == L.CTX_COMPASS else "wall"}
     if n == "card_lost":
         return {"card": ctx.relic(b) if a else ctx.card(b), "kind": "relic" if a else "equipment",
                 "to_surplus": bool(c)}

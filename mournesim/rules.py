@@ -10,10 +10,10 @@ docs/rulings.md.
 import numpy as np
 from numba import njit
 
-from simcore.rng import STREAM_DICE, STREAM_SETUP, randint
+from simcore.rng import STREAM_DICE, STREAM_ENCOUNTER, randint
 from . import layout as L
 from . import tables as TB
-from .core import (ability_total, bog_level, charm_multi, charms_held, click_disc, db, dice_for_combat,
+from .core import (ability_total, bog_level, bogbeans_at, charm_multi, charms_held, click_disc, db, dice_for_combat,
                    discard_equipped, discard_tile, disc_occupied, drop_charms, enemies_in_play,
                    first_hero_at, gain_charms, hb, heal, heroes_at, knock_back_to_start, life_left, log,
                    lose_life, lose_most_plentiful_charms, minis_at, moon_colour, most_advanced_disc, nb,
@@ -122,7 +122,13 @@ def apply_simple_effect(s, T, ev, e, user, param):
         h = user if param < 0 else param
         heal(s, T, ev, h, amt)
     elif kind == L.E_WOUND:
-        lose_life(s, T, ev, user, amt)
+        if tgt == L.T_HEROES_NEAR:
+            sp = s[nb(-1 - user) + L.N_POS]
+            for h in range(s[L.G_NHEROES]):
+                if hero_near(s, T, h, sp, rng_):
+                    lose_life(s, T, ev, h, amt)
+        else:
+            lose_life(s, T, ev, user, amt)
     elif kind == L.E_GAIN_CHARM:
         gain_charms(s, T, ev, user, param, amt)
     elif kind == L.E_LOSE_CHARM:
@@ -134,9 +140,10 @@ def apply_simple_effect(s, T, ev, e, user, param):
         else:
             lose_most_plentiful_charms(s, ev, user, amt)
     elif kind == L.E_LOSE_SKILL:
-        sp = s[nb(-1 - user) + L.N_POS]
+        sp = s[nb(-1 - user) + L.N_POS] if user < 0 else -1
         for h in range(s[L.G_NHEROES]):
-            if hero_near(s, T, h, sp, rng_) and s[hb(h) + L.H_SKILLS] > 0:
+            hit = hero_near(s, T, h, sp, rng_) if user < 0 else h == user
+            if hit and s[hb(h) + L.H_SKILLS] > 0:
                 k = min(amt, s[hb(h) + L.H_SKILLS])
                 s[hb(h) + L.H_SKILLS] -= k
                 log(s, ev, L.EVT_SKILL_TOKEN_LOST, h, k, 0, 0, 0, 0)
@@ -171,6 +178,9 @@ def apply_effect(s, T, ev, rng, legal, pp, e, user, param):
         h = param // 4
         sp = T[TB.O_CROSSROADS + param % 4]
         log(s, ev, L.EVT_MOVE, h, s[hb(h) + L.H_POS], sp, 1, 0, 0)
+        if h == s[L.G_CUR] and (s[L.G_MUST_MOVE] & 1) != 0:
+            s[L.G_FORBID] = s[hb(h) + L.H_POS]
+            s[L.G_MUST_MOVE] &= 2
         s[hb(h) + L.H_POS] = sp
         arrive(s, T, ev, rng, legal, pp, h)
     else:
@@ -226,6 +236,8 @@ def effect_targets(s, T, e, user, active, out):
                 continue
             for c in range(4):
                 sp = T[TB.O_CROSSROADS + c]
+                if h == active and sp == s[L.G_FORBID]:
+                    continue
                 if s[hb(h) + L.H_POS] != sp and minis_at(s, sp) < T[TB.P_MINIS]:
                     out[n] = h * 4 + c
                     n += 1
@@ -244,7 +256,7 @@ def arrive(s, T, ev, rng, legal, pp, h):
     sp = s[o + L.H_POS]
     if T[TB.O_KIND + sp] == L.K_TUNNEL:
         other = T[TB.O_TUNNEL + sp]
-        if minis_at(s, other) < T[TB.P_MINIS]:
+        if minis_at(s, other) < T[TB.P_MINIS] and not (h == s[L.G_CUR] and other == s[L.G_FORBID]):
             s[o + L.H_POS] = other
             log(s, ev, L.EVT_TUNNEL, h, sp, other, 0, 0, 0)
             sp = other
@@ -327,6 +339,8 @@ def hero_combat(s, T, ev, rng, legal, pp, h, row, a, defending):
             break
         s[L.G_CTX] = L.CTX_DEFENCE if defending else L.CTX_ATTACK
         s[L.G_CTX_ARG] = row
+        for i in range(min(n, 8)):
+            s[L.G_CTX_FACES + i] = faces[i]
         ch = decide(s, T, legal, k, rng, pp, h)
         s[L.G_CTX] = L.CTX_TURN
         op = ch // OPB
@@ -336,8 +350,8 @@ def hero_combat(s, T, ev, rng, legal, pp, h, row, a, defending):
         e = -1
         if op == L.R_TALISMAN:
             s[L.G_TALISMANS] -= 1
-            faces[arg] = roll_die(T, rng, levels[arg])
             log(s, ev, L.EVT_TALISMAN, h, arg, faces[arg], 0, 0, 0)
+            faces[arg] = roll_die(T, rng, levels[arg])
             continue
         if op == L.R_RELIC:
             e = T[TB.O_RELICS + arg * 2 + 0]
@@ -352,6 +366,7 @@ def hero_combat(s, T, ev, rng, legal, pp, h, row, a, defending):
         if kind == L.E_COMBAT_BONUS:
             bonus += amt
         elif kind == L.E_REROLL:
+            log(s, ev, L.EVT_REROLL, h, n, 0, 0, 0, 0)
             for i in range(n):
                 faces[i] = roll_die(T, rng, levels[i])
         elif kind == L.E_EXTRA_DIE:
@@ -400,10 +415,12 @@ def bogbean_drops(s, T, ev, rng, legal, pp, h, c, reward):
             legal[k] = code(L.C_RELIC, 0)
             k += 1
         if k > 0:
+            legal[k] = code(L.C_NONE, 0)   # "may also draw": declining is allowed
+            k += 1
             ch = decide(s, T, legal, k, rng, pp, h)
             if ch // OPB == L.C_EQUIPMENT:
                 draw_equipment(s, T, ev, rng, legal, pp, h)
-            else:
+            elif ch // OPB == L.C_RELIC:
                 draw_relic(s, T, ev, rng, legal, pp, h)
 
 
@@ -458,15 +475,16 @@ def bogbean_theft(s, T, ev, rng, legal, pp, h, c):
 
 
 @njit(cache=True)
-def nearest_hero(s, T, sp):
+def nearest_hero(s, T, sp, skip_here):
     """Hero nearest to ``sp`` on the enemy graph; ties go to the one first
-    clockwise from the enemy's bearing (MQ-ENEMY-04, MQ-GAP-42). -1 if none."""
+    clockwise from the enemy's bearing (MQ-ENEMY-04, MQ-GAP-42). Heroes on
+    ``sp`` itself are skipped when ``skip_here``. -1 if none."""
     best = -1
     bd = 0
     bo = 0
     for h in range(s[L.G_NHEROES]):
         pos = s[hb(h) + L.H_POS]
-        if T[TB.O_KIND + pos] == L.K_DISC:
+        if T[TB.O_KIND + pos] == L.K_DISC or (skip_here and pos == sp):
             continue
         d = T[TB.O_DIST_E + sp * 64 + pos]
         if d >= 1000000:
@@ -490,16 +508,20 @@ def enemy_step(s, T, ev, is_nm, idx):
         o = xb(idx) + L.X_BOG_POS
     sp = s[o]
     if heroes_at(s, sp) > 0:
-        return -1
-    h = nearest_hero(s, T, sp)
+        if T[TB.P_T_ENEMY_ON_HERO_ATTACKS] == 1:
+            return -1
+        # enemy_on_hero_attacks off: only arriving enemies attack, so one
+        # already with a hero moves on towards the nearest other hero
+    h = nearest_hero(s, T, sp, True)
     if h < 0:
         return -1
     tgt = s[hb(h) + L.H_POS]
     d = T[TB.O_DIST_E + sp * 64 + tgt]
     best = -1
     bo = 0
-    for j in range(T[TB.O_DEG + sp]):
-        nx = T[TB.O_ADJ + sp * 8 + j]
+    tun = T[TB.O_TUNNEL + sp] if T[TB.P_T_ENEMIES_USE_TUNNEL] == 1 else -1
+    for j in range(T[TB.O_DEG + sp] + (1 if tun >= 0 else 0)):
+        nx = T[TB.O_ADJ + sp * 8 + j] if j < T[TB.O_DEG + sp] else tun
         if T[TB.O_DIST_E + nx * 64 + tgt] != d - 1:
             continue
         room = minis_at(s, nx)
@@ -642,15 +664,32 @@ def place_nightmare(s, T, ev, k, d):
         for h in range(s[L.G_NHEROES]):
             if s[hb(h) + L.H_POS] == sp:
                 knock_back_to_start(s, T, ev, h)
-    # a nightmare may not stand with two heroes: push the later seat off
+    # keep the two-miniature limit: push the later seat's hero off, then
+    # any nightmare already there steps aside to a neighbour with room
     while minis_at(s, sp) >= T[TB.P_MINIS]:
         last = -1
         for h in range(s[L.G_NHEROES]):
             if s[hb(h) + L.H_POS] == sp:
                 last = h
-        if last < 0:
+        if last >= 0:
+            knock_back_to_start(s, T, ev, last)
+            continue
+        other = nightmare_at(s, sp)
+        if other < 0:
             break
-        knock_back_to_start(s, T, ev, last)
+        dest = -1
+        for j in range(T[TB.O_DEG + sp]):
+            nx = T[TB.O_ADJ + sp * 8 + j]
+            if minis_at(s, nx) - bogbeans_at(s, nx) < T[TB.P_MINIS] and nightmare_at(s, nx) < 0:
+                dest = nx
+                break
+        if dest < 0:
+            break
+        for c in range(4):
+            if s[xb(c) + L.X_BOG_POS] == dest:
+                remove_bogbean(s, T, ev, c, 0)
+        log(s, ev, L.EVT_ENEMY_MOVE, L.ACTOR_GAME, 1, other, sp, dest, 0)
+        s[nb(other) + L.N_POS] = dest
     s[nb(k) + L.N_POS] = sp
     s[db(d) + L.D_STATE] = L.DS_BOARD
     for t in range(4):
@@ -699,10 +738,11 @@ def draw_tile(s, T, ev, rng):
                 s[L.G_BAG + i] = s[L.G_DISCARD + i]
             s[L.G_BAG_N] = s[L.G_DISCARD_N]
             s[L.G_DISCARD_N] = 0
+            log(s, ev, L.EVT_ENCOUNTER_LEVEL, L.ACTOR_GAME, 3, s[L.G_BAG_N], 1, 0, 0)
     n = s[L.G_BAG_N]
     if n == 0:
         return -1
-    j = randint(rng, STREAM_SETUP, n)
+    j = randint(rng, STREAM_ENCOUNTER, n)
     t = s[L.G_BAG + j]
     s[L.G_BAG + j] = s[L.G_BAG + n - 1]
     s[L.G_BAG_N] = n - 1
@@ -764,7 +804,7 @@ def enemy_phase(s, T, ev, rng, legal, pp, draws):
     encounter draws (not in the Final Battle)."""
     s[L.G_CUR] = -1
     log(s, ev, L.EVT_ENEMY_PHASE, L.ACTOR_GAME, 0, 0, 0, 0, 0)
-    if s[L.G_FINAL] == L.FB_NONE:
+    if s[L.G_FINAL] != L.FB_RUNNING:
         escapes(s, T, ev)
     clear_entered(s)
     move_all_enemies(s, T, ev, T[TB.P_NM_MOVE], T[TB.P_BOG_MOVE], True)
@@ -798,10 +838,12 @@ def nightmare_gone(s, T, ev, k, fate):
             s[L.G_POOL_CHARMS + t] += s[db(d) + L.D_DEP + t]
             s[db(d) + L.D_DEP + t] = 0
         s[L.G_CASTOUT] += 1
+        got = 0
         if s[L.G_TALISMAN_SUPPLY] > 0:
             s[L.G_TALISMAN_SUPPLY] -= 1
             s[L.G_TALISMANS] += 1
-        log(s, ev, L.EVT_CAST_OUT, -1 - k, d, 0, 0, 0, 0)
+            got = 1
+        log(s, ev, L.EVT_CAST_OUT, -1 - k, d, got, s[L.G_TALISMANS], 0, 0)
     else:
         s[db(d) + L.D_STATE] = L.DS_DEFEATED
         s[L.G_DEFEATED] += 1
@@ -842,7 +884,7 @@ def legal_turn(s, T, h, legal, buf):
     n = add(legal, n, L.A_END, 0)
     # the first-turn arrow is an obligation to move (MQ-MOVE-10): no ending
     # the turn before that move while it can be made
-    if must == 2 and acts > 0 and not over:
+    if (must & 2) != 0 and acts > 0 and not over:
         n = 0
     if acts > 0 and not over:
         # movement (MQ-MOVE-06/07/09/10/14)
@@ -852,7 +894,7 @@ def legal_turn(s, T, h, legal, buf):
                 n = add(legal, n, L.A_MOVE, T[TB.O_KEYSTONE + d])
         else:
             arrow_ok = False
-            if must == 2:
+            if (must & 2) != 0:
                 tgt = T[TB.O_ARROW + (s[o + L.H_START])]
                 if pos == s[o + L.H_START] and tgt >= 0 and can_enter(s, T, h, tgt):
                     arrow_ok = True
@@ -923,8 +965,8 @@ def legal_turn(s, T, h, legal, buf):
                 for a in range(3):
                     if s[L.G_SHIM_WOUNDS + a] < T[TB.P_SHIM_WINS]:
                         n = add(legal, n, L.A_ATTACK, L.TGT_SHIM * 4 + a)
-    if must == 0:
-        # free actions (MQ-ACT-09)
+    if must == 0 and not over:
+        # free actions (MQ-ACT-09); none once a lost attack has ended the turn
         if kind == L.K_NEXUS and s[L.G_NEXUS_USED] == 0 and s[L.G_EQ_N] > 0:
             n = add(legal, n, L.A_DRAW_EQ, 0)
         for t in range(4):
@@ -1006,7 +1048,7 @@ def apply_turn(s, T, ev, rng, legal, pp, h, ch):
         if T[TB.O_KIND + pos] == L.K_DISC:
             cost = T[TB.P_DISC_RETURN]
         s[L.G_ACTS] -= cost
-        if s[L.G_MUST_MOVE] == 1:
+        if (s[L.G_MUST_MOVE] & 1) != 0:
             s[L.G_FORBID] = pos
         s[L.G_MUST_MOVE] = 0
         s[o + L.H_POS] = arg
@@ -1105,9 +1147,9 @@ def hero_turn(s, T, ev, snaps, rng, legal, pp, h):
     s[L.G_MUST_MOVE] = 0
     pos = s[o + L.H_POS]
     if T[TB.O_KIND + pos] != L.K_DISC and heroes_at(s, pos) > 1:
-        s[L.G_MUST_MOVE] = 1   # MQ-MOVE-09
+        s[L.G_MUST_MOVE] |= 1   # MQ-MOVE-09: move off a shared space first
     if s[o + L.H_FIRST_DONE] == 0 and T[TB.P_T_FIRST_TURN_ARROW] == 1:
-        s[L.G_MUST_MOVE] = 2   # MQ-MOVE-10
+        s[L.G_MUST_MOVE] |= 2   # MQ-MOVE-10: follow the start arrow
     s[o + L.H_FIRST_DONE] = 1
     s[L.G_TURNS] += 1
     snapshot(s, ev, snaps, h)
@@ -1151,7 +1193,7 @@ def reroll_offer(s, T, ev, rng, legal, pp, h, face, ctx):
     s[L.G_CTX] = L.CTX_TURN
     if ch // OPB == L.R_TALISMAN:
         s[L.G_TALISMANS] -= 1
-        log(s, ev, L.EVT_TALISMAN, h, -1, face, 0, 0, 0)
+        log(s, ev, L.EVT_TALISMAN, h, -1, face, ctx, 0, 0)
         return True
     return False
 
@@ -1188,7 +1230,7 @@ def wall_roll(s, T, ev, rng, legal, pp, d):
         log(s, ev, L.EVT_WALL_ROLL, L.ACTOR_GAME, d, f, int(hit), 0, 0)
         if not hit:
             return False
-        if not reroll_offer(s, T, ev, rng, legal, pp, 0, d, L.CTX_WALL):
+        if not reroll_offer(s, T, ev, rng, legal, pp, 0, f, L.CTX_WALL):
             return True
         f = roll_die(T, rng, 0)
 
@@ -1262,7 +1304,7 @@ def end_of_turn(s, T, ev, rng, legal, pp, h):
     if s[L.G_FINAL] == L.FB_RUNNING:
         f = roll_compass(T, rng)
         log(s, ev, L.EVT_COMPASS, h, f, 1, 0, 0, 0)
-        if f != L.C_BLANK and reroll_offer(s, T, ev, rng, legal, pp, h, f, L.CTX_COMPASS):
+        while f != L.C_BLANK and reroll_offer(s, T, ev, rng, legal, pp, h, f, L.CTX_COMPASS):
             f = roll_compass(T, rng)
             log(s, ev, L.EVT_COMPASS, h, f, 1, 1, 0, 0)
         shimnavore_acts(s, T, ev, rng, legal, pp, f)
@@ -1271,7 +1313,7 @@ def end_of_turn(s, T, ev, rng, legal, pp, h):
     for _ in range(ndice):
         f = roll_compass(T, rng)
         log(s, ev, L.EVT_COMPASS, h, f, ndice, 0, 0, 0)
-        if f != L.C_BLANK and reroll_offer(s, T, ev, rng, legal, pp, h, f, L.CTX_COMPASS):
+        while f != L.C_BLANK and reroll_offer(s, T, ev, rng, legal, pp, h, f, L.CTX_COMPASS):
             f = roll_compass(T, rng)
             log(s, ev, L.EVT_COMPASS, h, f, ndice, 1, 0, 0)
         compass_result(s, T, ev, f)
@@ -1294,7 +1336,7 @@ def start_final_battle(s, T, ev, rng, legal, pp):
     h = randint(rng, STREAM_DICE, s[L.G_NHEROES])
     f = roll_compass(T, rng)
     log(s, ev, L.EVT_COMPASS, h, f, 1, 0, 0, 0)
-    if f != L.C_BLANK and reroll_offer(s, T, ev, rng, legal, pp, h, f, L.CTX_COMPASS):
+    while f != L.C_BLANK and reroll_offer(s, T, ev, rng, legal, pp, h, f, L.CTX_COMPASS):
         f = roll_compass(T, rng)
         log(s, ev, L.EVT_COMPASS, h, f, 1, 1, 0, 0)
     shimnavore_acts(s, T, ev, rng, legal, pp, f)

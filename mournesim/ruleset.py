@@ -42,6 +42,7 @@ MAX_TRACK = 64
 MAX_EQUIP = 40
 MAX_RELICS = 32
 MAX_TILES_PER_LEVEL = 32
+MAX_EFFECTS = 96
 
 NonNeg = Field(ge=0)
 
@@ -323,14 +324,53 @@ class Ruleset(Strict):
         for lv in ("level1", "level2", "level3"):
             if sum(t.count for t in getattr(self.encounters, lv)) > MAX_TILES_PER_LEVEL:
                 raise ValueError(f"encounters.{lv}: at most {MAX_TILES_PER_LEVEL} tiles")
-        for where, table in (("skills", self.skills), ("hags", self.hags), ("powers", self.powers)):
-            for name, c in table.items():
-                if c.effect.kind in ("reroll", "extra_die", "combat_bonus") and c.effect.when != "combat":
-                    raise ValueError(f"{where}.{name}.effect.when: a {c.effect.kind} effect is used in combat")
+        n_effects = len(self.skills) + len(self.hags) + len(self.relics) + len(self.powers)
+        if n_effects > MAX_EFFECTS:
+            raise ValueError(f"at most {MAX_EFFECTS} skills, hags, relic kinds and powers in all")
+        for where, name, eff, source in _effect_sources(self):
+            allowed = EFFECT_RULES[source].get(eff.when, {})
+            if eff.kind not in allowed:
+                kinds = sorted({k for w in EFFECT_RULES[source].values() for k in w})
+                raise ValueError(f"{where}.{name}.effect: a {source} cannot have kind {eff.kind!r} with "
+                                 f"when={eff.when!r} (allowed kinds: {', '.join(kinds)})")
+            if eff.target not in allowed[eff.kind]:
+                raise ValueError(f"{where}.{name}.effect.target: {eff.kind} from a {source} takes target "
+                                 f"{' or '.join(allowed[eff.kind])}, not {eff.target!r}")
+            if eff.kind != "rotate_disc" and eff.amount < 0:
+                raise ValueError(f"{where}.{name}.effect.amount: must be >= 0 for {eff.kind}")
         for p, text in self.provenance.items():
             if not (text.startswith("rulebook:") or text.startswith("assumed:") or text.startswith("override:")):
                 raise ValueError(f"provenance.{p}: must start with 'rulebook:', 'assumed:' or 'override:'")
         return self
+
+
+# What each source of an effect may do (source -> when -> kind -> targets).
+# Card-like sources act for a hero; evil powers act around their nightmare.
+_TURN = {"heal": ("self", "any_hero"), "gain_charm": ("self",), "repair_wall": ("any_hero", "self"),
+         "rotate_disc": ("chosen_disc",), "extra_action": ("self",), "move_to": ("crossroads",)}
+_COMBAT = {"extra_die": ("self", "any_hero"), "reroll": ("self", "any_hero"),
+           "combat_bonus": ("self", "any_hero")}
+_MISCHIEF = {"wound": ("self",), "lose_charm": ("self",), "lose_equipment": ("highest",),
+             "lose_skill": ("self",), "rotate_disc": ("advanced_disc",), "heal": ("self",)}
+EFFECT_RULES = {
+    "skill": {"turn": _TURN, "combat": _COMBAT},
+    "relic": {"turn": _TURN, "combat": _COMBAT},
+    "hag or sabotaged relic": {"immediate": _MISCHIEF},
+    "evil power": {"immediate": {"lose_charm": ("heroes_near",), "lose_skill": ("heroes_near",),
+                                 "wound": ("heroes_near",), "rotate_disc": ("advanced_disc",),
+                                 "extra_move": ("self",)}},
+}
+
+
+def _effect_sources(rs):
+    for name, c in rs.skills.items():
+        yield "skills", name, c.effect, "skill"
+    for name, c in rs.hags.items():
+        yield "hags", name, c.effect, "hag or sabotaged relic"
+    for name, r in rs.relics.items():
+        yield "relics", name, r.effect, ("hag or sabotaged relic" if r.sabotaged else "relic")
+    for name, c in rs.powers.items():
+        yield "powers", name, c.effect, "evil power"
 
 
 def _leaves(node, prefix=""):
@@ -413,7 +453,15 @@ def load_ruleset(path=None, overrides=()):
         if p.startswith("provenance"):
             raise InputError(f"--set {p}: provenance cannot be overridden")
         apply_override(raw, p, v)
-        raw.setdefault("provenance", {})[p] = f"override: --set {p}={json.dumps(v)}"
+        key = p
+        parts = p.split(".")
+        if parts[-1].isdigit():
+            parent = raw
+            for part in parts[:-1]:
+                parent = parent[int(part)] if isinstance(parent, list) else parent[part]
+            if not (parent and isinstance(parent[0], dict)):
+                key = ".".join(parts[:-1])   # a scalar list is one leaf: its provenance is the list's
+        raw.setdefault("provenance", {})[key] = f"override: --set {p}={json.dumps(v)}"
     rs, problems = validate(raw)
     if problems:
         where = path or "ruleset"

@@ -11,10 +11,11 @@ The state of one stream is four uint64 words in a caller-owned array.
 import numpy as np
 from numba import njit
 
-STREAM_SETUP = 0   # shuffles, random disc placement, hero draw
-STREAM_DICE = 1    # combat, compass and wall dice
-STREAM_POLICY = 2  # the policies' own randomness
-N_STREAMS = 3
+STREAM_SETUP = 0      # shuffles, random disc placement, hero draw
+STREAM_DICE = 1       # combat, compass and wall dice
+STREAM_POLICY = 2     # the policies' own randomness
+STREAM_ENCOUNTER = 3  # encounter tiles drawn from the bag during play
+N_STREAMS = 4
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)

@@ -232,13 +232,14 @@ def test_pot_tile_goes_to_the_crossroads_unless_occupied():
     disc = int(g.s[L.G_DISCARD_N])
     _tile(g, SW, pot)                                   # hero on crossroads_sw
     assert g.slot_tile(SW) == -1 and int(g.s[L.G_DISCARD_N]) == disc + 1
-    g.place_bogbean(NW, 1, "crossroads_se")
+    g.place_bogbean(SW, 1, "crossroads_se")
     _tile(g, SE, pot)                                   # bogbean on crossroads_se
     assert g.slot_tile(SE) == -1
     d = next(d for d in range(4) if g.nm_at_disc(d) != 2)
     g.nightmare_to_board(d, "crossroads_nw")
-    _tile(g, NW, pot) if g.slot_tile(NW) < 0 else None
-    assert int(g.s[g.slot(NW) + L.X_POT]) == 0
+    _tile(g, NW, pot)                                   # nightmare on crossroads_nw
+    assert g.slot_tile(NW) == -1 and int(g.s[g.slot(NW) + L.X_POT]) == 0
+    assert int(g.s[L.G_POTS_OUT]) == 1
 
 
 def test_movement_tile_moves_every_enemy_and_is_discarded():

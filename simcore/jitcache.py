@@ -1,0 +1,41 @@
+"""Keep numba's on-disk cache honest across source edits.
+
+numba re-validates a cached kernel only against the file that defines it, not
+against the modules whose constants it froze in (here: the state layout and
+table offsets). After an edit to ``layout.py`` a cached kernel in ``game.py``
+would still use the old offsets. ``guard`` fingerprints every engine source
+file and clears the package's cached kernels when the fingerprint changes.
+"""
+import hashlib
+import os
+from pathlib import Path
+
+
+def guard(package_dirs, sources):
+    """Clear ``*.nbi``/``*.nbc`` under each ``package_dirs/__pycache__`` when the
+    combined hash of ``sources`` (file paths) differs from the stored stamp."""
+    if os.environ.get("NUMBA_DISABLE_JIT") == "1":
+        return
+    h = hashlib.sha256()
+    for src in sorted(map(str, sources)):
+        try:
+            h.update(Path(src).read_bytes())
+        except OSError:
+            return
+    digest = h.hexdigest()
+    for d in package_dirs:
+        cache = Path(d) / "__pycache__"
+        stamp = cache / "engine-sources.sha256"
+        try:
+            if stamp.read_text() == digest:
+                continue
+        except OSError:
+            pass
+        try:
+            cache.mkdir(exist_ok=True)
+            for f in cache.iterdir():
+                if f.suffix in (".nbi", ".nbc"):
+                    f.unlink(missing_ok=True)
+            stamp.write_text(digest)
+        except OSError:
+            pass   # read-only install: numba falls back to compiling in memory
