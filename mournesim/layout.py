@@ -67,7 +67,7 @@ DISC_STATE_NAMES = ("on disc", "released", "on board", "cast out", "defeated")
 
 # nightmare fate codes (results)
 FATE_NONE, FATE_CAST_OUT, FATE_DEFEATED, FATE_ESCAPED, FATE_EMERGED = range(5)
-FATE_NAMES = ("none", "cast_out", "defeated", "escaped", "emerged")
+FATE_NAMES = ("on_disc", "cast_out", "defeated", "escaped", "emerged")
 
 # outcomes
 O_RUNNING, O_WIN, O_HERO_DIED, O_WALL_DESTROYED, O_CAP = range(5)

@@ -171,7 +171,9 @@ def score_turn(s, T, h, op, arg, goal, pp):
     risk = pp[0] if pp.shape[0] > 0 else 0.55
     cw = pp[1] if pp.shape[0] > 1 else 1.0
     if op == L.A_END:
-        return 0.0
+        # a compulsory first move (move off a shared space, the start arrow)
+        # is made rather than giving up the turn
+        return -50.0 if s[L.G_MUST_MOVE] != 0 else 0.0
     if op == L.A_DRAW_EQ:
         return 5.0
     if op == L.A_SURPLUS:

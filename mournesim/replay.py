@@ -122,6 +122,24 @@ def snapshot_dict(s, ctx):
     }
 
 
+def _effect_param(e, param, ctx):
+    """Readable target of a relic or skill use (its param depends on the effect kind)."""
+    kind = int(ctx.rp.rules.tables.effects[e, L.EF_KIND])
+    if param < 0:
+        return ""
+    if kind == L.E_MOVE_TO:
+        return f"{ctx.hero(param // 4)} to {ctx.space(int(ctx.rp.rules.tables.crossroads[param % 4]))}"
+    if kind == L.E_HEAL:
+        return ctx.hero(param)
+    if kind == L.E_ROTATE_DISC:
+        return f"disc {DIRS[param]}"
+    if kind == L.E_REPAIR_WALL:
+        return f"wall {DIRS[param]}"
+    if kind == L.E_GAIN_CHARM:
+        return CH[param]
+    return str(param)
+
+
 def _action_text(op, arg, ctx):
     name = L.OP_NAMES.get(op, str(op))
     if op == L.A_MOVE:
@@ -139,9 +157,13 @@ def _action_text(op, arg, ctx):
     if op == L.A_PASS:
         return f"{name} {AB[arg // 4]} card to {ctx.hero(arg % 4)}"
     if op == L.A_RELIC:
-        return f"{name} {ctx.relic(arg // 64)} (target {arg % 64 - 1})"
+        r = arg // 64
+        e = int(ctx.rp.rules.tables.relics[r, 0])
+        return f"{name} {ctx.relic(r)} {_effect_param(e, arg % 64 - 1, ctx)}".rstrip()
     if op == L.A_SKILL:
-        return f"{name} of {ctx.hero(arg // 64)} (target {arg % 64 - 1})"
+        u = arg // 64
+        e = int(ctx.rp.rules.tables.hero_skill[ctx.hero_ids[u]])
+        return f"{ctx.hero(u)} uses skill {ctx.effect(e)} {_effect_param(e, arg % 64 - 1, ctx)}".rstrip()
     if op == L.A_REPAIR:
         return f"{name} {DIRS[arg]}"
     return name
@@ -172,9 +194,10 @@ def _fields(et, a, b, c, d, e, ctx):
     if n == "relic_drawn":
         return {"relic": ctx.relic(a), "sabotaged": bool(b)}
     if n == "relic_used":
-        return {"relic": ctx.relic(a), "effect": ctx.effect(b), "target": c}
+        return {"relic": ctx.relic(a), "effect": ctx.effect(b), "target": c,
+                "target_text": _effect_param(b, c, ctx) if c >= 0 else ""}
     if n == "skill_used":
-        return {"effect": ctx.effect(a), "target": b}
+        return {"effect": ctx.effect(a), "target": b, "target_text": _effect_param(a, b, ctx) if b >= 0 else ""}
     if n == "combat":
         return {"enemy": _row_name(a, ctx.n), "ability": AB[b], "target": c, "total": d,
                 "won": bool(e & 1), "defending": bool(e & 2)}
@@ -195,7 +218,9 @@ def _fields(et, a, b, c, d, e, ctx):
         return {"face": COMPASS_FACE[a], "dice": b, "reroll": bool(c)}
     if n == "disc_click":
         return {"disc": DIRS[a], "clicks": b, "clicks_left": c, "state": L.DISC_STATE_NAMES[d]}
-    if n in ("final_battle", "all_discs"):
+    if n == "final_battle":
+        return {"step": "begins" if a == 1 else "shimnavore appears"}
+    if n == "all_discs":
         return {}
     if n == "compass_token":
         return {"tokens": a}
@@ -247,7 +272,7 @@ def _fields(et, a, b, c, d, e, ctx):
     if n in ("charm_gain", "charm_loss"):
         return {"charm": CH[a], "count": b}
     if n == "skill_token_lost":
-        return {"tokens": a}
+        return {"lost": a}
     if n == "enemy_phase":
         if a == 0:
             return {"step": "begins"}
@@ -285,7 +310,10 @@ def _line(r):
     skip = {"i", "round", "event", "actor", "snapshot"}
     rest = ", ".join(f"{k}={v}" for k, v in r.items() if k not in skip)
     if ev == "action":
-        return f"  {who}: {r['text']} ({r['actions_left']} action(s) before)"
+        return f"  {who}: {r['text']}   [{r['actions_left']} action(s) left]"
+    if ev in ("dice", "combat") and r.get("total") in (-1, 999):
+        r = dict(r, total="fumble" if r["total"] == -1 else "dandelion")
+        rest = ", ".join(f"{k}={v}" for k, v in r.items() if k not in skip)
     return f"  {ev:<16} {who:<10} {rest}"
 
 
@@ -304,18 +332,26 @@ def render_text(rp):
             for h in sn["heroes"]:
                 lines.append(f"   {h['hero']:<7} at {h['space']:<16} life {h['life']}  "
                              f"C/S/M {h['abilities']['courage']}/{h['abilities']['strength']}/"
-                             f"{h['abilities']['magic']}  charms {h['charms'] or '-'}  relics {h['relics'] or '-'}")
+                             f"{h['abilities']['magic']}  skill tokens {h['skill_tokens']}  "
+                             f"charms {h['charms'] or '-'}  relics {h['relics'] or '-'}")
             lines.append("   discs: " + "; ".join(
                 f"{d['disc']} {d['nightmare']} {d['state']} {d['clicks_left']} left {d['deposited'] or ''}"
                 for d in sn["discs"]))
             if sn["nightmares_on_board"] or sn["bogbeans"] or sn["magical_pots"]:
                 lines.append("   enemies: " + "; ".join(
-                    [f"{n['nightmare']} at {n['space']}" for n in sn["nightmares_on_board"]]
-                    + [f"{b['bogbean']} at {b['space']}" for b in sn["bogbeans"]])
+                    [f"{n['nightmare']} at {n['space']}" + (f" (beaten on {', '.join(n['wounded'])})" if n['wounded'] else "")
+                     for n in sn["nightmares_on_board"]]
+                    + [f"{b['bogbean']} of {b['nexus']} at {b['space']}" + (f" (beaten on {', '.join(b['wounded'])})" if b['wounded'] else "")
+                       for b in sn["bogbeans"]])
                     + ("  pots: " + ", ".join(sn["magical_pots"]) if sn["magical_pots"] else ""))
             if sn["wall_damaged"] or any(sn["shimnavore_wounds"].values()):
                 lines.append(f"   wall damaged: {sn['wall_damaged']}  shimnavore wounds: {sn['shimnavore_wounds']}")
         else:
+            if r["event"] == "final_battle":
+                lines.append("")
+                lines.append("-- THE SHIMNAVORE APPEARS (the moon has completed its cycles)" if r["step"] != "begins"
+                             else "-- FINAL BATTLE BEGINS: remaining nightmares emerge, then the opening compass roll")
+                continue
             if r["event"] == "enemy_phase" and r.get("step") == "begins":
                 lines.append("")
                 lines.append(f"-- round {r['round']} enemy phase")

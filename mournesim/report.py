@@ -11,23 +11,30 @@ from . import layout as L
 
 def rate_row(label, k, n):
     lo, hi = wilson(k, n)
-    return {"": label, "games": n, "count": k, "rate": k / n if n else float("nan"), "ci95_low": lo, "ci95_high": hi}
+    return {"what": label, "games": n, "count": k, "rate": k / n if n else float("nan"),
+            "ci95_low": lo, "ci95_high": hi}
+
+
+def _table(rows):
+    t = pd.DataFrame(rows).set_index("what")
+    t.index.name = None
+    return t
 
 
 def outcome_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Counts and rates of each outcome, with Wilson 95% intervals."""
+    """Counts and rates of each outcome (and of reaching the Final Battle),
+    with Wilson 95% intervals."""
     n = len(df)
     rows = [rate_row(name, int((df["outcome"] == name).sum()), n) for name in L.OUTCOME_NAMES[1:]]
-    return pd.DataFrame(rows).set_index("")
+    rows.append(rate_row("reached final battle", int(df["final_battle"].sum()), n))
+    return _table(rows)
 
 
 def milestones(df: pd.DataFrame) -> pd.DataFrame:
     """Mean and spread of the per-game milestones."""
     cols = ["rounds", "hero_turns", "cast_out", "escaped", "defeated", "dice_pool_final",
             "final_battle_rounds", "wall_damage", "shimnavore_wounds", "combats", "min_life"]
-    d = df[cols].describe().T[["mean", "std", "min", "50%", "max"]]
-    d.loc["final_battle_reached", ["mean"]] = df["final_battle"].mean()
-    return d
+    return df[cols].describe().T[["mean", "std", "min", "50%", "max"]].rename(columns={"50%": "median"})
 
 
 def group_win_rates(df: pd.DataFrame, by) -> pd.DataFrame:
@@ -37,7 +44,7 @@ def group_win_rates(df: pd.DataFrame, by) -> pd.DataFrame:
         r = rate_row(key if isinstance(key, str) else "/".join(map(str, key)) if isinstance(key, tuple) else key,
                      int(g["win"].sum()), len(g))
         rows.append(r)
-    return pd.DataFrame(rows).set_index("")
+    return _table(rows)
 
 
 def _fmt(df: pd.DataFrame) -> str:

@@ -541,11 +541,11 @@ def enemy_step(s, T, ev, is_nm, idx):
             bo = off
     if best < 0:
         return -1
+    log(s, ev, L.EVT_ENEMY_MOVE, L.ACTOR_GAME, int(is_nm), idx, sp, best, 0)
     if is_nm:
         for c in range(4):
             if s[xb(c) + L.X_BOG_POS] == best:
                 remove_bogbean(s, T, ev, c, 0)
-    log(s, ev, L.EVT_ENEMY_MOVE, L.ACTOR_GAME, int(is_nm), idx, sp, best, 0)
     s[o] = best
     if heroes_at(s, best) > 0:
         if not is_nm:
@@ -703,11 +703,11 @@ def escapes(s, T, ev):
     for d in range(4):
         if s[db(d) + L.D_STATE] == L.DS_RELEASED:
             k = s[db(d) + L.D_NM]
+            log(s, ev, L.EVT_ESCAPE, -1 - k, d, T[TB.O_KEYSTONE + d], 0, 0, 0)
             place_nightmare(s, T, ev, k, d)
             s[nb(k) + L.N_FATE] = L.FATE_ESCAPED
             s[nb(k) + L.N_ESCAPED] = 2   # 2: escaped this phase (no normal move)
             s[L.G_ESCAPED] += 1
-            log(s, ev, L.EVT_ESCAPE, -1 - k, d, T[TB.O_KEYSTONE + d], 0, 0, 0)
             raise_encounter_level(s, T, ev)
 
 
@@ -965,8 +965,9 @@ def legal_turn(s, T, h, legal, buf):
                 for a in range(3):
                     if s[L.G_SHIM_WOUNDS + a] < T[TB.P_SHIM_WINS]:
                         n = add(legal, n, L.A_ATTACK, L.TGT_SHIM * 4 + a)
-    if must == 0 and not over:
-        # free actions (MQ-ACT-09); none once a lost attack has ended the turn
+    if not over:
+        # free actions (MQ-ACT-09) are not actions, so a compulsory first move
+        # does not block them; none once a lost attack has ended the turn
         if kind == L.K_NEXUS and s[L.G_NEXUS_USED] == 0 and s[L.G_EQ_N] > 0:
             n = add(legal, n, L.A_DRAW_EQ, 0)
         for t in range(4):
@@ -1326,13 +1327,14 @@ def start_final_battle(s, T, ev, rng, legal, pp):
     s[L.G_FINAL] = L.FB_RUNNING
     s[L.G_TOKENS] = 0
     s[L.G_FB_POOL] = s[L.G_POOL]
+    log(s, ev, L.EVT_FINAL_BATTLE, L.ACTOR_GAME, 1, 0, 0, 0, 0)
     for d in range(4):
         st = s[db(d) + L.D_STATE]
         if st == L.DS_ON or st == L.DS_RELEASED:
             k = s[db(d) + L.D_NM]
+            log(s, ev, L.EVT_EMERGE, -1 - k, d, T[TB.O_KEYSTONE + d], 0, 0, 0)
             place_nightmare(s, T, ev, k, d)
             s[nb(k) + L.N_FATE] = L.FATE_EMERGED
-            log(s, ev, L.EVT_EMERGE, -1 - k, d, T[TB.O_KEYSTONE + d], 0, 0, 0)
     h = randint(rng, STREAM_DICE, s[L.G_NHEROES])
     f = roll_compass(T, rng)
     log(s, ev, L.EVT_COMPASS, h, f, 1, 0, 0, 0)

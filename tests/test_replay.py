@@ -71,7 +71,8 @@ def test_text_replay_of_a_final_battle_game(fb_game):
     lines = text.splitlines()
     assert lines[0].startswith(f"MourneQuest replay  seed=1 game={rp.game} level=easy players=4 policy=greedy")
     assert RULES.hash in lines[0]
-    assert any(line.split()[:1] == ["final_battle"] for line in lines)
+    assert any(line.startswith("-- THE SHIMNAVORE APPEARS") for line in lines)
+    assert any(line.startswith("-- FINAL BATTLE BEGINS") for line in lines)
     assert any("FINAL BATTLE" in line for line in lines if line.startswith("== round"))
     assert sum(line.split()[:1] == ["shimnavore"] for line in lines) >= 2
     end = [line for line in lines if line.split()[:1] == ["game_end"]]
