@@ -485,7 +485,8 @@ def knock_back_to_start(s, T, ev, h):
         if best < 0:
             # every start point is full: the nearest space with room
             for sp in range(T[TB.P_N_SPACES]):
-                if T[TB.O_KIND + sp] != L.K_DISC and minis_at(s, sp) < T[TB.P_MINIS]:
+                if (T[TB.O_KIND + sp] != L.K_DISC and T[TB.O_KIND + sp] != L.K_CENTRE
+                        and minis_at(s, sp) < T[TB.P_MINIS]):
                     if best < 0 or T[TB.O_DIST_H + home * 64 + sp] < T[TB.O_DIST_H + home * 64 + best]:
                         best = sp
         if best < 0:

@@ -19,8 +19,9 @@ LEVEL_NAMES = ("easy", "medium", "hard")
 GREEN, GREY, RED, BLUE = 0, 1, 2, 3
 
 # space kinds
-K_PATH, K_START, K_KEYSTONE, K_NEXUS, K_CROSSROADS, K_CACHE, K_TUNNEL, K_POST, K_DISC = range(9)
-KIND_NAMES = ("path", "start", "keystone", "nexus", "crossroads", "cache", "tunnel", "trading_post", "disc")
+K_PATH, K_START, K_KEYSTONE, K_NEXUS, K_CROSSROADS, K_CACHE, K_TUNNEL, K_POST, K_DISC, K_CENTRE = range(10)
+KIND_NAMES = ("path", "start", "keystone", "nexus", "crossroads", "cache", "tunnel", "trading_post", "disc",
+              "centre")
 
 # combat die faces: numbers are themselves
 FACE_FAIL = 10

@@ -110,6 +110,8 @@ def snapshot_dict(s, ctx):
         "moon": {"space": int(s[L.G_MOON]), "colour": L.COLOUR_NAMES[int(T.tables.moon[int(s[L.G_MOON])])],
                  "cycle": min(steps // moon_len + 1, T.ruleset.rules.moon_cycles)},
         "final_battle": ("no", "triggered", "running")[int(s[L.G_FINAL])],
+        "shimnavore": ({"space": "centre", "facing": DIRS[int(s[L.G_SHIM_FACING])]}
+                       if s[L.G_FINAL] != L.FB_NONE else None),
         "dice_pool": int(s[L.G_POOL]), "talismans": int(s[L.G_TALISMANS]),
         "compass_tokens": int(s[L.G_TOKENS]), "encounter_level": int(s[L.G_ENC_LEVEL]),
         "charm_pool": {CH[t]: int(s[L.G_POOL_CHARMS + t]) for t in range(4)},

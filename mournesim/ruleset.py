@@ -27,7 +27,8 @@ DIRS = ("N", "E", "S", "W")
 CORNERS = ("NE", "SE", "SW", "NW")
 FACES = ("fail", "1", "2", "3", "4", "5", "6", "double", "dandelion")
 COMPASS_FACES = ("N", "E", "S", "W", "star", "blank")
-SPACE_KINDS = ("start", "keystone", "nexus", "crossroads", "cache", "tunnel", "trading_post", "path", "disc")
+SPACE_KINDS = ("start", "keystone", "nexus", "crossroads", "cache", "tunnel", "trading_post", "path", "disc",
+               "centre")
 EFFECT_KINDS = ("heal", "wound", "gain_charm", "lose_charm", "extra_die", "reroll", "combat_bonus",
                 "repair_wall", "rotate_disc", "extra_action", "move_to", "lose_equipment",
                 "lose_skill", "extra_move")
@@ -146,6 +147,11 @@ class Board(Strict):
             got = sorted(sp.compass for sp in ids.values() if sp.kind == kind)
             if got != sorted(comp):
                 raise ValueError(f"spaces: needs one {kind} at each of {', '.join(comp)} (found {got})")
+        if sum(sp.kind == "centre" for sp in ids.values()) != 1:
+            raise ValueError("spaces: needs exactly one centre (where the Shimnavore appears)")
+        for p in self.paths:
+            if any(ids[e].kind == "centre" for e in p.split("-")):
+                raise ValueError(f"path {p!r}: no path leads to the centre")
         caches = sorted(sp.charm for sp in ids.values() if sp.kind == "cache")
         if caches != sorted(CHARMS):
             raise ValueError("spaces: needs exactly one cache of each charm type")

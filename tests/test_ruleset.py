@@ -289,3 +289,15 @@ def test_levels_moon_dice_and_board_facts():
     assert any("keystone_e" in adj[c] for c in cross(cache["blackthorn"]))        # MQ-MOVE-18
     assert any("nexus_se" in adj[m] for c in [n for n in kind if kind[n] == "crossroads"] for m in adj[c])  # -19
     assert any(kind[x] == "start" for c in [n for n in kind if kind[n] == "crossroads"] for x in adj[c])   # -20
+
+
+def test_centre_is_where_the_shimnavore_appears_and_no_path_leads_there():
+    """"Place the Shimnavore miniature onto the centre of the board." (MQ-FINAL-01):
+    the shipped board has exactly one centre space, off the pathways; a ruleset
+    that joins it to a space is rejected with the path named."""
+    from mournesim import layout as L
+    rules = RULES
+    centre = rules.names.spaces.index("centre")
+    assert rules.tables.kind[centre] == L.K_CENTRE and rules.tables.deg[centre] == 0
+    with pytest.raises(InputError, match="no path leads to the centre"):
+        load_ruleset(None, ['board.paths.0="centre-keystone_n"'])
