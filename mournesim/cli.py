@@ -14,6 +14,7 @@ import click
 from simcore.errors import InputError
 from . import __version__
 from .policies import POLICY_NAMES
+from . import plugins
 
 
 def _fail(msg):
@@ -50,8 +51,8 @@ def ruleset_options(f):
 def game_options(f):
     f = click.option("--params", default="", metavar="X,Y",
                      help="Policy parameters, comma separated (see docs/policies.md).")(f)
-    f = click.option("--policy", default="greedy", show_default=True, type=click.Choice(POLICY_NAMES),
-                     help="Player policy.")(f)
+    f = click.option("--policy", default="greedy", show_default=True,
+                     help="Player policy: random, greedy, or a plug-in's name (see `mournesim policies`).")(f)
     f = click.option("--heroes", default="random", show_default=True, metavar="a,b,..|random",
                      help="Heroes by seat (solo: two), or random.")(f)
     f = click.option("--players", default=4, show_default=True, type=click.IntRange(1, 4),
@@ -77,8 +78,22 @@ def _params(text):
 
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="mournesim")
-def main():
+@click.option("--plugin", "plugin_specs", multiple=True, metavar="FILE.py|MODULE",
+              help="Load a module that registers policies (repeatable; also $MOURNESIM_PLUGINS).")
+def main(plugin_specs):
     """MourneQuest balance simulator: seeded Monte Carlo games with error bars."""
+    for spec in plugin_specs:
+        plugins.load_plugin(spec)
+
+
+@main.command("policies")
+def policies_cmd():
+    """List the registered policies, their parameters and defaults."""
+    for p in plugins.policies():
+        kind = "built-in" if p.builtin_id >= 0 else f"plug-in from {p.source}"
+        params = ", ".join(f"{n}={v:g}" for n, v in zip(p.param_names, p.defaults)) or "no parameters"
+        click.echo(f"{p.name:<12} {p.description}")
+        click.echo(f"{'':<12} parameters: {params}  ({kind})")
 
 
 @main.command()

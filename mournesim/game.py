@@ -194,7 +194,7 @@ def play(s, T, ev, snaps, rng, legal, pp):
             break
         if s[L.G_FINAL] == L.FB_TRIGGERED:
             if T[TB.P_T_TRANSITION_ENEMY_PHASE] == 1:
-                enemy_phase(s, T, ev, rng, legal, pp, False)
+                enemy_phase(s, T, ev, rng, legal, pp, True)
             if running(s):
                 start_final_battle(s, T, ev, rng, legal, pp)
             continue

@@ -68,6 +68,17 @@ def team_need(s, T, t):
 
 
 @njit(cache=True)
+def nearest_of(T, pos, off):
+    """The nearest (hero distance) of the four spaces listed at ``T[off:off+4]``."""
+    best = T[off]
+    for d in range(1, 4):
+        sp = T[off + d]
+        if T[TB.O_DIST_H + pos * 64 + sp] < T[TB.O_DIST_H + pos * 64 + best]:
+            best = sp
+    return best
+
+
+@njit(cache=True)
 def goal_space(s, T, h):
     """Where hero ``h`` wants to go now (a space index), or -1."""
     o = hb(h)
@@ -76,12 +87,7 @@ def goal_space(s, T, h):
         return T[TB.O_KEYSTONE + (T[TB.O_COMPASS + pos])]
     # heal when one life point is left
     if life_left(s, T, h) <= 1:
-        best = -1
-        for d in range(4):
-            sp = T[TB.O_START + d]
-            if best < 0 or T[TB.O_DIST_H + pos * 64 + sp] < T[TB.O_DIST_H + pos * 64 + best]:
-                best = sp
-        return best
+        return nearest_of(T, pos, TB.O_START)
     if s[L.G_FINAL] != L.FB_NONE:
         # repair, then clear enemies, then attack the Shimnavore from a key stone
         if s[o + L.H_CH] >= T[TB.P_GRANITE]:
@@ -99,11 +105,7 @@ def goal_space(s, T, h):
                 best = sp
         if best >= 0:
             return best
-        for d in range(4):
-            sp = T[TB.O_KEYSTONE + d]
-            if best < 0 or T[TB.O_DIST_H + pos * 64 + sp] < T[TB.O_DIST_H + pos * 64 + best]:
-                best = sp
-        return best
+        return nearest_of(T, pos, TB.O_KEYSTONE)
     # deliver charms a disc needs, most urgent disc first
     best = -1
     bc = INF
@@ -133,12 +135,7 @@ def goal_space(s, T, h):
     if best >= 0:
         return best
     # otherwise gear up at the nearest nexus
-    nb_ = -1
-    for c in range(4):
-        sp = T[TB.O_NEXUS + c]
-        if nb_ < 0 or T[TB.O_DIST_H + pos * 64 + sp] < T[TB.O_DIST_H + pos * 64 + nb_]:
-            nb_ = sp
-    return nb_
+    return nearest_of(T, pos, TB.O_NEXUS)
 
 
 @njit(cache=True)

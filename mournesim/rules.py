@@ -475,16 +475,16 @@ def bogbean_theft(s, T, ev, rng, legal, pp, h, c):
 
 
 @njit(cache=True)
-def nearest_hero(s, T, sp, skip_here):
+def nearest_hero(s, T, sp, avoid):
     """Hero nearest to ``sp`` on the enemy graph; ties go to the one first
     clockwise from the enemy's bearing (MQ-ENEMY-04, MQ-GAP-42). Heroes on
-    ``sp`` itself are skipped when ``skip_here``. -1 if none."""
+    ``sp`` itself and on space ``avoid`` are skipped. -1 if none."""
     best = -1
     bd = 0
     bo = 0
     for h in range(s[L.G_NHEROES]):
         pos = s[hb(h) + L.H_POS]
-        if T[TB.O_KIND + pos] == L.K_DISC or (skip_here and pos == sp):
+        if T[TB.O_KIND + pos] == L.K_DISC or pos == sp or pos == avoid:
             continue
         d = T[TB.O_DIST_E + sp * 64 + pos]
         if d >= 1000000:
@@ -498,7 +498,7 @@ def nearest_hero(s, T, sp, skip_here):
 
 
 @njit(cache=True)
-def enemy_step(s, T, ev, is_nm, idx):
+def enemy_step(s, T, ev, is_nm, idx, avoid):
     """Move one enemy one space towards its nearest hero. Returns 1 if it
     moved onto a hero's space, 0 if it moved elsewhere, -1 if it did not move
     (no hero, already with one, or blocked: MQ-GAP-08/09)."""
@@ -512,7 +512,7 @@ def enemy_step(s, T, ev, is_nm, idx):
             return -1
         # enemy_on_hero_attacks off: only arriving enemies attack, so one
         # already with a hero moves on towards the nearest other hero
-    h = nearest_hero(s, T, sp, True)
+    h = nearest_hero(s, T, sp, avoid)
     if h < 0:
         return -1
     tgt = s[hb(h) + L.H_POS]
@@ -558,9 +558,15 @@ def enemy_step(s, T, ev, is_nm, idx):
 
 @njit(cache=True)
 def move_enemy(s, T, ev, is_nm, idx, steps):
-    """Move an enemy up to ``steps`` spaces, stopping on a hero (MQ-GAP-43)."""
+    """Move an enemy up to ``steps`` spaces, stopping on a hero (MQ-GAP-43).
+    With enemy_on_hero_attacks off, an enemy that starts with a hero leaves
+    that hero alone and heads for another."""
+    start = s[nb(idx) + L.N_POS] if is_nm else s[xb(idx) + L.X_BOG_POS]
+    avoid = -1
+    if T[TB.P_T_ENEMY_ON_HERO_ATTACKS] == 0 and heroes_at(s, start) > 0:
+        avoid = start
     for _ in range(steps):
-        r = enemy_step(s, T, ev, is_nm, idx)
+        r = enemy_step(s, T, ev, is_nm, idx, avoid)
         if r != 0:
             break
 

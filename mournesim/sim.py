@@ -15,8 +15,7 @@ import pandas as pd
 
 from simcore.errors import InputError
 from . import layout as L
-from .game import play_logged, run_batch
-from .policies import POLICY_DEFAULTS, POLICY_NAMES, POLICY_PARAM_NAMES
+from . import plugins
 from .ruleset import Ruleset, load_ruleset, normalise_level, ruleset_hash
 from .tables import Names, Tables, compile_tables
 
@@ -48,7 +47,8 @@ class Config:
     params: tuple = ()          # policy parameter values; empty = defaults
 
     def resolved(self, rules: Rules):
-        """Check against the rules; return (level id, hero id array, policy id, params)."""
+        """Check against the rules; return (level id, hero id array, policy id,
+        params, engine module)."""
         level = L.LEVEL_NAMES.index(normalise_level(self.level))
         if not 1 <= self.players <= 4:
             raise InputError(f"--players {self.players}: MourneQuest takes 1 to 4 players")
@@ -63,22 +63,21 @@ class Config:
                 hero_ids[i] = rules.names.heroes.index(name)
             if len(set(self.heroes)) != len(self.heroes):
                 raise InputError("--heroes: each hero can be played only once")
-        if self.policy not in POLICY_NAMES:
-            raise InputError(f"--policy: unknown policy {self.policy!r} (choose from {', '.join(POLICY_NAMES)})")
-        pid = POLICY_NAMES.index(self.policy)
-        params = self.params or POLICY_DEFAULTS[pid]
-        if len(params) != len(POLICY_DEFAULTS[pid]):
-            raise InputError(f"--params: policy {self.policy} takes {len(POLICY_DEFAULTS[pid])} parameter(s)"
-                             f" ({', '.join(POLICY_PARAM_NAMES[pid]) or 'none'})")
-        return level, hero_ids, pid, np.array(params, np.float64)
+        info = plugins.get(self.policy)
+        pid = info.builtin_id if info.builtin_id >= 0 else plugins.PLUGIN_ID
+        params = self.params or info.defaults
+        if len(params) != len(info.defaults):
+            raise InputError(f"--params: policy {self.policy} takes {len(info.defaults)} parameter(s)"
+                             f" ({', '.join(info.param_names) or 'none'})")
+        return level, hero_ids, pid, np.array(params, np.float64), plugins.engine_for(info)
 
 
 def run_games(rules: Rules, config: Config, seed: int, first: int, n: int) -> np.ndarray:
     """Raw int32 result rows of games ``first .. first+n-1`` (layout.RESULT_COLUMNS)."""
-    level, hero_ids, pid, pp = config.resolved(rules)
+    level, hero_ids, pid, pp, engine = config.resolved(rules)
     out = np.zeros((n, L.NRES), np.int32)
     if n:
-        run_batch(np.uint64(seed), first, n, level, config.players, hero_ids, pid, pp, rules.T, out)
+        engine.run_batch(np.uint64(seed), first, n, level, config.players, hero_ids, pid, pp, rules.T, out)
     return out
 
 
@@ -149,9 +148,9 @@ def replay(seed=1, game=0, level="medium", players=4, heroes=(), policy="greedy"
     identical to row ``game`` of a batch run with the same configuration."""
     rules = rules or prepare(ruleset, overrides)
     cfg = Config(level=level, players=players, heroes=tuple(heroes), policy=policy, params=tuple(params))
-    lv, hero_ids, pid, pp = cfg.resolved(rules)
+    lv, hero_ids, pid, pp, engine = cfg.resolved(rules)
     ev = np.zeros((max_events, L.EV_COLS), np.int32)
     snaps = np.zeros((max_events // 20, L.STATE_SIZE), np.int32)
     final = np.zeros(L.STATE_SIZE, np.int32)
-    ne, ns = play_logged(np.uint64(seed), game, lv, players, hero_ids, pid, pp, rules.T, ev, snaps, final)
+    ne, ns = engine.play_logged(np.uint64(seed), game, lv, players, hero_ids, pid, pp, rules.T, ev, snaps, final)
     return Replay(seed, game, cfg, rules, ev[:ne].copy(), snaps[:ns].copy(), final)

@@ -208,7 +208,8 @@ def compile_tables(rs: Ruleset):
     t0, t1 = idx[rs.board.tunnel[0]], idx[rs.board.tunnel[1]]
     tunnel[t0], tunnel[t1] = t1, t0
     dist_h = _bfs(S, edges, [(t0, t1)])
-    dist_e = _bfs(S, edges, [(t0, t1)] if rs.toggles.enemies_use_tunnel else [])
+    # enemies that use the tunnel pass through it as one step (MQ-GAP-10)
+    dist_e = _bfs(S, edges + ([(t0, t1)] if rs.toggles.enemies_use_tunnel else []))
     seat_start = np.array([idx[s] for s in rs.board.seat_starts], np.int32)
 
     moon = np.array([_COLOUR[c] for c in rs.moon.track], np.int32)

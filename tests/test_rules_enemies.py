@@ -38,12 +38,12 @@ def test_equal_distance_tie_goes_clockwise():
     (MQ-GAP-42: clockwise from the enemy's own bearing)."""
     g = quiet_game(park=("crossroads_nw", "crossroads_ne", "path_s3", "path_w2"))
     g.place_bogbean(NE, 1, "keystone_n")
-    assert rules.enemy_step(g.s, g.T, g.ev, False, NE) == 1
+    assert rules.enemy_step(g.s, g.T, g.ev, False, NE, -1) == 1
     assert g.name(g.bog_pos(NE)) == "crossroads_ne"      # N -> NE is clockwise
     # the same on the South Key Stone: clockwise from S is SW, not SE
     g = quiet_game(park=("crossroads_se", "crossroads_sw", "path_n1", "path_e1"))
     g.place_bogbean(NE, 1, "keystone_s")
-    assert rules.enemy_step(g.s, g.T, g.ev, False, NE) == 1
+    assert rules.enemy_step(g.s, g.T, g.ev, False, NE, -1) == 1
     assert g.name(g.bog_pos(NE)) == "crossroads_sw"
 
 
@@ -58,7 +58,7 @@ def test_bogbean_never_enters_a_nightmares_space():
     g.s[g.nm(g.nm_at_disc(d)) + L.N_POS] = g.sp("path_e1")
     pos = g.sp("path_e2")
     # move only the bogbean (one step) - the Nightmare stays put
-    r = rules.enemy_step(g.s, g.T, g.ev, False, NE)
+    r = rules.enemy_step(g.s, g.T, g.ev, False, NE, -1)
     assert r == -1 and g.bog_pos(NE) == pos
 
 
@@ -72,9 +72,9 @@ def test_nightmare_makes_bogbeans_flee():
     g.place_bogbean(NE, 1, "path_e2")                  # sharing with hero 0
     d = next(d for d in range(4) if g.nm_at_disc(d) != 2)
     k = g.nightmare_to_board(d, "nexus_ne")
-    ok = rules.enemy_step(g.s, g.T, g.ev, True, k)
+    ok = rules.enemy_step(g.s, g.T, g.ev, True, k, -1)
     assert g.name(g.nm_pos(k)) == "path_e1"
-    rules.enemy_step(g.s, g.T, g.ev, True, k)
+    rules.enemy_step(g.s, g.T, g.ev, True, k, -1)
     assert g.name(g.nm_pos(k)) == "path_e2"
     assert g.bog_pos(NE) == -1 and g.slot_tile(NE) == -1
     assert int(g.s[L.G_BOGS_IN_PLAY]) == 0
