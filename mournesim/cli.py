@@ -13,7 +13,7 @@ import click
 
 from simcore.errors import InputError
 from . import __version__
-from .policies import POLICY_NAMES
+from .policies import BUILTIN_POLICIES
 from . import plugins
 
 
@@ -143,7 +143,7 @@ def bench(games, level, players, ruleset, overrides):
     sim.simulate(games=1, seed=0, level=level, players=players, policy="greedy", rules=rules)
     warm = time.perf_counter() - t0
     click.echo(f"engine ready in {warm:.1f}s (numba cache load, or compile when the cache is cold)")
-    for pol in POLICY_NAMES:
+    for _pid, pol, _names, _defaults in BUILTIN_POLICIES:
         t = time.perf_counter()
         df = sim.simulate(games=games, seed=1, level=level, players=players, policy=pol, rules=rules)
         dt = time.perf_counter() - t

@@ -228,6 +228,7 @@ def result_row(s, T, out):
         out[18 + k] = s[nb(k) + L.N_FATE]
         out[22 + k] = 1 if s[nb(k) + L.N_ESCAPED] > 0 else 0
     out[26] = minlife
+    out[27] = s[L.G_ILLEGAL]
 
 
 @njit(cache=True)

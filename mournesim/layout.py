@@ -173,6 +173,7 @@ G_CTX_ARG = _take(1)       # its detail: enemy-table row, or the die face
 G_CTX_FACES = _take(8)     # the faces of the combat roll being decided on
 G_WALL_REPAIRS = _take(1)
 G_POLICY = _take(1)        # policy id of the active decision maker
+G_ILLEGAL = _take(1)       # choices a policy returned that were not legal (replaced by the first legal one)
 G_POOL_CHARMS = _take(4)   # charm pool by type
 G_BOGS_IN_PLAY = _take(3)  # bogbean miniatures on the board by level
 G_WALL = _take(4)          # damaged key stone by direction (0/1)
@@ -218,7 +219,7 @@ RESULT_COLUMNS = (
     "hero1", "hero2", "hero3", "hero4",
     "fate_nm1", "fate_nm2", "fate_nm3", "fate_nm4",
     "escaped_nm1", "escaped_nm2", "escaped_nm3", "escaped_nm4",
-    "min_life",
+    "min_life", "illegal_choices",
 )
 NRES = len(RESULT_COLUMNS)
 RESULT_INDEX = {name: i for i, name in enumerate(RESULT_COLUMNS)}

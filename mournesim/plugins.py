@@ -35,12 +35,13 @@ from importlib import metadata
 from pathlib import Path
 
 from simcore.errors import InputError
-from .policies import POLICY_DEFAULTS, POLICY_NAMES, POLICY_PARAM_NAMES
+from .policies import BUILTIN_POLICIES
 
 PLUGIN_ID = 100   # policy id of a plug-in inside its own generated engine
 _DESCRIPTIONS = {
     "random": "uniform over the legal choices (end turn included): the floor of the skill ladder",
     "greedy": "local rules of thumb: fetch and deliver charms, gear up, fight at good exact odds",
+    "planner": "greedy until the Final Battle, then a coordinated defence: one hero per key stone",
 }
 
 
@@ -59,8 +60,8 @@ class PolicyInfo:
 
 
 _REGISTRY: dict[str, PolicyInfo] = {
-    name: PolicyInfo(name, _DESCRIPTIONS.get(name, ""), POLICY_PARAM_NAMES[i], POLICY_DEFAULTS[i], builtin_id=i)
-    for i, name in enumerate(POLICY_NAMES)
+    name: PolicyInfo(name, _DESCRIPTIONS.get(name, ""), pnames, defaults, builtin_id=pid)
+    for pid, name, pnames, defaults in BUILTIN_POLICIES
 }
 _LOADED_ENV = False
 
@@ -156,7 +157,7 @@ import sys
 from numba import njit
 
 from mournesim import layout as L
-from mournesim.policies import decide as builtin_decide
+from mournesim.policies import checked, decide as builtin_decide
 
 if {module!r} not in sys.modules:
     _spec = importlib.util.spec_from_file_location({module!r}, {source!r})
@@ -171,7 +172,7 @@ def decide(s, T, legal, n, rng, pp, h):
     if n == 1:
         return legal[0]
     if s[L.G_POLICY] == {pid}:
-        return plugin_choose(s, T, legal, n, rng, pp, h)
+        return checked(s, legal, n, plugin_choose(s, T, legal, n, rng, pp, h))
     return builtin_decide(s, T, legal, n, rng, pp, h)
 '''
 

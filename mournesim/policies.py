@@ -22,9 +22,13 @@ from .odds import p_win
 POLICY_RANDOM = 0
 POLICY_GREEDY = 1
 POLICY_FIRST = 2   # always the first legal choice: scripted positions in tests, not offered on the CLI
-POLICY_NAMES = ("random", "greedy")
-POLICY_DEFAULTS = ((), (0.55, 1.0))
-POLICY_PARAM_NAMES = ((), ("risk", "charm_weight"))
+POLICY_PLANNER = 3
+# the built-in policies offered by name: (id, name, parameter names, defaults)
+BUILTIN_POLICIES = (
+    (POLICY_RANDOM, "random", (), ()),
+    (POLICY_GREEDY, "greedy", ("risk", "charm_weight"), (0.55, 1.0)),
+    (POLICY_PLANNER, "planner", ("risk", "charm_weight"), (0.55, 1.0)),
+)
 OPB = L.OP_BASE
 INF = 1000000
 
@@ -36,10 +40,25 @@ def decide(s, T, legal, n, rng, pp, h):
         return legal[0]
     pid = s[L.G_POLICY]
     if pid == POLICY_GREEDY:
-        return greedy(s, T, legal, n, rng, pp, h)
-    if pid == POLICY_FIRST:
-        return legal[0]
-    return legal[randint(rng, STREAM_POLICY, n)]
+        ch = greedy(s, T, legal, n, rng, pp, h)
+    elif pid == POLICY_PLANNER:
+        ch = planner(s, T, legal, n, rng, pp, h)
+    elif pid == POLICY_FIRST:
+        ch = legal[0]
+    else:
+        ch = legal[randint(rng, STREAM_POLICY, n)]
+    return checked(s, legal, n, ch)
+
+
+@njit(cache=True)
+def checked(s, legal, n, ch):
+    """``ch`` if it is one of ``legal[:n]``; else count it in G_ILLEGAL and
+    play the first legal choice (the engine never applies an illegal one)."""
+    for i in range(n):
+        if legal[i] == ch:
+            return ch
+    s[L.G_ILLEGAL] += 1
+    return legal[0]
 
 # ---- greedy helpers --------------------------------------------------------------
 
@@ -353,11 +372,62 @@ def score_other(s, T, h, op, arg):
 @njit(cache=True)
 def greedy(s, T, legal, n, rng, pp, h):
     """Pick the legal choice with the best rule-of-thumb score (ties: random)."""
-    goal = -1
     # turn actions have ops below R_ACCEPT (END is absent on a first turn)
-    is_turn = legal[0] // OPB < L.R_ACCEPT
-    if is_turn:
+    goal = goal_space(s, T, h) if legal[0] // OPB < L.R_ACCEPT else -1
+    return best_scored(s, T, legal, n, rng, pp, h, goal)
+
+
+@njit(cache=True)
+def guard_post(s, T, h):
+    """The key stone hero ``h`` guards in the Final Battle: heroes in seat
+    order each take a free key stone, damaged sections first, then the nearest
+    (a hero on a disc counts as next to its own key stone)."""
+    taken = 0
+    for g in range(s[L.G_NHEROES]):
+        pos = s[hb(g) + L.H_POS]
+        best = -1
+        bv = INF
+        for d in range(4):
+            if (taken >> d) & 1:
+                continue
+            ks = T[TB.O_KEYSTONE + d]
+            if T[TB.O_KIND + pos] == L.K_DISC:
+                dist = 2 if T[TB.O_COMPASS + pos] == d else 2 + T[TB.O_DIST_H + T[TB.O_KEYSTONE + T[TB.O_COMPASS + pos]] * 64 + ks]
+            else:
+                dist = T[TB.O_DIST_H + pos * 64 + ks]
+            v = dist - 6 * s[L.G_WALL + d]
+            if v < bv:
+                bv = v
+                best = d
+        taken |= 1 << best
+        if g == h:
+            return T[TB.O_KEYSTONE + best]
+    return -1
+
+
+@njit(cache=True)
+def planner(s, T, legal, n, rng, pp, h):
+    """greedy's play before the Final Battle; in it, a coordinated defence:
+    each hero holds its own key stone (so the Shimnavore meets a hero, not the
+    wall), repairs with Granite, fights what comes to it and attacks the
+    Shimnavore from its post."""
+    goal = -1
+    if legal[0] // OPB < L.R_ACCEPT:
         goal = goal_space(s, T, h)
+        if s[L.G_FINAL] == L.FB_RUNNING and life_left(s, T, h) > 1:
+            o = hb(h)
+            goal = guard_post(s, T, h)
+            if s[o + L.H_CH] >= T[TB.P_GRANITE]:
+                for d in range(4):
+                    if s[L.G_WALL + d] == 1:
+                        goal = T[TB.O_KEYSTONE + d]
+    return best_scored(s, T, legal, n, rng, pp, h, goal)
+
+
+@njit(cache=True)
+def best_scored(s, T, legal, n, rng, pp, h, goal):
+    """The legal choice with the best score towards ``goal`` (ties: random)."""
+    is_turn = legal[0] // OPB < L.R_ACCEPT
     scores = np.empty(n, np.float64)
     best = -1e9
     for i in range(n):

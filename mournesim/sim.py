@@ -78,6 +78,10 @@ def run_games(rules: Rules, config: Config, seed: int, first: int, n: int) -> np
     out = np.zeros((n, L.NRES), np.int32)
     if n:
         engine.run_batch(np.uint64(seed), first, n, level, config.players, hero_ids, pid, pp, rules.T, out)
+        bad = int((out[:, L.RESULT_INDEX["illegal_choices"]] > 0).sum())
+        if bad:
+            raise InputError(f"policy {config.policy}: returned an action that was not legal in {bad} of {n} games "
+                             "(the engine played its first legal choice instead)")
     return out
 
 

@@ -23,7 +23,7 @@ from mournesim import sim
 
 LEVELS = ("easy", "medium", "hard")
 PLAYERS = (1, 2, 3, 4)
-POLICIES = ("random", "greedy")
+POLICIES = ("random", "greedy", "planner")
 LOGGED_GAMES = 60          # logged games per (policy, level, players) cell
 BATCH_GAMES = 250          # unlogged games per cell
 SEED = 20240611

@@ -111,3 +111,45 @@ def test_a_plain_python_function_is_refused(tmp_path):
     res = CliRunner().invoke(main, ["--plugin", str(f), "policies"])
     assert res.exit_code == 2
     assert "must be decorated with numba's @njit" in res.output
+
+
+def test_builtin_policies_only_ever_pick_legal_choices():
+    """Every built-in policy, on every level and player count, returns only
+    choices from the engine's legal list (the engine counts any other choice in
+    the result column illegal_choices)."""
+    rules = sim.prepare()
+    for policy in ("random", "greedy", "planner"):
+        for level in ("easy", "medium", "hard"):
+            for players in (1, 2, 3, 4):
+                df = sim.simulate(games=60, seed=17, level=level, players=players, policy=policy, rules=rules)
+                assert (df["illegal_choices"] == 0).all(), (policy, level, players)
+
+
+def test_an_illegal_plug_in_choice_is_reported(tmp_path, plugin_cache):
+    """A plug-in that returns a code outside the legal list is caught: the
+    engine plays the first legal choice instead, and the run stops with one
+    clear error naming the policy."""
+    f = tmp_path / "cheat.py"
+    f.write_text(textwrap.dedent('''
+        from numba import njit
+        from mournesim.plugins import register_policy
+
+        @njit(cache=True)
+        def cheat(s, T, legal, n, rng, pp, h):
+            return legal[0] + 1000000
+
+        register_policy("cheat", cheat)
+    '''))
+    plugins.load_plugin(str(f))
+    from simcore.errors import InputError
+    with pytest.raises(InputError, match="policy cheat: returned an action that was not legal"):
+        sim.simulate(games=3, seed=1, level="easy", players=2, policy="cheat")
+
+
+def test_policy_parameters_change_behaviour():
+    """A policy's parameters change how it plays: greedy with risk 0.95 (attack
+    only at near-certain odds) fights fewer combats than with risk 0.2."""
+    rules = sim.prepare()
+    bold = sim.simulate(games=300, seed=4, level="medium", players=4, policy="greedy", params=(0.2, 1.0), rules=rules)
+    shy = sim.simulate(games=300, seed=4, level="medium", players=4, policy="greedy", params=(0.95, 1.0), rules=rules)
+    assert bold["combats"].mean() > shy["combats"].mean()
