@@ -4,7 +4,6 @@ dice rolls, disc clicks, encounter-level and dice-pool unlocks, and the event
 log. Everything here is a rule of the game or plain bookkeeping; decisions
 live in ``rules.py``.
 """
-import numpy as np
 from numba import njit
 
 from simcore.rng import STREAM_DICE, randint

@@ -11,7 +11,7 @@ from numba import njit
 from simcore.rng import N_STREAMS, STREAM_SETUP, randint, seed_streams, shuffle
 from . import layout as L
 from . import tables as TB
-from .core import db, hb, log, nb, raise_encounter_level, snapshot, xb
+from .core import db, hb, log, nb, raise_encounter_level, xb
 from .policies import decide
 from .rules import (code, draw_encounters, end_of_turn, enemy_phase, hero_turn, running,
                     start_final_battle)
@@ -169,7 +169,7 @@ def setup(s, T, ev, rng, legal, pp, level, players, heroes, policy, logging):
     log(s, ev, L.EVT_SETUP, L.ACTOR_GAME, level, players, perm[0] * 1000 + perm[1] * 100 + perm[2] * 10 + perm[3],
         s[L.G_SURPLUS] if s[L.G_SURPLUS_N] > 0 else -1, 0)
     if level == 2 and T[TB.P_T_PREGAME] == 1:
-        draw_encounters(s, T, ev, rng, legal, pp, True)
+        draw_encounters(s, T, ev, rng, legal, pp)
 
 
 @njit(cache=True)

@@ -15,7 +15,7 @@ from numba import njit
 from simcore.rng import STREAM_POLICY, randint
 from . import layout as L
 from . import tables as TB
-from .core import (ability_total, charms_held, db, dice_for_combat, disc_occupied, enemies_in_play, hb,
+from .core import (ability_total, charms_held, db, dice_for_combat, disc_occupied, hb,
                    life_left, moon_colour, nb, xb, bog_level)
 from .odds import p_win
 

@@ -37,16 +37,6 @@ def milestones(df: pd.DataFrame) -> pd.DataFrame:
     return df[cols].describe().T[["mean", "std", "min", "50%", "max"]].rename(columns={"50%": "median"})
 
 
-def group_win_rates(df: pd.DataFrame, by) -> pd.DataFrame:
-    """Win rate with Wilson interval per group of ``by`` columns."""
-    rows = []
-    for key, g in df.groupby(by, observed=True):
-        r = rate_row(key if isinstance(key, str) else "/".join(map(str, key)) if isinstance(key, tuple) else key,
-                     int(g["win"].sum()), len(g))
-        rows.append(r)
-    return _table(rows)
-
-
 def _fmt(df: pd.DataFrame) -> str:
     return df.to_string(float_format=lambda x: f"{x:.3f}")
 

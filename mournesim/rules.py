@@ -15,7 +15,7 @@ from . import layout as L
 from . import tables as TB
 from .core import (ability_total, bog_level, bogbeans_at, charm_multi, charms_held, click_disc, db, dice_for_combat,
                    discard_equipped, discard_tile, disc_occupied, drop_charms, enemies_in_play,
-                   first_hero_at, gain_charms, hb, heal, heroes_at, knock_back_to_start, life_left, log,
+                   first_hero_at, gain_charms, hb, heal, heroes_at, knock_back_to_start, log,
                    lose_life, lose_most_plentiful_charms, minis_at, moon_colour, most_advanced_disc, nb,
                    next_occupied_disc, nightmare_at, pot_at, raise_encounter_level, remove_bogbean,
                    roll_compass, roll_die, score_roll, snapshot, to_surplus, unlock_die, xb)
@@ -787,16 +787,15 @@ def resolve_tile(s, T, ev, rng, legal, pp, c, t):
 
 
 @njit(cache=True)
-def draw_encounters(s, T, ev, rng, legal, pp, pregame):
+def draw_encounters(s, T, ev, rng, legal, pp):
     """Draw a tile for every nexus with no miniature and no tile, NE first
-    (MQ-ENC-04); the pre-game draw takes one for each nexus (MQ-GAP-75)."""
+    (MQ-ENC-04). The optional pre-game draw on Difficult is the same pass made
+    before the first turn, one tile for each nexus (MQ-GAP-75)."""
     for c in range(4):
         if not running(s):
             return
         o = xb(c)
-        if not pregame and (s[o + L.X_TILE] >= 0 or minis_at(s, T[TB.O_NEXUS + c]) > 0):
-            continue
-        if pregame and (s[o + L.X_TILE] >= 0 or minis_at(s, T[TB.O_NEXUS + c]) > 0):
+        if s[o + L.X_TILE] >= 0 or minis_at(s, T[TB.O_NEXUS + c]) > 0:
             continue
         t = draw_tile(s, T, ev, rng)
         if t < 0:
@@ -824,7 +823,7 @@ def enemy_phase(s, T, ev, rng, legal, pp, draws):
         enemy_attacks(s, T, ev, rng, legal, pp, T[TB.P_T_ENEMY_ON_HERO_ATTACKS] == 0)
     clear_entered(s)
     if draws and running(s):
-        draw_encounters(s, T, ev, rng, legal, pp, False)
+        draw_encounters(s, T, ev, rng, legal, pp)
 
 # =============================================================================
 # casting out and defeating nightmares

@@ -85,7 +85,6 @@ def state_problems(s, final=False, strict_capacity=False):
         if p >= 0:
             occ[p] += 1
             nm_spaces.add(p)
-    nm_count = Counter(nm_field(s, k, L.N_POS) for k in range(4) if nm_field(s, k, L.N_POS) >= 0)
     for sp, n in occ.items():
         if n <= MINIS:
             continue

@@ -2,9 +2,9 @@
 healing and passing (MQ-ACT, MQ-CHARM, MQ-CARD)."""
 import pytest
 
-from mournesim import layout as L, tables as TB
+from mournesim import layout as L
 
-from conftest import EASY, HARD, MEDIUM, Game
+from conftest import EASY, HARD, MEDIUM
 from positions import far_spaces, quiet_game
 
 GRANITE, GOLD, BLACKTHORN, FLAX = range(4)

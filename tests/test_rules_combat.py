@@ -1,11 +1,10 @@
 """Combat: dice results, fumbles, the dice pool, Bogbean and Nightmare fights
 (MQ-COMBAT)."""
 import numpy as np
-import pytest
 
-from mournesim import core, layout as L, rules, tables as TB
+from mournesim import core, layout as L, rules
 
-from conftest import IUR, JACK, MOON_GREEN, MOON_GREY, Game, fix_die, get_rules
+from conftest import IUR, JACK, MOON_GREEN, MOON_GREY, fix_die, get_rules
 from positions import far_spaces, quiet_game
 
 F, D2, DD = L.FACE_FAIL, L.FACE_DOUBLE, L.FACE_DANDELION

@@ -1,10 +1,9 @@
 """Enemy phase: movement, Nightmare v Bogbean, attacks, theft, encounter tiles
 (MQ-ENEMY, MQ-ENC, MQ-COMBAT-21..23)."""
-import numpy as np
 
-from mournesim import layout as L, rules, tables as TB
+from mournesim import layout as L, rules
 
-from conftest import JACK, MOON_GREEN, MOON_RED, Game, fix_die
+from conftest import JACK, MOON_GREEN, MOON_RED, fix_die
 from positions import far_spaces, quiet_game
 
 NE, SE, SW, NW = range(4)
@@ -72,7 +71,7 @@ def test_nightmare_makes_bogbeans_flee():
     g.place_bogbean(NE, 1, "path_e2")                  # sharing with hero 0
     d = next(d for d in range(4) if g.nm_at_disc(d) != 2)
     k = g.nightmare_to_board(d, "nexus_ne")
-    ok = rules.enemy_step(g.s, g.T, g.ev, True, k, -1)
+    rules.enemy_step(g.s, g.T, g.ev, True, k, -1)
     assert g.name(g.nm_pos(k)) == "path_e1"
     rules.enemy_step(g.s, g.T, g.ev, True, k, -1)
     assert g.name(g.nm_pos(k)) == "path_e2"
@@ -192,7 +191,7 @@ def test_encounter_draw_order_and_both_conditions():
     g = quiet_game(park=far_spaces())
     bog = [g.tile_id(1, L.TK_BOGBEAN)] * 8
     _set_bag(g, bog)
-    rules.draw_encounters(g.s, g.T, g.ev, g.rng, g.legal, g.pp, False)
+    rules.draw_encounters(g.s, g.T, g.ev, g.rng, g.legal, g.pp)
     assert [int(e[3]) for e in g.events("encounter")] == [NE, SE, SW, NW]
     # second round: NE has a hero (no tile), SE has a tile but no miniature,
     # SW is free of both, NW has neither tile nor miniature
@@ -200,7 +199,7 @@ def test_encounter_draw_order_and_both_conditions():
     _set_bag(g, bog)
     g.place_pot(SE)
     g.clear_events()
-    rules.draw_encounters(g.s, g.T, g.ev, g.rng, g.legal, g.pp, False)
+    rules.draw_encounters(g.s, g.T, g.ev, g.rng, g.legal, g.pp)
     assert [int(e[3]) for e in g.events("encounter")] == [SW, NW]
     assert int(g.s[L.G_BAG_N]) == 6
 

@@ -1,7 +1,7 @@
 """Board and movement rules (MQ-MOVE)."""
 import pytest
 
-from mournesim import layout as L, tables as TB
+from mournesim import layout as L
 
 from conftest import IUR, JACK, BEITH, TESS, POLICY_RANDOM, Game, get_rules
 from positions import quiet_game

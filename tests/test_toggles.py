@@ -538,7 +538,7 @@ def test_bag_reuses_discards():
         g.s[L.G_BAG_N] = 0
         g.s[L.G_DISCARD:L.G_DISCARD + 3] = [g.tile_id(1, L.TK_BOGBEAN, drop=d) for d in (0, 1, 2)]
         g.s[L.G_DISCARD_N] = 3
-        rules.draw_encounters(g.s, g.T, g.ev, g.rng, g.legal, g.pp, False)
+        rules.draw_encounters(g.s, g.T, g.ev, g.rng, g.legal, g.pp)
         assert len(g.events("encounter")) == drawn
         assert sum(g.slot_tile(c) >= 0 for c in range(4)) == drawn
 
