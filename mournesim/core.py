@@ -10,6 +10,19 @@ from simcore.rng import STREAM_DICE, randint
 from . import layout as L
 from . import tables as TB
 
+OPB = L.OP_BASE
+
+
+@njit(cache=True)
+def code(op, arg):
+    """The action code of operation ``op`` with argument ``arg``."""
+    return op * OPB + arg
+
+
+@njit(cache=True)
+def running(s):
+    return s[L.G_OUTCOME] == L.O_RUNNING
+
 # ---- event log --------------------------------------------------------------
 
 

@@ -9,12 +9,14 @@ import numpy as np
 from numba import njit
 
 from simcore.rng import N_STREAMS, STREAM_SETUP, randint, seed_streams, shuffle
+
 from . import layout as L
 from . import tables as TB
-from .core import db, hb, log, nb, raise_encounter_level, xb
+from .core import code, db, hb, log, nb, raise_encounter_level, running, xb
+from .enemies import draw_encounters, enemy_phase
+from .final import end_of_turn, start_final_battle
 from .policies import decide
-from .rules import (code, draw_encounters, end_of_turn, enemy_phase, hero_turn, running,
-                    start_final_battle)
+from .rules import hero_turn
 
 
 @njit(cache=True)

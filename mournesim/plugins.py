@@ -16,7 +16,7 @@ and used with ``mournesim --plugin my_policy.py simulate --policy cautious``
 
 How it runs at numba speed: the engine's kernels are cached, and numba cannot
 cache a kernel that takes a function argument. So for each plug-in the rule
-kernels that call the policy (``rules.py``, ``game.py``) are copied into a
+kernels that call the policy (``DECIDING_MODULES``) are copied into a
 small generated package whose ``decide`` calls your function, under
 ``$MOURNESIM_CACHE`` (default ``~/.cache/mournesim``). They compile once
 (about two minutes), are cached there like the built-in engine, and are
@@ -138,6 +138,11 @@ def get(name) -> PolicyInfo:
 
 _ENGINES = {}
 _HERE = Path(__file__).parent
+# every engine source (a change regenerates plug-in engines), and the modules
+# whose kernels call decide() and so are copied for each plug-in
+ENGINE_SOURCES = ("layout.py", "tables.py", "core.py", "odds.py", "policies.py", "effects.py", "combat.py",
+                  "enemies.py", "final.py", "rules.py", "game.py")
+DECIDING_MODULES = ("effects.py", "combat.py", "enemies.py", "final.py", "rules.py", "game.py")
 
 
 def _rewrite(src):
@@ -185,7 +190,7 @@ def engine_for(info: PolicyInfo):
     if info.name in _ENGINES:
         return _ENGINES[info.name]
     h = hashlib.sha256()
-    for f in ("layout.py", "tables.py", "core.py", "odds.py", "policies.py", "rules.py", "game.py", "plugins.py"):
+    for f in ENGINE_SOURCES + ("plugins.py",):
         h.update((_HERE / f).read_bytes())
     h.update(Path(info.source).read_bytes())
     h.update(f"{info.name}:{info.module}:{info.func.py_func.__name__}".encode())
@@ -199,7 +204,7 @@ def engine_for(info: PolicyInfo):
         (d / "decide.py").write_text(_DECIDE.format(name=info.name, source=str(Path(info.source).resolve()),
                                                      module=info.module, func=info.func.py_func.__name__,
                                                      pid=PLUGIN_ID))
-        for f in ("rules.py", "game.py"):
+        for f in DECIDING_MODULES:
             (d / f).write_text(_rewrite((_HERE / f).read_text()))
     if str(root) not in sys.path:
         sys.path.insert(0, str(root))

@@ -1,7 +1,7 @@
 """Enemy phase: movement, Nightmare v Bogbean, attacks, theft, encounter tiles
 (MQ-ENEMY, MQ-ENC, MQ-COMBAT-21..23)."""
 
-from mournesim import layout as L, rules
+from mournesim import core, layout as L, rules
 
 from conftest import JACK, MOON_GREEN, MOON_RED, fix_die
 from positions import far_spaces, quiet_game
@@ -227,7 +227,7 @@ def test_pot_tile_goes_to_the_crossroads_unless_occupied():
     pot = g.tile_id(1, L.TK_POT)
     _tile(g, NE, pot)
     assert int(g.s[g.slot(NE) + L.X_POT]) == 1 and g.slot_tile(NE) == pot
-    assert rules.pot_at(g.s, g.T, g.sp("crossroads_ne")) == NE
+    assert core.pot_at(g.s, g.T, g.sp("crossroads_ne")) == NE
     disc = int(g.s[L.G_DISCARD_N])
     _tile(g, SW, pot)                                   # hero on crossroads_sw
     assert g.slot_tile(SW) == -1 and int(g.s[L.G_DISCARD_N]) == disc + 1

@@ -11,7 +11,7 @@ gap is about (the quote given in docs/rulings.md).
 import numpy as np
 import pytest
 
-from mournesim import layout as L, rules, sim, tables as TB
+from mournesim import core, layout as L, rules, sim, tables as TB
 
 from conftest import (EASY, HARD, JACK, MEDIUM, MOON_GREY, POLICY_FIRST, POLICY_RANDOM, Game,
                       fix_compass, fix_die, get_rules)
@@ -74,7 +74,7 @@ def both(name):
 def score(T, faces, ability=5, target=10, bonus=0, blue=False, defending=False):
     f = np.zeros(8, np.int32)
     f[:len(faces)] = faces
-    win, total = rules.score_roll(T, f, int(len(faces)), int(ability), int(bonus), int(target),
+    win, total = core.score_roll(T, f, int(len(faces)), int(ability), int(bonus), int(target),
                                   bool(blue), bool(defending))
     return bool(win), int(total)
 

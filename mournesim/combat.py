@@ -1,0 +1,225 @@
+"""Combat (numba): a hero's roll against an enemy with the reaction window
+(talismans, combat relics and skills), enemies' strongest abilities, and
+what beaten or winning Bogbeans drop and steal (MQ-COMBAT, MQ-ENEMY-07..11).
+"""
+import numpy as np
+from numba import njit
+
+from . import layout as L
+from . import tables as TB
+from .core import (
+    OPB,
+    ability_total,
+    bog_level,
+    charms_held,
+    code,
+    dice_for_combat,
+    discard_equipped,
+    drop_charms,
+    gain_charms,
+    hb,
+    log,
+    lose_life,
+    lose_most_plentiful_charms,
+    moon_colour,
+    remove_bogbean,
+    roll_die,
+    score_roll,
+    xb,
+)
+from .effects import draw_equipment, draw_relic
+from .policies import decide
+
+# =============================================================================
+# combat
+# =============================================================================
+
+
+@njit(cache=True)
+def enemy_value(s, T, row, a):
+    return T[TB.O_ENEMY + row * 12 + (moon_colour(s, T)) * 3 + a]
+
+
+@njit(cache=True)
+def hero_combat(s, T, ev, rng, legal, pp, h, row, a, defending):
+    """Hero ``h`` fights enemy-table row ``row`` on ability ``a``: roll the
+    dice pool, then the reaction window (talisman re-rolls, combat relics and
+    skills) while the roll is losing. Returns True if the hero wins."""
+    target = enemy_value(s, T, row, a)
+    ha = a
+    if defending and T[TB.P_T_DEFEND_WITH_COURAGE] == 1:
+        ha = 0
+    ability = ability_total(s, T, h, ha)
+    blue = moon_colour(s, T) == L.BLUE
+    levels = np.zeros(8, np.int32)
+    faces = np.zeros(8, np.int32)
+    n = dice_for_combat(s, T, levels, 0)
+    for i in range(n):
+        faces[i] = roll_die(T, rng, levels[i])
+    bonus = 0
+    s[L.G_COMBATS] += 1
+    while True:
+        win, total = score_roll(T, faces, n, ability, bonus, target, blue, defending)
+        if s[L.G_LOG] == 1:
+            packed = 0
+            for i in range(min(n, 6)):
+                packed = packed * 16 + (faces[i] if faces[i] < 16 else 15)
+            log(s, ev, L.EVT_DICE, h, n, packed, levels[0] * 1000 + (levels[1] if n > 1 else 9) * 100
+                + (levels[2] if n > 2 else 9) * 10 + (levels[3] if n > 3 else 9), total, bonus)
+        if win:
+            break
+        # reaction window: any hero may help (MQ-GAP-03)
+        k = 0
+        legal[k] = code(L.R_ACCEPT, 0)
+        k += 1
+        if s[L.G_TALISMANS] > 0:
+            for i in range(n):
+                legal[k] = code(L.R_TALISMAN, i)
+                k += 1
+        for r in range(T[TB.P_N_RELICS]):
+            if s[L.G_RELIC_OWNER + r] >= 0 and T[TB.O_EFFECTS + (T[TB.O_RELICS + r * 2 + 0]) * 5 + L.EF_WHEN] == L.W_COMBAT:
+                e = T[TB.O_RELICS + r * 2 + 0]
+                if T[TB.O_EFFECTS + e * 5 + L.EF_TARGET] == L.T_SELF and s[L.G_RELIC_OWNER + r] != h:
+                    continue
+                legal[k] = code(L.R_RELIC, r)
+                k += 1
+        for u in range(s[L.G_NHEROES]):
+            e = T[TB.O_HERO_SKILL + (s[hb(u) + L.H_ID])]
+            if s[hb(u) + L.H_SKILLS] > 0 and T[TB.O_EFFECTS + e * 5 + L.EF_WHEN] == L.W_COMBAT:
+                if T[TB.O_EFFECTS + e * 5 + L.EF_TARGET] == L.T_SELF and u != h:
+                    continue
+                legal[k] = code(L.R_SKILL, u)
+                k += 1
+        if k == 1:
+            break
+        s[L.G_CTX] = L.CTX_DEFENCE if defending else L.CTX_ATTACK
+        s[L.G_CTX_ARG] = row
+        for i in range(min(n, 8)):
+            s[L.G_CTX_FACES + i] = faces[i]
+        ch = decide(s, T, legal, k, rng, pp, h)
+        s[L.G_CTX] = L.CTX_TURN
+        op = ch // OPB
+        arg = ch % OPB
+        if op == L.R_ACCEPT:
+            break
+        e = -1
+        if op == L.R_TALISMAN:
+            s[L.G_TALISMANS] -= 1
+            log(s, ev, L.EVT_TALISMAN, h, arg, faces[arg], 0, 0, 0)
+            faces[arg] = roll_die(T, rng, levels[arg])
+            continue
+        if op == L.R_RELIC:
+            e = T[TB.O_RELICS + arg * 2 + 0]
+            log(s, ev, L.EVT_RELIC_USED, s[L.G_RELIC_OWNER + arg], arg, e, h, 0, 0)
+            s[L.G_RELIC_OWNER + arg] = -2
+        else:
+            e = T[TB.O_HERO_SKILL + (s[hb(arg) + L.H_ID])]
+            s[hb(arg) + L.H_SKILLS] -= 1
+            log(s, ev, L.EVT_SKILL_USED, arg, e, h, 0, 0, 0)
+        kind = T[TB.O_EFFECTS + e * 5 + L.EF_KIND]
+        amt = T[TB.O_EFFECTS + e * 5 + L.EF_AMOUNT]
+        if kind == L.E_COMBAT_BONUS:
+            bonus += amt
+        elif kind == L.E_REROLL:
+            log(s, ev, L.EVT_REROLL, h, n, 0, 0, 0, 0)
+            for i in range(n):
+                faces[i] = roll_die(T, rng, levels[i])
+        elif kind == L.E_EXTRA_DIE:
+            n2 = dice_for_combat(s, T, levels, n - min(s[L.G_POOL], T[TB.P_MAX_DICE]) + amt)
+            for i in range(n, n2):
+                faces[i] = roll_die(T, rng, levels[i])
+            n = n2
+    log(s, ev, L.EVT_COMBAT, h, row, a, target, total, int(win) + 2 * int(defending))
+    return win
+
+
+@njit(cache=True)
+def strongest_ability(s, T, row, wounds, skip_mask):
+    """Enemy's strongest ability now, skipping those in ``skip_mask``; ties go
+    Courage, Strength, Magic (MQ-GAP-31). -1 if none is left."""
+    best = -1
+    for a in range(3):
+        if (skip_mask >> a) & 1:
+            continue
+        if best < 0 or enemy_value(s, T, row, a) > enemy_value(s, T, row, best):
+            best = a
+    return best
+
+# =============================================================================
+# bogbeans
+# =============================================================================
+
+
+@njit(cache=True)
+def bogbean_drops(s, T, ev, rng, legal, pp, h, c, reward):
+    """A beaten or fended-off bogbean runs away leaving its charms (MQ-COMBAT-18,
+    MQ-ENEMY-10); a beaten Louse Wort also gives a card (MQ-COMBAT-19)."""
+    t = s[xb(c) + L.X_TILE]
+    drop = T[TB.O_TILES + t * 6 + L.TL_DROP]
+    if drop >= 0:
+        gain_charms(s, T, ev, h, drop, T[TB.O_TILES + t * 6 + L.TL_DROP_N])
+    card = T[TB.O_TILES + t * 6 + L.TL_CARD] == 1
+    log(s, ev, L.EVT_BOGBEAN_DEFEATED, h, c, bog_level(s, T, c), int(reward), 0, 0)
+    remove_bogbean(s, T, ev, c, 1)
+    if reward and card:
+        k = 0
+        if s[L.G_EQ_N] > 0:
+            legal[k] = code(L.C_EQUIPMENT, 0)
+            k += 1
+        if s[L.G_RELIC_N] > 0:
+            legal[k] = code(L.C_RELIC, 0)
+            k += 1
+        if k > 0:
+            legal[k] = code(L.C_NONE, 0)   # "may also draw": declining is allowed
+            k += 1
+            ch = decide(s, T, legal, k, rng, pp, h)
+            if ch // OPB == L.C_EQUIPMENT:
+                draw_equipment(s, T, ev, rng, legal, pp, h)
+            elif ch // OPB == L.C_RELIC:
+                draw_relic(s, T, ev, rng, legal, pp, h)
+
+
+@njit(cache=True)
+def bogbean_theft(s, T, ev, rng, legal, pp, h, c):
+    """A bogbean beats hero ``h``: it steals the charms on its tile, else a
+    card, else a life point, and runs away (MQ-COMBAT-21..23, MQ-GAP-57)."""
+    t = s[xb(c) + L.X_TILE]
+    need = T[TB.O_TILES + t * 6 + L.TL_STEAL]
+    held = charms_held(s, h)
+    log(s, ev, L.EVT_THEFT, h, c, need, held, 0, 0)
+    if held >= need:
+        for _ in range(need):
+            k = 0
+            for ty in range(4):
+                if s[hb(h) + L.H_CH + ty] > 0:
+                    legal[k] = code(L.T_CHARM, ty)
+                    k += 1
+            ch = decide(s, T, legal, k, rng, pp, h)
+            drop_charms(s, ev, h, ch % OPB, 1)
+    else:
+        ncards = 0
+        k = 0
+        for a in range(3):
+            if s[hb(h) + L.H_EQ + a] >= 0:
+                legal[k] = code(L.T_CARD, a)
+                k += 1
+        for r in range(T[TB.P_N_RELICS]):
+            if s[L.G_RELIC_OWNER + r] == h:
+                legal[k] = code(L.T_CARD, 3 + r)
+                k += 1
+        ncards = k
+        if ncards > 0:
+            ch = decide(s, T, legal, k, rng, pp, h)
+            arg = ch % OPB
+            if arg < 3:
+                discard_equipped(s, ev, h, arg, False)
+            else:
+                s[L.G_RELIC_OWNER + arg - 3] = -2
+                log(s, ev, L.EVT_CARD_LOST, h, 1, arg - 3, 0, 0, 0)
+            if T[TB.P_T_PARTIAL_THEFT] == 1:
+                lose_most_plentiful_charms(s, ev, h, held)
+        elif held > 0:
+            lose_most_plentiful_charms(s, ev, h, held)
+        else:
+            lose_life(s, T, ev, h, 1)
+    remove_bogbean(s, T, ev, c, 2)

@@ -1,0 +1,274 @@
+"""Cards, effects and arriving on a space (numba): equipment and Hag cards,
+relics and sabotaged pots, the effect vocabulary of skills, relics, Hags and
+evil powers, and what a hero meets on arrival (the Dunnywater tunnel,
+Magical Pots). Choices go through ``policies.decide``; rule IDs MQ-* refer to
+shared/rules/mournequest-rules.md, MQ-GAP rulings to docs/rulings.md.
+"""
+from numba import njit
+
+from . import layout as L
+from . import tables as TB
+from .core import (
+    OPB,
+    charms_held,
+    click_disc,
+    code,
+    db,
+    disc_occupied,
+    discard_equipped,
+    discard_tile,
+    gain_charms,
+    hb,
+    heal,
+    log,
+    lose_life,
+    lose_most_plentiful_charms,
+    minis_at,
+    most_advanced_disc,
+    nb,
+    pot_at,
+    to_surplus,
+)
+from .policies import decide
+
+# =============================================================================
+# cards
+# =============================================================================
+
+
+@njit(cache=True)
+def offer_card(s, T, ev, rng, legal, pp, h, c):
+    """Hero ``h`` holds card ``c``: equip it (a higher value replaces the card
+    under that ability, which goes to the Surplus) or discard it to the
+    Surplus Deck (MQ-CARD-05..07, MQ-GAP-59)."""
+    a = T[TB.O_CARDS + c * 3 + 0]
+    cur = s[hb(h) + L.H_EQ + a]
+    n = 0
+    if cur < 0 or T[TB.O_CARDS + c * 3 + 1] > T[TB.O_CARDS + cur * 3 + 1]:
+        legal[n] = code(L.E_EQUIP, c)
+        n += 1
+    legal[n] = code(L.E_DISCARD, c)
+    n += 1
+    ch = decide(s, T, legal, n, rng, pp, h)
+    if ch // OPB == L.E_EQUIP:
+        if cur >= 0:
+            discard_equipped(s, ev, h, a, True)
+        s[hb(h) + L.H_EQ + a] = c
+        log(s, ev, L.EVT_EQUIP, h, c, a, T[TB.O_CARDS + c * 3 + 1], 1, 0)
+    else:
+        to_surplus(s, c)
+        log(s, ev, L.EVT_EQUIP, h, c, a, T[TB.O_CARDS + c * 3 + 1], 0, 0)
+
+
+@njit(cache=True)
+def draw_relic(s, T, ev, rng, legal, pp, h):
+    """Hero ``h`` draws the top relic; a sabotaged one acts at once (MQ-CARD-12)."""
+    if s[L.G_RELIC_N] == 0:
+        return
+    s[L.G_RELIC_N] -= 1
+    r = s[L.G_RELIC_DECK + s[L.G_RELIC_N]]
+    sab = T[TB.O_RELICS + r * 2 + 1]
+    log(s, ev, L.EVT_RELIC_DRAWN, h, r, sab, 0, 0, 0)
+    if sab == 1:
+        s[L.G_RELIC_OWNER + r] = -2
+        apply_simple_effect(s, T, ev, T[TB.O_RELICS + r * 2 + 0], h, -1)
+    else:
+        s[L.G_RELIC_OWNER + r] = h
+
+
+@njit(cache=True)
+def draw_equipment(s, T, ev, rng, legal, pp, h):
+    """Hero ``h`` draws the top face-down equipment card; a Hag acts at once and
+    leaves the game (MQ-CARD-09/10)."""
+    if s[L.G_EQ_N] == 0:
+        return
+    s[L.G_EQ_N] -= 1
+    c = s[L.G_EQ_DECK + s[L.G_EQ_N]]
+    log(s, ev, L.EVT_EQUIPMENT_DRAWN, h, c, 0, 0, 0, 0)
+    if T[TB.O_CARDS + c * 3 + 0] < 0:
+        log(s, ev, L.EVT_HAG, h, c, T[TB.O_CARDS + c * 3 + 2], 0, 0, 0)
+        apply_simple_effect(s, T, ev, T[TB.O_CARDS + c * 3 + 2], h, -1)
+    else:
+        offer_card(s, T, ev, rng, legal, pp, h, c)
+
+# =============================================================================
+# effects (skills, relics, hags, evil powers)
+# =============================================================================
+
+
+@njit(cache=True)
+def hero_near(s, T, h, sp, rng_):
+    """Hero ``h`` is within ``rng_`` steps of space ``sp`` (on the board)."""
+    pos = s[hb(h) + L.H_POS]
+    if T[TB.O_KIND + pos] == L.K_DISC:
+        return False
+    return T[TB.O_DIST_E + sp * 64 + pos] <= rng_
+
+
+@njit(cache=True)
+def apply_simple_effect(s, T, ev, e, user, param):
+    """Carry out effect ``e`` used by ``user`` (a hero, or -1-k for nightmare k)
+    when it needs no movement: everything but move_to and extra_move.
+
+    ``param`` is the chosen target: a hero, a disc direction, a charm type;
+    -1 when the effect picks its own target."""
+    kind = T[TB.O_EFFECTS + e * 5 + L.EF_KIND]
+    amt = T[TB.O_EFFECTS + e * 5 + L.EF_AMOUNT]
+    tgt = T[TB.O_EFFECTS + e * 5 + L.EF_TARGET]
+    rng_ = T[TB.O_EFFECTS + e * 5 + L.EF_RANGE]
+    if kind == L.E_HEAL:
+        h = user if param < 0 else param
+        heal(s, T, ev, h, amt)
+    elif kind == L.E_WOUND:
+        if tgt == L.T_HEROES_NEAR:
+            sp = s[nb(-1 - user) + L.N_POS]
+            for h in range(s[L.G_NHEROES]):
+                if hero_near(s, T, h, sp, rng_):
+                    lose_life(s, T, ev, h, amt)
+        else:
+            lose_life(s, T, ev, user, amt)
+    elif kind == L.E_GAIN_CHARM:
+        gain_charms(s, T, ev, user, param, amt)
+    elif kind == L.E_LOSE_CHARM:
+        if tgt == L.T_HEROES_NEAR:
+            sp = s[nb(-1 - user) + L.N_POS]
+            for h in range(s[L.G_NHEROES]):
+                if hero_near(s, T, h, sp, rng_):
+                    lose_most_plentiful_charms(s, ev, h, amt)
+        else:
+            lose_most_plentiful_charms(s, ev, user, amt)
+    elif kind == L.E_LOSE_SKILL:
+        sp = s[nb(-1 - user) + L.N_POS] if user < 0 else -1
+        for h in range(s[L.G_NHEROES]):
+            hit = hero_near(s, T, h, sp, rng_) if user < 0 else h == user
+            if hit and s[hb(h) + L.H_SKILLS] > 0:
+                k = min(amt, s[hb(h) + L.H_SKILLS])
+                s[hb(h) + L.H_SKILLS] -= k
+                log(s, ev, L.EVT_SKILL_TOKEN_LOST, h, k, 0, 0, 0, 0)
+    elif kind == L.E_REPAIR_WALL:
+        if param >= 0 and s[L.G_WALL + param] == 1:
+            s[L.G_WALL + param] = 0
+            s[L.G_WALL_REPAIRS] += 1
+            log(s, ev, L.EVT_WALL_REPAIR, user, param, 0, 0, 0, 0)
+    elif kind == L.E_ROTATE_DISC:
+        d = param
+        if tgt == L.T_ADVANCED_DISC:
+            d = most_advanced_disc(s)
+        if d >= 0:
+            click_disc(s, T, ev, d, amt)
+    elif kind == L.E_EXTRA_ACTION:
+        s[L.G_ACTS] += amt
+    elif kind == L.E_LOSE_EQUIPMENT:
+        best = -1
+        for a in range(3):
+            c = s[hb(user) + L.H_EQ + a]
+            if c >= 0 and (best < 0 or T[TB.O_CARDS + c * 3 + 1] > T[TB.O_CARDS + s[hb(user) + L.H_EQ + best] * 3 + 1]):
+                best = a
+        if best >= 0:
+            discard_equipped(s, ev, user, best, False)
+
+
+@njit(cache=True)
+def apply_effect(s, T, ev, rng, legal, pp, e, user, param):
+    """Carry out a skill or relic effect chosen in a turn; move_to moves hero
+    ``param // 4`` to the crossroads of corner ``param % 4``."""
+    if T[TB.O_EFFECTS + e * 5 + L.EF_KIND] == L.E_MOVE_TO:
+        h = param // 4
+        sp = T[TB.O_CROSSROADS + param % 4]
+        log(s, ev, L.EVT_MOVE, h, s[hb(h) + L.H_POS], sp, 1, 0, 0)
+        if h == s[L.G_CUR] and (s[L.G_MUST_MOVE] & 1) != 0:
+            s[L.G_FORBID] = s[hb(h) + L.H_POS]
+            s[L.G_MUST_MOVE] &= 2
+        s[hb(h) + L.H_POS] = sp
+        arrive(s, T, ev, rng, legal, pp, h)
+    else:
+        apply_simple_effect(s, T, ev, e, user, param)
+
+
+@njit(cache=True)
+def effect_targets(s, T, e, user, active, out):
+    """Legal targets of turn-window effect ``e`` used by hero ``user`` while
+    hero ``active`` plays; writes params to ``out`` and returns the count
+    (0: not usable now)."""
+    kind = T[TB.O_EFFECTS + e * 5 + L.EF_KIND]
+    tgt = T[TB.O_EFFECTS + e * 5 + L.EF_TARGET]
+    n = 0
+    if tgt == L.T_SELF and user != active:
+        return 0
+    if kind == L.E_HEAL:
+        if tgt == L.T_SELF:
+            if s[hb(user) + L.H_WOUNDS] > 0:
+                out[0] = user
+                n = 1
+        else:
+            for h in range(s[L.G_NHEROES]):
+                if s[hb(h) + L.H_WOUNDS] > 0:
+                    out[n] = h
+                    n += 1
+    elif kind == L.E_GAIN_CHARM:
+        if charms_held(s, user) < T[TB.P_BACKPACK]:
+            for t in range(4):
+                if s[L.G_POOL_CHARMS + t] > 0:
+                    out[n] = t
+                    n += 1
+    elif kind == L.E_REPAIR_WALL:
+        for d in range(4):
+            if s[L.G_WALL + d] == 1:
+                out[n] = d
+                n += 1
+    elif kind == L.E_ROTATE_DISC:
+        if tgt == L.T_CHOSEN_DISC:
+            for d in range(4):
+                o = db(d)
+                if disc_occupied(s, d) and (T[TB.O_EFFECTS + e * 5 + L.EF_AMOUNT] > 0 or
+                                            s[o + L.D_CLICKS] < s[o + L.D_START_CLICKS]):
+                    out[n] = d
+                    n += 1
+    elif kind == L.E_EXTRA_ACTION:
+        if s[L.G_TURN_OVER] == 0:
+            out[0] = -1
+            n = 1
+    elif kind == L.E_MOVE_TO:
+        for h in range(s[L.G_NHEROES]):
+            if tgt == L.T_SELF and h != user:
+                continue
+            for c in range(4):
+                sp = T[TB.O_CROSSROADS + c]
+                if h == active and sp == s[L.G_FORBID]:
+                    continue
+                if s[hb(h) + L.H_POS] != sp and minis_at(s, sp) < T[TB.P_MINIS]:
+                    out[n] = h * 4 + c
+                    n += 1
+    return n
+
+# =============================================================================
+# hero movement
+# =============================================================================
+
+
+@njit(cache=True)
+def arrive(s, T, ev, rng, legal, pp, h):
+    """What happens when hero ``h`` arrives on its space: the Dunnywater tunnel
+    (MQ-MOVE-11) and Magical Pots at crossroads (MQ-CARD-11)."""
+    o = hb(h)
+    sp = s[o + L.H_POS]
+    if T[TB.O_KIND + sp] == L.K_TUNNEL:
+        other = T[TB.O_TUNNEL + sp]
+        if minis_at(s, other) < T[TB.P_MINIS] and not (h == s[L.G_CUR] and other == s[L.G_FORBID]):
+            s[o + L.H_POS] = other
+            log(s, ev, L.EVT_TUNNEL, h, sp, other, 0, 0, 0)
+            sp = other
+    c = pot_at(s, T, sp)
+    if c >= 0:
+        log(s, ev, L.EVT_POT, h, c, sp, 0, 0, 0)
+        discard_tile(s, ev, c)
+        draw_relic(s, T, ev, rng, legal, pp, h)
+
+
+@njit(cache=True)
+def can_enter(s, T, h, sp):
+    if T[TB.O_KIND + sp] == L.K_DISC:
+        return False
+    if sp == s[L.G_FORBID]:
+        return False
+    return minis_at(s, sp) < T[TB.P_MINIS]
