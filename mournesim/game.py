@@ -185,23 +185,29 @@ def play(s, T, ev, snaps, rng, legal, pp):
             break
         if s[L.G_FINAL] == L.FB_RUNNING:
             s[L.G_FB_ROUND] += 1
-        for h in range(s[L.G_NHEROES]):
-            hero_turn(s, T, ev, snaps, rng, legal, pp, h)
-            if not running(s):
-                break
-            end_of_turn(s, T, ev, rng, legal, pp, h)
-            if not running(s):
-                break
-        if not running(s):
-            break
-        if s[L.G_FINAL] == L.FB_TRIGGERED:
-            if T[TB.P_T_TRANSITION_ENEMY_PHASE] == 1:
-                enemy_phase(s, T, ev, rng, legal, pp, True)
-            if running(s):
-                start_final_battle(s, T, ev, rng, legal, pp)
-            continue
-        enemy_phase(s, T, ev, rng, legal, pp, s[L.G_FINAL] == L.FB_NONE)
+        finish_round(s, T, ev, snaps, rng, legal, pp, 0)
     log(s, ev, L.EVT_GAME_END, L.ACTOR_GAME, s[L.G_OUTCOME], s[L.G_ROUND], 0, 0, 0)
+
+
+@njit(cache=True)
+def finish_round(s, T, ev, snaps, rng, legal, pp, h0):
+    """The turns of heroes ``h0..`` of this round, then its Enemy Phase (or the
+    start of the Final Battle). A search policy continues a copied game with
+    ``end_of_turn`` of the current hero and then ``finish_round`` from the next."""
+    for h in range(h0, s[L.G_NHEROES]):
+        hero_turn(s, T, ev, snaps, rng, legal, pp, h)
+        if not running(s):
+            return
+        end_of_turn(s, T, ev, rng, legal, pp, h)
+        if not running(s):
+            return
+    if s[L.G_FINAL] == L.FB_TRIGGERED:
+        if T[TB.P_T_TRANSITION_ENEMY_PHASE] == 1:
+            enemy_phase(s, T, ev, rng, legal, pp, True)
+        if running(s):
+            start_final_battle(s, T, ev, rng, legal, pp)
+        return
+    enemy_phase(s, T, ev, rng, legal, pp, s[L.G_FINAL] == L.FB_NONE)
 
 
 @njit(cache=True)

@@ -41,7 +41,7 @@ PLUGIN_ID = 100   # policy id of a plug-in inside its own generated engine
 _DESCRIPTIONS = {
     "random": "uniform over the legal choices (end turn included): the floor of the skill ladder",
     "greedy": "local rules of thumb: fetch and deliver charms, gear up, fight at good exact odds",
-    "planner": "greedy until the Final Battle, then a coordinated defence: one hero per key stone",
+    "planner": "a coordinated team: discs split by urgency, ready for the Shimnavore, one hero per key stone",
 }
 
 
@@ -73,12 +73,13 @@ def register_policy(name, func, params=None, description=""):
         raise InputError(f"policy name {name!r}: use letters, digits and underscores")
     if name in _REGISTRY and _REGISTRY[name].builtin_id >= 0:
         raise InputError(f"policy name {name!r} is a built-in policy")
-    if not hasattr(func, "py_func"):
+    from numba import config
+    if not hasattr(func, "py_func") and not config.DISABLE_JIT:
         raise InputError(f"policy {name!r}: the function must be decorated with numba's @njit")
+    py = getattr(func, "py_func", func)   # the plain function when NUMBA_DISABLE_JIT=1
     params = dict(params or {})
     _REGISTRY[name] = PolicyInfo(name, description, tuple(params), tuple(float(v) for v in params.values()),
-                                 func=func, source=inspect.getsourcefile(func.py_func) or "",
-                                 module=func.py_func.__module__)
+                                 func=func, source=inspect.getsourcefile(py) or "", module=py.__module__)
     return func
 
 
@@ -109,12 +110,15 @@ def load_plugin(spec):
 
 
 def load_configured():
-    """Load plug-ins named in $MOURNESIM_PLUGINS (os.pathsep separated) and
-    installed entry points of the group ``mournesim.policies`` (once)."""
+    """Register the shipped search policy, then load plug-ins named in
+    $MOURNESIM_PLUGINS (os.pathsep separated) and installed entry points of
+    the group ``mournesim.policies`` (once)."""
     global _LOADED_ENV
     if _LOADED_ENV:
         return
     _LOADED_ENV = True
+    from . import rollout   # runs in a plug-in engine: see rollout.py
+    register_policy("rollout", rollout.choose, rollout.PARAMS, rollout.DESCRIPTION)
     for spec in filter(None, os.environ.get("MOURNESIM_PLUGINS", "").split(os.pathsep)):
         load_plugin(spec)
     for ep in metadata.entry_points(group="mournesim.policies"):
@@ -156,6 +160,7 @@ def _rewrite(src):
 
 
 _DECIDE = '''"""Generated: the decide() of plug-in policy {name!r} ({source})."""
+import importlib
 import importlib.util
 import sys
 
@@ -165,10 +170,13 @@ from mournesim import layout as L
 from mournesim.policies import checked, decide as builtin_decide
 
 if {module!r} not in sys.modules:
-    _spec = importlib.util.spec_from_file_location({module!r}, {source!r})
-    _mod = importlib.util.module_from_spec(_spec)
-    sys.modules[{module!r}] = _mod
-    _spec.loader.exec_module(_mod)
+    try:   # an installed module
+        importlib.import_module({module!r})
+    except ImportError:   # a plug-in file
+        _spec = importlib.util.spec_from_file_location({module!r}, {source!r})
+        _mod = importlib.util.module_from_spec(_spec)
+        sys.modules[{module!r}] = _mod
+        _spec.loader.exec_module(_mod)
 plugin_choose = getattr(sys.modules[{module!r}], {func!r})
 
 
@@ -193,7 +201,7 @@ def engine_for(info: PolicyInfo):
     for f in ENGINE_SOURCES + ("plugins.py",):
         h.update((_HERE / f).read_bytes())
     h.update(Path(info.source).read_bytes())
-    h.update(f"{info.name}:{info.module}:{info.func.py_func.__name__}".encode())
+    h.update(f"{info.name}:{info.module}:{getattr(info.func, 'py_func', info.func).__name__}".encode())
     key = h.hexdigest()[:12]
     root = Path(os.environ.get("MOURNESIM_CACHE", Path.home() / ".cache" / "mournesim")) / "engines"
     pkg = f"mq_engine_{info.name}_{key}"
@@ -202,7 +210,8 @@ def engine_for(info: PolicyInfo):
         d.mkdir(parents=True, exist_ok=True)
         (d / "__init__.py").write_text(f'"""Generated engine for plug-in policy {info.name!r}."""\n')
         (d / "decide.py").write_text(_DECIDE.format(name=info.name, source=str(Path(info.source).resolve()),
-                                                     module=info.module, func=info.func.py_func.__name__,
+                                                     module=info.module,
+                                                     func=getattr(info.func, "py_func", info.func).__name__,
                                                      pid=PLUGIN_ID))
         for f in DECIDING_MODULES:
             (d / f).write_text(_rewrite((_HERE / f).read_text()))

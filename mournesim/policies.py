@@ -27,7 +27,8 @@ POLICY_PLANNER = 3
 BUILTIN_POLICIES = (
     (POLICY_RANDOM, "random", (), ()),
     (POLICY_GREEDY, "greedy", ("risk", "charm_weight"), (0.55, 1.0)),
-    (POLICY_PLANNER, "planner", ("risk", "charm_weight"), (0.55, 1.0)),
+    (POLICY_PLANNER, "planner", ("risk", "charm_weight", "assign", "talisman_reserve", "prepare"),
+     (0.55, 1.0, 1.0, 1.0, 1.0)),
 )
 OPB = L.OP_BASE
 INF = 1000000
@@ -406,29 +407,189 @@ def guard_post(s, T, h):
 
 
 @njit(cache=True)
-def planner(s, T, legal, n, rng, pp, h):
-    """greedy's play before the Final Battle; in it, a coordinated defence:
-    each hero holds its own key stone (so the Shimnavore meets a hero, not the
-    wall), repairs with Granite, fights what comes to it and attacks the
-    Shimnavore from its post."""
-    goal = -1
-    if legal[0] // OPB < L.R_ACCEPT:
-        goal = goal_space(s, T, h)
-        if s[L.G_FINAL] == L.FB_RUNNING and life_left(s, T, h) > 1:
-            o = hb(h)
-            goal = guard_post(s, T, h)
-            if s[o + L.H_CH] >= T[TB.P_GRANITE]:
-                for d in range(4):
-                    if s[L.G_WALL + d] == 1:
-                        goal = T[TB.O_KEYSTONE + d]
-    return best_scored(s, T, legal, n, rng, pp, h, goal)
+def param(pp, i, default):
+    return pp[i] if pp.shape[0] > i else default
 
 
 @njit(cache=True)
-def best_scored(s, T, legal, n, rng, pp, h, goal):
-    """The legal choice with the best score towards ``goal`` (ties: random)."""
+def disc_missing(s, T, d, t):
+    """Charms of type ``t`` disc ``d`` still needs to cast its Nightmare out."""
+    k = s[db(d) + L.D_NM]
+    return max(0, T[TB.O_NM_CHARMS + k * 4 + t] - s[db(d) + L.D_DEP + t])
+
+
+@njit(cache=True)
+def hero_dist(s, T, g, sp):
+    """Steps from hero ``g`` to space ``sp`` (from a Disc: 2 to its Key Stone)."""
+    pos = s[hb(g) + L.H_POS]
+    if T[TB.O_KIND + pos] == L.K_DISC:
+        ks = T[TB.O_KEYSTONE + T[TB.O_COMPASS + pos]]
+        return 2 + T[TB.O_DIST_H + ks * 64 + sp]
+    return T[TB.O_DIST_H + pos * 64 + sp]
+
+
+@njit(cache=True)
+def assigned_disc(s, T, h, mode):
+    """The Disc hero ``h`` works for before the Final Battle, or -1.
+
+    Discs still turning are taken most urgent first: fewest clicks left,
+    then most charms missing. Each takes the free hero who is nearest to its
+    Key Stone, counting charms the hero already carries for it as steps saved.
+    With fewer heroes than discs the least urgent wait."""
+    nh = s[L.G_NHEROES]
+    dtaken = 0
+    htaken = 0
+    for _ in range(min(nh, 4)):
+        best = -1
+        bk = INF
+        for d in range(4):
+            if (dtaken >> d) & 1 or s[db(d) + L.D_STATE] != L.DS_ON:
+                continue
+            miss = 0
+            for t in range(4):
+                miss += disc_missing(s, T, d, t)
+            if miss == 0:
+                continue
+            c = s[db(d) + L.D_CLICKS]
+            if mode == 2:
+                key = miss * 16 + c
+            elif mode == 3:
+                key = (c - miss) * 16 - miss
+            else:
+                key = c * 16 - miss
+            if key < bk:
+                bk = key
+                best = d
+        if best < 0:
+            return -1
+        dtaken |= 1 << best
+        ks = T[TB.O_KEYSTONE + best]
+        bh = -1
+        bv = INF
+        for g in range(nh):
+            if (htaken >> g) & 1:
+                continue
+            v = hero_dist(s, T, g, ks)
+            for t in range(4):
+                v -= 3 * min(s[hb(g) + L.H_CH + t], disc_missing(s, T, best, t))
+            if v < bv:
+                bv = v
+                bh = g
+        htaken |= 1 << bh
+        if bh == h:
+            return best
+    return -1
+
+
+@njit(cache=True)
+def moon_left(s, T):
+    """Hero turns left before the Shimnavore appears."""
+    return T[TB.P_MOON_LEN] * T[TB.P_CYCLES] - s[L.G_MOON_STEPS]
+
+
+@njit(cache=True)
+def plan_goal(s, T, h, pp):
+    """planner's goal space for hero ``h`` (see docs/policies.md)."""
+    o = hb(h)
+    pos = s[o + L.H_POS]
+    if T[TB.O_KIND + pos] == L.K_DISC or life_left(s, T, h) <= 1:
+        return goal_space(s, T, h)
+    if s[L.G_FINAL] == L.FB_RUNNING:
+        if s[o + L.H_CH] >= T[TB.P_GRANITE]:
+            for d in range(4):
+                if s[L.G_WALL + d] == 1:
+                    return T[TB.O_KEYSTONE + d]
+        return guard_post(s, T, h)
+    if s[L.G_FINAL] != L.FB_NONE:
+        return goal_space(s, T, h)
+    d = assigned_disc(s, T, h, int(param(pp, 2, 1.0))) if param(pp, 2, 1.0) > 0 else -1
+    prepare = moon_left(s, T) <= param(pp, 4, 1.0) * s[L.G_NHEROES]
+    if d >= 0 and not prepare:
+        ks = T[TB.O_KEYSTONE + d]
+        useful = 0
+        still = 0
+        for t in range(4):
+            m = disc_missing(s, T, d, t)
+            c = s[o + L.H_CH + t]
+            useful += min(c, m)
+            still += max(0, m - c)
+        full = charms_held(s, h) >= T[TB.P_BACKPACK]
+        if useful > 0 and (still == 0 or full or hero_dist(s, T, h, ks) <= 3):
+            return ks
+        if not full:
+            cb = -1
+            for t in range(4):
+                if disc_missing(s, T, d, t) > s[o + L.H_CH + t] and s[L.G_POOL_CHARMS + t] > 0:
+                    sp = T[TB.O_CACHE_OF + t]
+                    if cb < 0 or T[TB.O_DIST_H + pos * 64 + sp] < T[TB.O_DIST_H + pos * 64 + cb]:
+                        cb = sp
+            if cb >= 0:
+                return cb
+        if useful > 0:
+            return ks
+    if prepare:
+        # the Shimnavore is near: finish a cast-out within reach, else gear up
+        # with a card slot free, else take up a post where no Nightmare will emerge
+        g = goal_space(s, T, h)
+        if g >= 0 and T[TB.O_KIND + g] == L.K_KEYSTONE and hero_dist(s, T, h, g) <= 3:
+            return g
+        for a in range(3):
+            if s[o + L.H_EQ + a] < 0 and s[L.G_EQ_N] > 0:
+                return nearest_of(T, pos, TB.O_NEXUS)
+        return prepare_post(s, T, h)
+    return goal_space(s, T, h)
+
+
+@njit(cache=True)
+def prepare_post(s, T, h):
+    """A Key Stone to wait on for the Final Battle: like ``guard_post`` but
+    only in front of Discs whose Nightmare is gone (an emerging Nightmare
+    knocks a hero back to its Start Point, MQ-FINAL-04)."""
+    taken = 0
+    for g in range(s[L.G_NHEROES]):
+        best = -1
+        bv = INF
+        for d in range(4):
+            if (taken >> d) & 1 or disc_occupied(s, d):
+                continue
+            v = hero_dist(s, T, g, T[TB.O_KEYSTONE + d])
+            if v < bv:
+                bv = v
+                best = d
+        if best < 0:
+            return -1
+        taken |= 1 << best
+        if g == h:
+            return T[TB.O_KEYSTONE + best]
+    return -1
+
+
+@njit(cache=True)
+def planner(s, T, legal, n, rng, pp, h):
+    """A coordinated team (docs/policies.md): each hero works for one Disc,
+    most urgent first; the team gets ready for the Shimnavore; talismans are
+    kept for the Final Battle; in it each hero holds its own Key Stone."""
+    if legal[0] // OPB < L.R_ACCEPT:
+        return best_scored(s, T, legal, n, rng, pp, h, plan_goal(s, T, h, pp))
+    op0 = legal[n - 1] // OPB
+    if (op0 == L.R_TALISMAN or op0 == L.R_RELIC or op0 == L.R_SKILL) and param(pp, 3, 1.0) > 0 \
+            and s[L.G_FINAL] == L.FB_NONE and life_left(s, T, h) > 1:
+        # before the Final Battle a losing roll is accepted unless it would
+        # cost a life point that matters; re-rolls are worth more against the
+        # Shimnavore
+        if s[L.G_CTX] == L.CTX_ATTACK or s[L.G_CTX] == L.CTX_DEFENCE:
+            if s[L.G_CTX_ARG] < L.EV_NM or life_left(s, T, h) > 2:
+                for i in range(n):
+                    if legal[i] // OPB == L.R_ACCEPT:
+                        return legal[i]
+    return best_scored(s, T, legal, n, rng, pp, h, -1)
+
+
+@njit(cache=True)
+def score_all(s, T, legal, n, pp, h, goal, scores):
+    """Fill ``scores[:n]`` with the rule-of-thumb score of each legal choice;
+    returns the best score."""
     is_turn = legal[0] // OPB < L.R_ACCEPT
-    scores = np.empty(n, np.float64)
     best = -1e9
     for i in range(n):
         op = legal[i] // OPB
@@ -440,6 +601,14 @@ def best_scored(s, T, legal, n, rng, pp, h, goal):
         scores[i] = v
         if v > best:
             best = v
+    return best
+
+
+@njit(cache=True)
+def best_scored(s, T, legal, n, rng, pp, h, goal):
+    """The legal choice with the best score towards ``goal`` (ties: random)."""
+    scores = np.empty(n, np.float64)
+    best = score_all(s, T, legal, n, pp, h, goal, scores)
     nbest = 0
     for i in range(n):
         if scores[i] >= best - 1e-9:

@@ -404,6 +404,13 @@ def hero_turn(s, T, ev, snaps, rng, legal, pp, h):
     s[o + L.H_FIRST_DONE] = 1
     s[L.G_TURNS] += 1
     snapshot(s, ev, snaps, h)
+    turn_actions(s, T, ev, rng, legal, pp, h)
+
+
+@njit(cache=True)
+def turn_actions(s, T, ev, rng, legal, pp, h):
+    """Ask for and apply hero ``h``'s actions until the turn ends. A search
+    policy resumes a copied game here after applying a candidate action."""
     buf = np.zeros(64, np.int32)
     guard = 0
     while running(s):

@@ -1,0 +1,81 @@
+"""Reproduce the skill-ladder table of docs/policies.md.
+
+    python docs/examples/ladder.py --games 100000 --search-games 2000 --out ladder.csv
+
+Every cell plays games 0..N-1 of the same seed, so the policies meet the same
+set-ups and (where their play coincides) the same dice: the rollout-vs-planner
+difference is a paired comparison. Cells run in parallel, one per core, in
+chunks so a long run shows its progress.
+"""
+import argparse
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+import pandas as pd
+
+from simcore.stats import wilson
+
+CHUNK = 20_000
+
+
+def cell(args):
+    """Play one chunk of one cell; returns (key, wins array, seconds)."""
+    policy, level, players, seed, first, n = args
+    from mournesim import sim   # imported in the worker
+    t = time.perf_counter()
+    rules = sim.prepare()
+    rows = sim.run_games(rules, sim.Config(level=level, players=players, policy=policy), seed, first, n)
+    from mournesim import layout as L
+    wins = rows[:, L.RESULT_INDEX["outcome"]] == L.O_WIN
+    return (policy, level, players), first, wins, time.perf_counter() - t
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=100_000, help="games per heuristic cell")
+    ap.add_argument("--search-games", type=int, default=2_000, help="games per rollout cell")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--workers", type=int, default=os.cpu_count())
+    ap.add_argument("--policies", default="random,greedy,planner,rollout")
+    ap.add_argument("--out", default="ladder.csv")
+    a = ap.parse_args()
+    jobs = []
+    for policy in a.policies.split(","):
+        n = a.search_games if policy == "rollout" else a.games
+        chunk = 200 if policy == "rollout" else CHUNK
+        for level in ("easy", "medium", "hard"):
+            for players in (4, 1):
+                for first in range(0, n, chunk):
+                    jobs.append((policy, level, players, a.seed, first, min(chunk, n - first)))
+    results = {}
+    secs = {}
+    with ProcessPoolExecutor(a.workers) as ex:
+        for key, first, wins, dt in ex.map(cell, jobs):
+            results.setdefault(key, {})[first] = wins
+            secs[key] = secs.get(key, 0.0) + dt
+            print(key, first, f"{dt:.1f}s", flush=True)
+    rows = []
+    for key, parts in results.items():
+        w = np.concatenate([parts[f] for f in sorted(parts)])
+        lo, hi = wilson(int(w.sum()), len(w))
+        rows.append(dict(policy=key[0], level=key[1], players=key[2], games=len(w), wins=int(w.sum()),
+                         win_rate=w.mean(), low=lo, high=hi, games_per_s=len(w) / secs[key]))
+    df = pd.DataFrame(rows)
+    # paired rollout - planner difference on the rollout's games
+    for key, parts in results.items():
+        if key[0] != "rollout" or ("planner",) + key[1:] not in results:
+            continue
+        r = np.concatenate([parts[f] for f in sorted(parts)]).astype(float)
+        p = np.concatenate([results[("planner",) + key[1:]][f] for f in sorted(results[("planner",) + key[1:]])])
+        d = r - p[:len(r)].astype(float)
+        m = (df.policy == "rollout") & (df.level == key[1]) & (df.players == key[2])
+        df.loc[m, "paired_diff"] = d.mean()
+        df.loc[m, "paired_half"] = 1.96 * d.std(ddof=1) / np.sqrt(len(d))
+    df.to_csv(a.out, index=False)
+    print(df.to_string(index=False))
+
+
+if __name__ == "__main__":
+    main()

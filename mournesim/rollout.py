@@ -1,0 +1,124 @@
+"""The ``rollout`` search policy: the top of the skill ladder.
+
+At a turn decision from ``horizon`` hero turns before the Shimnavore appears
+until the game ends, it takes the planner's ``width`` best-scored actions and
+plays each forward ``samples`` times to the end of the game with the engine
+itself (the rest of this turn, the round, the Enemy Phases, the Final Battle),
+every hero played by ``planner``. A won game is worth 1, a lost one
+``progress`` × the share of the six Shimnavore wounds dealt. It keeps the
+planner's own choice unless another candidate beats it on the same sampled
+futures by more than ``confidence`` standard errors of the paired difference:
+a few rollouts are noisy, and switching on noise would play worse than the
+planner. Elsewhere (reactions, cards, and the early
+game, where one action barely moves the odds) it plays as ``planner``.
+
+The continuations are fair: each sample re-seeds the dice, encounter and
+policy streams from the policy's own stream and reshuffles the face-down
+equipment and relic decks, so the search never sees the real game's future.
+The same samples are used for every candidate (common random numbers), so
+candidates are compared on the same futures.
+
+It is registered as a plug-in (``mournesim.plugins``) because it calls the
+built-in engine from inside a policy: the plug-in engine copy calls this
+``choose``, and ``choose`` runs continuations on the built-in engine, whose
+policy is the planner — no recursion among numba kernels.
+"""
+import numpy as np
+from numba import njit
+
+from simcore.rng import N_STREAMS, STREAM_POLICY, STREAM_SETUP, next_u64, seed_streams, shuffle
+from . import layout as L
+from .core import running
+from .final import end_of_turn
+from .game import finish_round, play
+from .policies import POLICY_PLANNER, moon_left, plan_goal, planner, score_all
+from .rules import apply_turn, turn_actions
+
+OPB = L.OP_BASE
+PARAMS = {"risk": 0.55, "charm_weight": 1.0, "assign": 1.0, "talisman_reserve": 1.0, "prepare": 1.0,
+          "width": 3.0, "samples": 12.0, "horizon": 8.0, "progress": 0.5, "confidence": 2.0}
+DESCRIPTION = ("search: plays the planner's best few actions forward to the end of the game "
+               "with the engine itself and keeps the best; planner elsewhere")
+
+
+@njit(cache=True)
+def continuation(s2, T, rng2, legal2, pp, h, ch):
+    """Play a copied game from hero ``h``'s decision ``ch`` to its end."""
+    ev = np.zeros((1, L.EV_COLS), np.int32)
+    snaps = np.zeros((1, L.STATE_SIZE), np.int32)
+    if ch // OPB != L.A_END:
+        apply_turn(s2, T, ev, rng2, legal2, pp, h, ch)
+        turn_actions(s2, T, ev, rng2, legal2, pp, h)
+    s2[L.G_MUST_MOVE] = 0
+    if running(s2):
+        end_of_turn(s2, T, ev, rng2, legal2, pp, h)
+    if running(s2):
+        finish_round(s2, T, ev, snaps, rng2, legal2, pp, h + 1)
+    if running(s2):
+        play(s2, T, ev, snaps, rng2, legal2, pp)
+
+
+@njit(cache=True)
+def value(s2, progress):
+    """A finished continuation's worth: 1 for a win, else partial credit for
+    the Shimnavore wounds dealt."""
+    if s2[L.G_OUTCOME] == L.O_WIN:
+        return 1.0
+    w = s2[L.G_SHIM_WOUNDS] + s2[L.G_SHIM_WOUNDS + 1] + s2[L.G_SHIM_WOUNDS + 2]
+    return progress * w / 6.0
+
+
+@njit(cache=True)
+def choose(s, T, legal, n, rng, pp, h):
+    """Pick one of ``legal[:n]`` for hero ``h`` (see the module docstring)."""
+    width = int(pp[5])
+    samples = int(pp[6])
+    if legal[0] // OPB >= L.R_ACCEPT or width < 2 or samples < 1 or \
+            (s[L.G_FINAL] == L.FB_NONE and moon_left(s, T) > pp[7]):
+        return planner(s, T, legal, n, rng, pp, h)
+    scores = np.empty(n, np.float64)
+    score_all(s, T, legal, n, pp, h, plan_goal(s, T, h, pp), scores)
+    # the planner's best few, best first (ties in legal order)
+    k = min(width, n)
+    cand = np.empty(k, np.int64)
+    used = np.zeros(n, np.bool_)
+    for j in range(k):
+        b = -1
+        for i in range(n):
+            if not used[i] and (b < 0 or scores[i] > scores[b]):
+                b = i
+        used[b] = True
+        cand[j] = b
+    vals = np.zeros((k, samples), np.float64)
+    s2 = np.empty_like(s)
+    rng2 = np.empty(N_STREAMS * 4, np.uint64)
+    legal2 = np.empty_like(legal)
+    for m in range(samples):
+        sub = next_u64(rng, STREAM_POLICY)
+        for j in range(k):
+            s2[:] = s
+            s2[L.G_POLICY] = POLICY_PLANNER
+            s2[L.G_LOG] = 0
+            seed_streams(sub, m, rng2)
+            # the players know which cards are face down but not their order:
+            # sort the decks (forget the real order), then shuffle
+            eq = s2[L.G_EQ_DECK:L.G_EQ_DECK + s2[L.G_EQ_N]]
+            eq.sort()
+            shuffle(rng2, STREAM_SETUP, eq, eq.shape[0])
+            rel = s2[L.G_RELIC_DECK:L.G_RELIC_DECK + s2[L.G_RELIC_N]]
+            rel.sort()
+            shuffle(rng2, STREAM_SETUP, rel, rel.shape[0])
+            continuation(s2, T, rng2, legal2, pp, h, legal[cand[j]])
+            vals[j, m] = value(s2, pp[8])
+    # keep the planner's choice unless an alternative is better on the same
+    # futures by more than ``confidence`` standard errors of the paired mean
+    best = 0
+    best_gain = 0.0
+    for j in range(1, k):
+        d = vals[j] - vals[0]
+        mean = d.mean()
+        se = np.sqrt(max(d.var(), 1e-12) / samples)
+        if mean > pp[9] * se and mean > best_gain:
+            best = j
+            best_gain = mean
+    return legal[cand[best]]

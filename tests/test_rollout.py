@@ -1,0 +1,106 @@
+"""The `rollout` search policy (issue 3): it only ever picks legal choices, its
+parameters change its play (width 1 is exactly the planner), and its search is
+fair — it never sees the real game's future dice, tiles or deck order.
+
+The first use compiles rollout's engine copy once (about two minutes)."""
+import numpy as np
+import pytest
+
+import simcore.rng as R
+from mournesim import layout as L, plugins, rules, sim
+from mournesim.policies import moon_left
+
+RULES = sim.prepare()
+INFO = plugins.get("rollout")
+PP = np.array(INFO.defaults, np.float64)
+
+
+def test_rollout_is_registered_with_its_parameters():
+    """`rollout` is offered by name with the planner's parameters and its own
+    search parameters."""
+    assert INFO.param_names[:5] == ("risk", "charm_weight", "assign", "talisman_reserve", "prepare")
+    assert {"width", "samples", "horizon", "progress"} <= set(INFO.param_names)
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_rollout_only_ever_picks_legal_choices(level):
+    """On every level and player count the search returns only choices from
+    the engine's legal list (the engine would count any other in
+    illegal_choices and the run would stop with an error)."""
+    for players in (1, 2, 3, 4):
+        df = sim.simulate(games=3, seed=23, level=level, players=players, policy="rollout", rules=RULES)
+        assert (df["illegal_choices"] == 0).all(), (level, players)
+        assert (df["outcome"] != "running").all()
+
+
+def test_width_one_plays_exactly_the_planner_games():
+    """With one candidate there is nothing to search: rollout must play the
+    very games the planner plays (same choices, same random streams)."""
+    pp = list(PP)
+    pp[INFO.param_names.index("width")] = 1
+    a = sim.simulate(games=30, seed=5, level="medium", players=3, policy="planner", rules=RULES)
+    b = sim.simulate(games=30, seed=5, level="medium", players=3, policy="rollout", params=pp, rules=RULES)
+    cols = [c for c in a.columns if c != "policy"]
+    assert a[cols].equals(b[cols])
+
+
+def test_searching_changes_the_games():
+    """With its default width the search overrides the planner at some turn
+    decisions, so the same seeds give different games."""
+    a = sim.simulate(games=30, seed=5, level="medium", players=3, policy="planner", rules=RULES)
+    b = sim.simulate(games=30, seed=5, level="medium", players=3, policy="rollout", rules=RULES)
+    differ = (a[["rounds", "hero_turns", "combats", "outcome", "shimnavore_wounds"]]
+              != b[["rounds", "hero_turns", "combats", "outcome", "shimnavore_wounds"]]).any(axis=1)
+    assert differ.sum() >= 5
+
+
+def _search_position():
+    """A real position at a turn start inside the search window: the planner's
+    game replayed to its last turn start before the Final Battle."""
+    rp = sim.replay(seed=3, game=1, level="medium", players=4, policy="planner", rules=RULES)
+    T = RULES.T
+    for snap in reversed(rp.snapshots):
+        if snap[L.G_FINAL] == L.FB_NONE and moon_left(snap, T) <= PP[INFO.param_names.index("horizon")]:
+            s = snap.copy()
+            h = int(s[L.G_CUR])
+            legal = np.zeros(L.MAX_LEGAL, np.int32)
+            n = rules.legal_turn(s, T, h, legal, np.zeros(64, np.int32))
+            if n >= 3 and s[L.G_EQ_N] >= 2:
+                return s, h, legal, int(n)
+    raise AssertionError("no turn start in the search window")
+
+
+def test_search_does_not_see_the_real_future():
+    """The choice depends only on what the players can know: changing the
+    real game's dice, encounter and set-up streams and the order of the
+    face-down equipment deck leaves it unchanged (the policy's own stream is
+    kept). MQ-SETUP-07 (the equipment deck is face down)."""
+    engine = plugins.engine_for(INFO)
+    choose = INFO.func
+    s, h, legal, n = _search_position()
+    T = RULES.T
+    rng_a = np.zeros(R.N_STREAMS * 4, np.uint64)
+    R.seed_streams(np.uint64(1), 0, rng_a)
+    rng_b = np.zeros(R.N_STREAMS * 4, np.uint64)
+    R.seed_streams(np.uint64(999), 7, rng_b)
+    p = R.STREAM_POLICY * 4
+    rng_b[p:p + 4] = rng_a[p:p + 4]
+    s_b = s.copy()
+    k = int(s[L.G_EQ_N])
+    s_b[L.G_EQ_DECK:L.G_EQ_DECK + k] = s[L.G_EQ_DECK:L.G_EQ_DECK + k][::-1]
+    pp = PP.copy()
+    a = choose(s.copy(), T, legal, n, rng_a.copy(), pp, h)
+    b = choose(s_b, T, legal, n, rng_b, pp, h)
+    assert engine is not None
+    assert a == b
+    assert a in legal[:n]
+
+
+def test_search_choice_depends_on_its_own_stream_only_through_sampling():
+    """Two different policy streams sample different futures; both choices
+    are legal (the search never invents an action)."""
+    s, h, legal, n = _search_position()
+    for seed in range(4):
+        rng = np.zeros(R.N_STREAMS * 4, np.uint64)
+        R.seed_streams(np.uint64(seed), 0, rng)
+        assert INFO.func(s.copy(), RULES.T, legal, n, rng, PP.copy(), h) in legal[:n]
