@@ -385,18 +385,12 @@ def guard_post(s, T, h):
     (a hero on a disc counts as next to its own key stone)."""
     taken = 0
     for g in range(s[L.G_NHEROES]):
-        pos = s[hb(g) + L.H_POS]
         best = -1
         bv = INF
         for d in range(4):
             if (taken >> d) & 1:
                 continue
-            ks = T[TB.O_KEYSTONE + d]
-            if T[TB.O_KIND + pos] == L.K_DISC:
-                dist = 2 if T[TB.O_COMPASS + pos] == d else 2 + T[TB.O_DIST_H + T[TB.O_KEYSTONE + T[TB.O_COMPASS + pos]] * 64 + ks]
-            else:
-                dist = T[TB.O_DIST_H + pos * 64 + ks]
-            v = dist - 6 * s[L.G_WALL + d]
+            v = hero_dist(s, T, g, T[TB.O_KEYSTONE + d]) - 6 * s[L.G_WALL + d]
             if v < bv:
                 bv = v
                 best = d
@@ -451,12 +445,7 @@ def assigned_disc(s, T, h, mode):
             if miss == 0:
                 continue
             c = s[db(d) + L.D_CLICKS]
-            if mode == 2:
-                key = miss * 16 + c
-            elif mode == 3:
-                key = (c - miss) * 16 - miss
-            else:
-                key = c * 16 - miss
+            key = miss * 16 + c if mode == 2 else c * 16 - miss
             if key < bk:
                 bk = key
                 best = d
