@@ -96,22 +96,125 @@ def policies_cmd():
         click.echo(f"{'':<12} parameters: {params}  ({kind})")
 
 
+GRID_OPTIONS = ("games", "seed", "level", "players", "policy", "heroes", "params", "batch", "target_ci",
+                "ruleset", "overrides")
+
+
 @main.command()
-@click.option("--games", default=10000, show_default=True, type=click.IntRange(1, None), help="Games to play.")
+@click.option("--games", default=10000, show_default=True, type=click.IntRange(1, None),
+              help="Games per configuration cell (the cap with --target-ci).")
 @click.option("--seed", default=1, show_default=True, type=click.IntRange(0, 2**64 - 1), help="Master seed.")
-@game_options
-def simulate(games, seed, level, players, heroes, policy, params, ruleset, overrides):
-    """Play seeded games and print the outcome breakdown with win rate."""
-    from . import sim
-    from .report import text_report
-    rules = sim.prepare(ruleset, overrides)
+@click.option("--level", default="medium", show_default=True, metavar="LEVEL[,LEVEL..]|all",
+              help="easy, medium, hard (alias difficult); several or all make a grid.")
+@click.option("--players", default="4", show_default=True, metavar="N[,N..]|all",
+              help="1-4 players (1 = solo with two heroes); several or all make a grid.")
+@click.option("--policy", default="greedy", show_default=True, metavar="NAME[,NAME..]|all",
+              help="Player policies (see `mournesim policies`); all = random,greedy,planner.")
+@click.option("--heroes", default="random", show_default=True, metavar="a,b,..|random",
+              help="random: each game draws distinct heroes uniformly; or fixed heroes by seat.")
+@click.option("--params", default="", metavar="X,Y", help="Policy parameters (one --policy only).")
+@click.option("--workers", type=click.IntRange(1, 512), default=None, help="Worker processes [default: all cores].")
+@click.option("--batch", type=click.IntRange(1, None), default=None,
+              help="Games per batch [default: 10000; 50 for rollout].")
+@click.option("--target-ci", type=float, default=None, metavar="X",
+              help="Add batches until every cell's win-rate 95%% interval half-width is <= X.")
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="Write a Parquet dataset (docs/results.md) here instead of printing the full report.")
+@click.option("--resume", type=click.Path(file_okay=False), default=None,
+              help="Finish the interrupted run in this directory.")
+@click.option("--cluster", default=None, metavar="ADDRESS|local",
+              help="Run the batches on a Dask cluster (scheduler address, or local).")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@ruleset_options
+@click.pass_context
+def simulate(ctx, games, seed, level, players, policy, heroes, params, workers, batch, target_ci, out, resume,
+             cluster, quiet, ruleset, overrides):
+    """Play seeded games over a grid of levels x players x policies and
+    print the balance report (or write a dataset with --out)."""
+    from tqdm import tqdm
+    from simcore.batch import Interrupted
+    from . import batch as grid, sim
+    from .report import headline, standard_report
+    from simcore.report import render
+    if resume:
+        given = [o for o in GRID_OPTIONS if ctx.get_parameter_source(o) == click.core.ParameterSource.COMMANDLINE]
+        if given or out:
+            opt = "--out" if out else "--" + given[0].replace("_", "-")
+            raise InputError(f"--resume continues a run with its own settings: drop {opt}")
     t0 = time.perf_counter()
-    df = sim.simulate(games=games, seed=seed, level=level, players=players, heroes=_heroes(heroes),
-                      policy=policy, params=_params(params), rules=rules)
+    bar = tqdm(disable=True if quiet else None, unit="game", unit_scale=True, file=sys.stderr,
+               dynamic_ncols=True, desc="games")
+    try:
+        if resume:
+            df, cells = grid.resume(resume, workers, cluster, bar)
+            out = resume
+        else:
+            rules = sim.prepare(ruleset, overrides)
+            df, cells = grid.run_grid(
+                games=games, seed=seed, levels=grid.parse_list(level, "level"),
+                players=grid.parse_list(players, "players"), policies=grid.parse_list(policy, "policy"),
+                heroes=_heroes(heroes), params=_params(params), rules=rules, ruleset=ruleset,
+                overrides=overrides, batch=batch, target_ci=target_ci, out=out, workers=workers, cluster=cluster, progress=bar,
+                command=" ".join(["mournesim"] + sys.argv[1:]))
+    except Interrupted as e:
+        bar.close()
+        where = (f"{e.done} of {e.total} batches kept in {e.out}; finish with: mournesim simulate --resume {e.out}"
+                 if e.out else "nothing kept (use --out DIR to keep finished batches)")
+        click.echo(f"mournesim: interrupted: {where}", err=True)
+        sys.exit(130)
+    bar.close()
     dt = time.perf_counter() - t0
+    total = sum(n for _lab, n, _w in cells)
+    speed = f"{total:,} games in {dt:.1f}s, {total / dt:,.0f} games/s"
+    if out:
+        click.echo(render({"win rate by cell": _cell_table(cells)}, "table",
+                          f"MourneQuest run in {out}  seed={seed}  ({speed})"))
+        click.echo(f"full report: mournesim report {out}")
+        return
     title = (f"MourneQuest  level={level} players={players} policy={policy} heroes={heroes} "
-             f"games={games} seed={seed} rules={rules.hash}  ({dt:.1f}s, {games / dt:,.0f} games/s)")
-    click.echo(text_report(df, title))
+             f"games={games} seed={seed} rules={rules.hash}  ({speed})\n{headline(df)}")
+    click.echo(render(standard_report(df), "table", title), nl=False)
+
+
+def _cell_table(cells):
+    import pandas as pd
+    from simcore.report import with_interval
+    t = pd.DataFrame([dict(policy=lab["policy"], level=lab["level"], players=lab["players"], games=n, wins=w)
+                      for lab, n, w in cells])
+    return with_interval(t)
+
+
+@main.command()
+@click.argument("directory", type=click.Path())
+@click.option("--by", default=None, metavar="COL[,COL..]",
+              help="Win rate by these columns (any of docs/results.md, or hero) instead of the standard report.")
+@click.option("--format", "fmt", default="table", show_default=True,
+              type=click.Choice(["table", "markdown", "csv", "json"]))
+@click.option("--plots", type=click.Path(file_okay=False), default=None, help="Also write the PNG plots here.")
+def report(directory, by, fmt, plots):
+    """The balance report of a results directory written by simulate --out."""
+    from simcore import store
+    from simcore.report import render
+    from . import report as rep
+    run = store.read_run(directory)
+    names = store.column_names(directory)
+    extra = [c for c in names if c.startswith(("fate_", "escaped_"))]
+    cols = None if by is None else [c.strip() for c in by.split(",") if c.strip()]
+    if cols is not None and not cols:
+        raise InputError("--by: give at least one column")
+    wanted = rep.COLUMNS + extra + [c for c in (cols or []) if c in names and c not in rep.COLUMNS]
+    df = store.read_dataset(directory, columns=[c for c in wanted if c in names])
+    if not run.get("complete"):
+        click.echo(f"mournesim: note: the run in {directory} is unfinished; this report covers its finished "
+                   f"batches (finish with: mournesim simulate --resume {directory})", err=True)
+    title = (f"MourneQuest balance report: {directory}  seed={run['seed']} rules={run.get('rules_version')} "
+             f"hash={run.get('ruleset_hash')}\n{rep.headline(df)}")
+    tables = rep.standard_report(df) if cols is None else rep.by_report(df, cols)
+    click.echo(render(tables, fmt, title), nl=False)
+    if plots:
+        from .plots import write_plots
+        for path in write_plots(df, plots):
+            click.echo(f"wrote {path}", err=True)
 
 
 @main.command()
@@ -129,25 +232,32 @@ def replay(seed, game, fmt, level, players, heroes, policy, params, ruleset, ove
 
 @main.command()
 @click.option("--games", default=20000, show_default=True, type=click.IntRange(100, None),
-              help="Games per policy.")
+              help="Games per heuristic policy.")
+@click.option("--search-games", default=100, show_default=True, type=click.IntRange(0, None),
+              help="Games for the rollout search policy (0 skips it; it is ~200x slower).")
 @click.option("--level", default="medium", show_default=True, type=click.Choice(["easy", "medium", "hard"]))
 @click.option("--players", default=4, show_default=True, type=click.IntRange(1, 4))
 @ruleset_options
-def bench(games, level, players, ruleset, overrides):
-    """Measure games per second of each built-in policy (one process, one core)."""
+def bench(games, search_games, level, players, ruleset, overrides):
+    """Measure games per second of each built-in policy and of rollout (one process, one core)."""
     import resource
     from . import sim
     t0 = time.perf_counter()
     rules = sim.prepare(ruleset, overrides)
     sim.simulate(games=1, seed=0, level=level, players=players, policy="random", rules=rules)
     sim.simulate(games=1, seed=0, level=level, players=players, policy="greedy", rules=rules)
-    warm = time.perf_counter() - t0
-    click.echo(f"engine ready in {warm:.1f}s (numba cache load, or compile when the cache is cold)")
-    for _pid, pol, _names, _defaults in BUILTIN_POLICIES:
+    click.echo(f"engine ready in {time.perf_counter() - t0:.1f}s (numba cache load, or compile when the cache is cold)")
+    runs = [(pol, games) for _pid, pol, _names, _defaults in BUILTIN_POLICIES]
+    if search_games:
+        t0 = time.perf_counter()
+        sim.simulate(games=1, seed=0, level=level, players=players, policy="rollout", rules=rules)
+        click.echo(f"rollout engine copy ready in {time.perf_counter() - t0:.1f}s")
+        runs.append(("rollout", search_games))
+    for pol, n in runs:
         t = time.perf_counter()
-        df = sim.simulate(games=games, seed=1, level=level, players=players, policy=pol, rules=rules)
+        df = sim.simulate(games=n, seed=1, level=level, players=players, policy=pol, rules=rules)
         dt = time.perf_counter() - t
-        click.echo(f"{pol:<8} {games:>8,} games  {dt:7.2f}s  {games / dt:10,.0f} games/s  "
+        click.echo(f"{pol:<8} {n:>8,} games  {dt:7.2f}s  {n / dt:10,.1f} games/s  "
                    f"win rate {df['win'].mean():.3f}  ({level}, {players} players, 1 core)")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     click.echo(f"peak memory {peak:.0f} MiB")

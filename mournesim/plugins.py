@@ -66,9 +66,11 @@ _REGISTRY: dict[str, PolicyInfo] = {
 _LOADED_ENV = False
 
 
-def register_policy(name, func, params=None, description=""):
+def register_policy(name, func, params=None, description="", batch=None):
     """Register numba function ``func`` as policy ``name``; ``params`` maps
-    parameter names to default values (the ``pp`` vector, in that order)."""
+    parameter names to default values (the ``pp`` vector, in that order).
+    ``batch``: games per batch in grid runs, for a slow (search) policy, so
+    an interrupted run loses little and the progress bar moves."""
     if not name.isidentifier():
         raise InputError(f"policy name {name!r}: use letters, digits and underscores")
     if name in _REGISTRY and _REGISTRY[name].builtin_id >= 0:
@@ -79,7 +81,8 @@ def register_policy(name, func, params=None, description=""):
     py = getattr(func, "py_func", func)   # the plain function when NUMBA_DISABLE_JIT=1
     params = dict(params or {})
     _REGISTRY[name] = PolicyInfo(name, description, tuple(params), tuple(float(v) for v in params.values()),
-                                 func=func, source=inspect.getsourcefile(py) or "", module=py.__module__)
+                                 func=func, source=inspect.getsourcefile(py) or "", module=py.__module__,
+                                 meta={"batch": int(batch)} if batch else {})
     return func
 
 
@@ -118,7 +121,7 @@ def load_configured():
         return
     _LOADED_ENV = True
     from . import rollout   # runs in a plug-in engine: see rollout.py
-    register_policy("rollout", rollout.choose, rollout.PARAMS, rollout.DESCRIPTION)
+    register_policy("rollout", rollout.choose, rollout.PARAMS, rollout.DESCRIPTION, batch=50)
     for spec in filter(None, os.environ.get("MOURNESIM_PLUGINS", "").split(os.pathsep)):
         load_plugin(spec)
     for ep in metadata.entry_points(group="mournesim.policies"):

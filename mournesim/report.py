@@ -1,65 +1,219 @@
-"""Readable reports of a batch of MourneQuest games (pandas at the edge).
+"""The MourneQuest balance report: named tables of win rates (each with its
+Wilson 95% interval) by the groups designers think in, computed from the
+per-game rows of docs/results.md (pandas at the edge).
 
-Every rate carries a Wilson 95% interval (simcore.stats.wilson)."""
+``standard_report(df)`` is what ``mournesim simulate`` and ``mournesim
+report DIR`` print; ``by_report(df, cols)`` is ``report --by``.
+"""
 from __future__ import annotations
 
+from itertools import combinations
+
+import numpy as np
 import pandas as pd
 
+from simcore.errors import InputError
+from simcore.report import rates, with_interval
 from simcore.stats import wilson
 from . import layout as L
 
+HERO_COLS = ("hero1", "hero2", "hero3", "hero4")
+MIN_TEAM_GAMES = 30     # a pair or team needs this many games to be ranked
+TOP = 5                 # best and worst pairs/teams shown
 
-def rate_row(label, k, n):
+# the columns the standard report reads (a big dataset is loaded with only these)
+COLUMNS = ["level", "players", "policy", "outcome", "win", "rounds", "hero_turns", "dice_pool_final",
+           "final_battle", "shimnavore_wounds", "wall_damage", "cast_out", "escaped", "defeated",
+           *HERO_COLS]
+
+
+def _grid_keys(df):
+    """The configuration columns that vary in this dataset (level and players always)."""
+    keys = ["policy"] if df["policy"].nunique() > 1 else []
+    return keys + ["level", "players"]
+
+
+def by_level_players(df):
+    return _level_order(rates(df, _grid_keys(df)))
+
+
+def by_policy(df):
+    return _level_order(rates(df, ["policy", "level"]))
+
+
+def hero_long(df):
+    """One row per (game, hero seat): hero, win and the game's cell
+    (empty seats dropped)."""
+    keys = [c for c in ("policy", "level", "players") if c in df.columns]
+    parts = [df[keys + ["win"]].assign(hero=df[c].astype(str).to_numpy()) for c in HERO_COLS]
+    long = pd.concat(parts, ignore_index=True)
+    return long[long["hero"] != ""]
+
+
+def by_hero(df):
+    """Each hero's games and win rate, and ``effect``: the difference between
+    the games with and without that hero within the same configuration cell
+    (policy, level, players), averaged over cells weighted by the hero's
+    games; so a grid mixing solo and 4-player games does not bias it."""
+    long = hero_long(df)
+    t = rates(long, "hero")
+    keys = [c for c in ("policy", "level", "players") if c in df.columns]
+    cell = df.groupby(keys, observed=True)["win"].agg(N="size", W="sum")
+    per = long.groupby(keys + ["hero"], observed=True)["win"].agg(n="size", w="sum").reset_index()
+    per = per.join(cell, on=keys)
+    out_n = per["N"] - per["n"]
+    per["diff"] = per["w"] / per["n"] - (per["W"] - per["w"]) / out_n.where(out_n > 0)
+    per = per[out_n > 0]
+    eff = (per["diff"] * per["n"]).groupby(per["hero"]).sum() / per["n"].groupby(per["hero"]).sum()
+    t["effect"] = t["hero"].map(eff)
+    return t.sort_values("win_rate", ascending=False, ignore_index=True)
+
+
+def hero_sets(df, size):
+    """Games and wins of every set of ``size`` heroes that played together
+    (vectorised over team bit masks, so millions of games are quick)."""
+    names = sorted(set(hero_long(df)["hero"]))
+    mask = np.zeros(len(df), np.int64)
+    for c in HERO_COLS:
+        col = df[c].astype(str).to_numpy()
+        for i, h in enumerate(names):
+            mask |= np.where(col == h, 1 << i, 0)
+    win = df["win"].to_numpy()
+    rows = []
+    for combo in combinations(range(len(names)), size):
+        bits = sum(1 << i for i in combo)
+        has = (mask & bits) == bits
+        rows.append((" + ".join(names[i] for i in combo), int(has.sum()), int(win[has].sum())))
+    return with_interval(pd.DataFrame(rows, columns=["heroes", "games", "wins"]))
+
+
+def best_and_worst(df, size, what):
+    """The ``TOP`` best and worst hero sets of ``size`` by win rate, among
+    sets with at least MIN_TEAM_GAMES games."""
+    if df.empty:
+        return pd.DataFrame()
+    t = hero_sets(df, size)
+    t = t[t["games"] >= MIN_TEAM_GAMES].sort_values("win_rate", ascending=False)
+    if t.empty:
+        return t
+    top = t.head(TOP).assign(rank="best")
+    bottom = t.tail(min(TOP, max(0, len(t) - TOP))).assign(rank="worst")
+    return pd.concat([top, bottom], ignore_index=True)[["rank", "heroes", "games", "wins", "win_rate",
+                                                         "ci95_low", "ci95_high"]].rename(columns={"heroes": what})
+
+
+def by_dice_pool(df):
+    """Win rate by the dice pool the heroes reached at the Final Battle."""
+    fb = df[df["final_battle"]]
+    return rates(fb, "dice_pool_final").rename(columns={"dice_pool_final": "dice_pool"})
+
+
+def loss_causes(df):
+    """How the games ended, by level: games and share of each outcome."""
+    t = pd.crosstab(df["level"], df["outcome"].astype(str))
+    t = t.reindex(columns=[o for o in L.OUTCOME_NAMES[1:]], fill_value=0)
+    n = t.sum(axis=1)
+    out = pd.DataFrame({"level": t.index, "games": n.to_numpy()})
+    for o in t.columns:
+        out[o] = (t[o] / n).to_numpy()
+    return _level_order(out)
+
+
+def game_length(df):
+    """Rounds per game by level and outcome: mean and spread."""
+    g = df.groupby(["level", df["outcome"].astype(str)], observed=True)["rounds"]
+    t = g.agg(games="size", mean="mean", p10=lambda x: x.quantile(0.1), median="median",
+              p90=lambda x: x.quantile(0.9), max="max").reset_index()
+    return _level_order(t)
+
+
+def nightmare_fates(df):
+    """For each nightmare: share of games in which it was cast out, defeated,
+    escaped (and stayed out), still on its disc or emerged at the end, and in
+    which it escaped at any time. Sorted by escapes, most first."""
+    rows = []
+    for c in [c for c in df.columns if c.startswith("fate_")]:
+        name = c[len("fate_"):]
+        vc = df[c].astype(str).value_counts(normalize=True)
+        row = {"nightmare": name, "games": len(df)}
+        row.update({f: float(vc.get(f, 0.0)) for f in L.FATE_NAMES})
+        esc = int(df[f"escaped_{name}"].sum())
+        row["ever_escaped"] = esc / len(df) if len(df) else np.nan
+        rows.append(row)
+    if not rows:
+        return pd.DataFrame()
+    return pd.DataFrame(rows).sort_values("ever_escaped", ascending=False, ignore_index=True)
+
+
+def how_far(df):
+    """How far games get, by level: Final Battle reached (with interval),
+    Shimnavore wounds at the end, wall damage, nightmares cast out."""
+    g = df.groupby("level", observed=True)
+    t = g.agg(games=("win", "size"), reached=("final_battle", "sum"),
+              shimnavore_wounds=("shimnavore_wounds", "mean"), wall_damage=("wall_damage", "mean"),
+              cast_out=("cast_out", "mean"), escaped=("escaped", "mean")).reset_index()
+    t["reached"] = t["reached"].astype(np.int64)
+    t = with_interval(t, k="reached", name="final_battle_rate")
+    cols = ["level", "games", "final_battle_rate", "ci95_low", "ci95_high", "shimnavore_wounds",
+            "wall_damage", "cast_out", "escaped"]
+    return _level_order(t[cols])
+
+
+def wounds_distribution(df):
+    """Share of games ending with each number of wins against the Shimnavore, by level."""
+    t = pd.crosstab(df["level"], df["shimnavore_wounds"], normalize="index")
+    t.columns = [f"wounds_{c}" for c in t.columns]
+    return _level_order(t.reset_index())
+
+
+def _level_order(t):
+    """Sort a table by its key columns (those before ``games``), levels in
+    game order (easy, medium, hard) rather than alphabetically."""
+    if "level" not in t.columns:
+        return t
+    cols = list(t.columns)
+    keys = cols[:cols.index("games")] if "games" in cols else ["level"]
+    order = {lv: i for i, lv in enumerate(L.LEVEL_NAMES)}
+    return t.sort_values(keys, key=lambda s: s.map(order) if s.name == "level" else s, kind="stable",
+                         ignore_index=True)
+
+
+def standard_report(df: pd.DataFrame) -> dict:
+    """The standard balance report: ``{title: table}``."""
+    if df.empty:
+        raise InputError("no games to report on")
+    four = df[df["players"] == 4]
+    return {
+        "win rate by level and players": by_level_players(df),
+        "win rate by policy and level": by_policy(df),
+        "win rate by hero (effect: with minus without the hero, within each cell)": by_hero(df),
+        "best and worst hero pairs (games with both)": best_and_worst(df, 2, "pair"),
+        "best and worst four-hero teams (4 players)": best_and_worst(four, 4, "team"),
+        "win rate by dice pool at the Final Battle": by_dice_pool(df),
+        "how games end, by level (share of games)": loss_causes(df),
+        "game length in rounds, by level and outcome": game_length(df),
+        "how the nightmares ended (share of games)": nightmare_fates(df),
+        "how far games get, by level (means per game)": how_far(df),
+        "wins against the Shimnavore at the end, by level (share of games)": wounds_distribution(df),
+    }
+
+
+def by_report(df: pd.DataFrame, cols) -> dict:
+    """``report --by a,b``: win rate by any columns of the dataset; ``hero``
+    groups by each hero in the team."""
+    cols = list(cols)
+    if "hero" in cols:
+        if cols != ["hero"]:
+            raise InputError("--by hero cannot be combined with other columns")
+        return {"win rate by hero": by_hero(df)}
+    bad = [c for c in cols if c not in df.columns]
+    if bad:
+        raise InputError(f"--by {bad[0]}: no such column (columns: hero, {', '.join(df.columns)})")
+    return {f"win rate by {', '.join(cols)}": _level_order(rates(df, cols))}
+
+
+def headline(df: pd.DataFrame) -> str:
+    """One line: the overall win rate with its interval."""
+    n, k = len(df), int(df["win"].sum())
     lo, hi = wilson(k, n)
-    return {"what": label, "games": n, "count": k, "rate": k / n if n else float("nan"),
-            "ci95_low": lo, "ci95_high": hi}
-
-
-def _table(rows):
-    t = pd.DataFrame(rows).set_index("what")
-    t.index.name = None
-    return t
-
-
-def outcome_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Counts and rates of each outcome (and of reaching the Final Battle),
-    with Wilson 95% intervals."""
-    n = len(df)
-    rows = [rate_row(name, int((df["outcome"] == name).sum()), n) for name in L.OUTCOME_NAMES[1:]]
-    rows.append(rate_row("reached final battle", int(df["final_battle"].sum()), n))
-    return _table(rows)
-
-
-def milestones(df: pd.DataFrame) -> pd.DataFrame:
-    """Mean and spread of the per-game milestones."""
-    cols = ["rounds", "hero_turns", "cast_out", "escaped", "defeated", "dice_pool_final",
-            "final_battle_rounds", "wall_damage", "shimnavore_wounds", "combats", "min_life"]
-    return df[cols].describe().T[["mean", "std", "min", "50%", "max"]].rename(columns={"50%": "median"})
-
-
-def _fmt(df: pd.DataFrame) -> str:
-    return df.to_string(float_format=lambda x: f"{x:.3f}")
-
-
-def text_report(df: pd.DataFrame, title="") -> str:
-    """The outcome breakdown printed by ``mournesim simulate``."""
-    n = len(df)
-    wins = int(df["win"].sum())
-    lo, hi = wilson(wins, n)
-    out = []
-    if title:
-        out.append(title)
-    out.append(f"win rate {wins / n:.3f}  (95% CI {lo:.3f}-{hi:.3f}, {wins} of {n} games)" if n else "no games")
-    out.append("")
-    out.append("outcomes")
-    out.append(_fmt(outcome_table(df)))
-    out.append("")
-    out.append("per game")
-    out.append(_fmt(milestones(df)))
-    fates = [c for c in df.columns if c.startswith("fate_")]
-    if fates:
-        out.append("")
-        out.append("how nightmares ended (share of games)")
-        t = pd.DataFrame({c[5:]: df[c].value_counts(normalize=True) for c in fates}).fillna(0.0).T
-        out.append(_fmt(t))
-    return "\n".join(out) + "\n"
+    return f"win rate {k / n:.3f}  (95% CI {lo:.3f}-{hi:.3f}, {k} of {n} games)"

@@ -28,6 +28,7 @@ from numba import njit
 
 from simcore.rng import N_STREAMS, STREAM_POLICY, STREAM_SETUP, next_u64, seed_streams, shuffle
 from . import layout as L
+from . import tables as TB
 from .core import running
 from .final import end_of_turn
 from .game import finish_round, play
@@ -59,13 +60,13 @@ def continuation(s2, T, rng2, legal2, pp, h, ch):
 
 
 @njit(cache=True)
-def value(s2, progress):
+def value(s2, T, progress):
     """A finished continuation's worth: 1 for a win, else partial credit for
-    the Shimnavore wounds dealt."""
+    the share of the wins against the Shimnavore that were scored."""
     if s2[L.G_OUTCOME] == L.O_WIN:
         return 1.0
     w = s2[L.G_SHIM_WOUNDS] + s2[L.G_SHIM_WOUNDS + 1] + s2[L.G_SHIM_WOUNDS + 2]
-    return progress * w / 6.0
+    return progress * w / (3.0 * T[TB.P_SHIM_WINS])
 
 
 @njit(cache=True)
@@ -109,7 +110,7 @@ def choose(s, T, legal, n, rng, pp, h):
             rel.sort()
             shuffle(rng2, STREAM_SETUP, rel, rel.shape[0])
             continuation(s2, T, rng2, legal2, pp, h, legal[cand[j]])
-            vals[j, m] = value(s2, pp[8])
+            vals[j, m] = value(s2, T, pp[8])
     # keep the planner's choice unless an alternative is better on the same
     # futures by more than ``confidence`` standard errors of the paired mean
     best = 0

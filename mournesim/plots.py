@@ -1,0 +1,139 @@
+"""The balance plots (matplotlib, PNG), drawn from the standard report's
+tables so a figure and its table always agree:
+
+- ``win_rate_by_level.png``: win rate by level and player count, 95% bars;
+- ``hero_forest.png``: each hero's win rate with its interval against the overall rate;
+- ``dice_pool.png``: win rate by the dice pool reached at the Final Battle;
+- ``loss_causes.png``: how games end, stacked by level;
+- ``game_length.png``: distribution of game length in rounds by level.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")   # files only, no display needed
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+from . import layout as L  # noqa: E402
+from . import report as rep  # noqa: E402
+
+OUTCOME_COLOURS = {"win": "#2e7d32", "hero_died": "#c62828", "wall_destroyed": "#6d4c41", "cap": "#9e9e9e"}
+LEVEL_COLOURS = {"easy": "#43a047", "medium": "#fb8c00", "hard": "#8e24aa"}
+
+
+def _err(t):
+    return np.vstack([t["win_rate"] - t["ci95_low"], t["ci95_high"] - t["win_rate"]])
+
+
+def _percent(ax, axis="y"):
+    from matplotlib.ticker import PercentFormatter
+    (ax.yaxis if axis == "y" else ax.xaxis).set_major_formatter(PercentFormatter(1.0))
+
+
+def win_rate_by_level(df, ax):
+    """Grouped bars: level on the axis, one bar per player count (and policy)."""
+    t = rep.by_level_players(df)
+    series = [c for c in ("policy", "players") if c in t.columns]
+    groups = t.groupby(series, sort=True) if series else [((), t)]
+    levels = [lv for lv in L.LEVEL_NAMES if lv in set(t["level"])]
+    keys = list(groups)
+    width = 0.8 / max(1, len(keys))
+    for i, (key, g) in enumerate(keys):
+        g = g.set_index("level").reindex(levels)
+        x = np.arange(len(levels)) + (i - (len(keys) - 1) / 2) * width
+        key = key if isinstance(key, tuple) else (key,)
+        label = " ".join(f"{k} player{'s' if k != 1 else ''}" if s == "players" else str(k)
+                         for s, k in zip(series, key))
+        ax.bar(x, g["win_rate"], width, yerr=_err(g), capsize=3, label=label)
+    ax.set_xticks(np.arange(len(levels)), levels)
+    ax.set_xlabel("level")
+    ax.set_ylabel("win rate (95% interval)")
+    ax.set_ylim(0, 1)
+    _percent(ax)
+    ax.set_title("Win rate by level and player count")
+    ax.legend(fontsize="small", ncols=2)
+
+
+def hero_forest(df, ax):
+    """Forest plot: each hero's win rate and interval, overall rate dashed."""
+    t = rep.by_hero(df).sort_values("win_rate")
+    y = np.arange(len(t))
+    ax.errorbar(t["win_rate"], y, xerr=_err(t), fmt="o", capsize=3, color="#1565c0")
+    ax.axvline(t["wins"].sum() / t["games"].sum(), ls="--", color="grey", label="all heroes")
+    ax.set_yticks(y, [f"{h}  (n={n:,})" for h, n in zip(t["hero"], t["games"])])
+    ax.set_xlabel("win rate of games with this hero (95% interval)")
+    _percent(ax, "x")
+    ax.set_title("Hero choice")
+    ax.legend(fontsize="small")
+
+
+def dice_pool(df, ax):
+    """Win rate by the dice pool at the Final Battle, with games per pool."""
+    t = rep.by_dice_pool(df)
+    if t.empty:
+        ax.text(0.5, 0.5, "no game reached the Final Battle", ha="center", transform=ax.transAxes)
+    else:
+        ax.bar(t["dice_pool"].astype(str), t["win_rate"], yerr=_err(t), capsize=3, color="#00838f")
+        for x, (r, n) in enumerate(zip(t["win_rate"], t["games"])):
+            ax.annotate(f"n={n:,}", (x, r), textcoords="offset points", xytext=(0, 12), ha="center",
+                        fontsize="small")
+    ax.set_xlabel("dice pool at the start of the Final Battle")
+    ax.set_ylabel("win rate (95% interval)")
+    ax.set_ylim(0, 1)
+    _percent(ax)
+    ax.set_title("Dice pool effect (games that reached the Final Battle)")
+
+
+def loss_causes(df, ax):
+    """Stacked bars of how games end, by level."""
+    t = rep.loss_causes(df)
+    bottom = np.zeros(len(t))
+    for o in L.OUTCOME_NAMES[1:]:
+        ax.bar(t["level"], t[o], bottom=bottom, label=o.replace("_", " "), color=OUTCOME_COLOURS[o])
+        bottom += t[o].to_numpy()
+    ax.set_xlabel("level")
+    ax.set_ylabel("share of games")
+    ax.set_ylim(0, 1)
+    _percent(ax)
+    ax.set_title("How games end")
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1, 1))
+
+
+def game_length(df, ax):
+    """Histogram of rounds per game: colour by level, line style by player count."""
+    lo, hi = int(df["rounds"].min()), int(df["rounds"].max())
+    bins = np.arange(lo - 0.5, hi + 1.5)
+    styles = {1: "-", 2: "--", 3: "-.", 4: ":"}
+    for lv in [lv for lv in L.LEVEL_NAMES if lv in set(df["level"])]:
+        for p in sorted(set(df["players"])):
+            r = df.loc[(df["level"] == lv) & (df["players"] == p), "rounds"]
+            if len(r):
+                ax.hist(r, bins=bins, histtype="step", lw=2, density=True, ls=styles[p], color=LEVEL_COLOURS[lv],
+                        label=f"{lv}, {p} player{'s' if p > 1 else ''} (median {r.median():g})")
+    ax.set_xlabel("rounds played")
+    ax.set_ylabel("share of games")
+    ax.set_title("Game length")
+    ax.legend(fontsize="small")
+
+
+PLOTS = {"win_rate_by_level": win_rate_by_level, "hero_forest": hero_forest, "dice_pool": dice_pool,
+         "loss_causes": loss_causes, "game_length": game_length}
+
+
+def write_plots(df, outdir) -> list:
+    """Draw every plot of the module docstring into ``outdir``; returns the paths."""
+    out = Path(outdir)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for name, draw in PLOTS.items():
+        fig, ax = plt.subplots(figsize=(8, 5), layout="constrained")
+        draw(df, ax)
+        ax.grid(alpha=0.3)
+        path = out / f"{name}.png"
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        paths.append(path)
+    return paths

@@ -1,0 +1,59 @@
+"""Report tables both games share: rates with Wilson 95% intervals by group,
+and rendering a set of named tables as text, Markdown, CSV or JSON."""
+from __future__ import annotations
+
+import io
+import json
+
+import numpy as np
+import pandas as pd
+
+from .stats import wilson_arrays
+
+def with_interval(t: pd.DataFrame, k="wins", n="games", name="win_rate") -> pd.DataFrame:
+    """Add ``name`` = k/n and its Wilson interval columns to table ``t``."""
+    lo, hi = wilson_arrays(t[k].to_numpy(), t[n].to_numpy())
+    t[name] = t[k] / t[n]
+    t["ci95_low"], t["ci95_high"] = lo, hi
+    return t
+
+
+def rates(df: pd.DataFrame, by, col="win") -> pd.DataFrame:
+    """Games, successes of boolean column ``col``, rate and Wilson 95%
+    interval for each group of ``by`` (a column name or list)."""
+    by = [by] if isinstance(by, str) else list(by)
+    t = df.groupby(by, observed=True, sort=True)[col].agg(games="size", wins="sum").reset_index()
+    t["wins"] = t["wins"].astype(np.int64)
+    return with_interval(t)
+
+
+def render(tables: dict, fmt="table", title="") -> str:
+    """Render ``{name: DataFrame}`` as ``table`` (aligned text), ``markdown``,
+    ``csv`` (one CSV, the table name in the first column) or ``json``."""
+    if fmt == "json":
+        return json.dumps({"title": title, "tables": {k: json.loads(v.to_json(orient="records"))
+                                                       for k, v in tables.items()}}, indent=1) + "\n"
+    if fmt == "csv":
+        buf = io.StringIO()
+        pd.concat([v.assign(table=k) for k, v in tables.items()], ignore_index=True) \
+            .pipe(lambda d: d[["table"] + [c for c in d.columns if c != "table"]]).to_csv(buf, index=False)
+        return buf.getvalue()
+    out = [f"# {title}\n" if fmt == "markdown" else title + "\n"] if title else []
+    for k, v in tables.items():
+        if fmt == "markdown":
+            out.append(f"## {k}\n\n{_markdown(v)}\n")
+        else:
+            out.append(f"{k}\n{v.to_string(index=False, float_format=_num)}\n")
+    return "\n".join(out)
+
+
+def _num(x):
+    return f"{x:.3f}"
+
+
+def _markdown(t: pd.DataFrame) -> str:
+    def cell(x):
+        return _num(x) if isinstance(x, (float, np.floating)) else str(x)
+    lines = ["| " + " | ".join(map(str, t.columns)) + " |", "|" + "---|" * len(t.columns)]
+    lines += ["| " + " | ".join(cell(x) for x in row) + " |" for row in t.itertuples(index=False)]
+    return "\n".join(lines) + "\n"
