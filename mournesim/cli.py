@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from pathlib import Path
 
 import click
 
@@ -232,35 +233,67 @@ def replay(seed, game, fmt, level, players, heroes, policy, params, ruleset, ove
 
 @main.command()
 @click.option("--games", default=20000, show_default=True, type=click.IntRange(100, None),
-              help="Games per heuristic policy.")
+              help="Games per heuristic policy on one core.")
 @click.option("--search-games", default=100, show_default=True, type=click.IntRange(0, None),
-              help="Games for the rollout search policy (0 skips it; it is ~200x slower).")
+              help="Games for the rollout search policy (0 skips it; it is ~300x slower).")
+@click.option("--scale-games", default=100_000, show_default=True, type=click.IntRange(0, None),
+              help="Games of the default policy through the batch driver at 1 and all workers (0 skips).")
+@click.option("--workers", type=click.IntRange(1, 512), default=None, help="'All workers' [default: all cores].")
+@click.option("--cold", is_flag=True, help="Also time a cold compile (an empty numba cache; about 2 minutes).")
 @click.option("--level", default="medium", show_default=True, type=click.Choice(["easy", "medium", "hard"]))
 @click.option("--players", default=4, show_default=True, type=click.IntRange(1, 4))
 @ruleset_options
-def bench(games, search_games, level, players, ruleset, overrides):
-    """Measure games per second of each built-in policy and of rollout (one process, one core)."""
+def bench(games, search_games, scale_games, workers, cold, level, players, ruleset, overrides):
+    """Measure speed: CLI warm start, games/s per policy on one core, the
+    batch driver at 1 and all workers, compile time and peak memory."""
+    import os
     import resource
-    from . import sim
-    t0 = time.perf_counter()
+    import subprocess
+    import tempfile
+    from . import batch as grid, sim
+    workers = workers or os.cpu_count() or 1
+    exe = [sys.executable, "-m", "mournesim"]
+    click.echo(f"MourneQuest bench: {level}, {players} players, {os.cpu_count()} cores")
+
+    def timed_cli(env=None):
+        t = time.perf_counter()
+        subprocess.run(exe + ["simulate", "--games", "1", "--quiet", "--workers", "1"], check=True,
+                       capture_output=True, env=env)
+        return time.perf_counter() - t
+
+    if cold:
+        with tempfile.TemporaryDirectory() as d:
+            env = dict(os.environ, NUMBA_CACHE_DIR=d)
+            click.echo(f"cold start (empty numba cache, compiles the engine): {timed_cli(env):6.1f}s")
+    click.echo(f"warm start of the CLI (simulate --games 1):             {timed_cli():6.1f}s")
     rules = sim.prepare(ruleset, overrides)
-    sim.simulate(games=1, seed=0, level=level, players=players, policy="random", rules=rules)
-    sim.simulate(games=1, seed=0, level=level, players=players, policy="greedy", rules=rules)
-    click.echo(f"engine ready in {time.perf_counter() - t0:.1f}s (numba cache load, or compile when the cache is cold)")
     runs = [(pol, games) for _pid, pol, _names, _defaults in BUILTIN_POLICIES]
     if search_games:
         t0 = time.perf_counter()
         sim.simulate(games=1, seed=0, level=level, players=players, policy="rollout", rules=rules)
         click.echo(f"rollout engine copy ready in {time.perf_counter() - t0:.1f}s")
         runs.append(("rollout", search_games))
+    click.echo("one core, in process:")
     for pol, n in runs:
         t = time.perf_counter()
         df = sim.simulate(games=n, seed=1, level=level, players=players, policy=pol, rules=rules)
         dt = time.perf_counter() - t
-        click.echo(f"{pol:<8} {n:>8,} games  {dt:7.2f}s  {n / dt:10,.1f} games/s  "
-                   f"win rate {df['win'].mean():.3f}  ({level}, {players} players, 1 core)")
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    click.echo(f"peak memory {peak:.0f} MiB")
+        click.echo(f"  {pol:<8} {n:>9,} games  {dt:7.2f}s  {n / dt:10,.1f} games/s  win rate {df['win'].mean():.3f}")
+    if scale_games:
+        click.echo(f"batch driver, default policy (greedy), Parquet output, {scale_games:,} games:")
+        base = None
+        for w in sorted({1, workers}):
+            with tempfile.TemporaryDirectory() as d:
+                t = time.perf_counter()
+                grid.run_grid(games=scale_games, seed=1, levels=(level,), players=(players,), rules=rules,
+                              out=Path(d) / "run", workers=w)
+                dt = time.perf_counter() - t
+            base = base or dt
+            click.echo(f"  {w} worker{'s' if w > 1 else ' '} {dt:7.2f}s  {scale_games / dt:10,.0f} games/s  "
+                       f"speed-up {base / dt:4.2f}x")
+    me = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    click.echo(f"peak memory: this process {me:.0f} MiB, largest worker {kids:.0f} MiB")
 
 
 @main.group()

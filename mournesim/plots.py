@@ -25,7 +25,8 @@ LEVEL_COLOURS = {"easy": "#43a047", "medium": "#fb8c00", "hard": "#8e24aa"}
 
 
 def _err(t):
-    return np.vstack([t["win_rate"] - t["ci95_low"], t["ci95_high"] - t["win_rate"]])
+    # clipped: at a rate of exactly 0 or 1 rounding can leave a -1e-17 bar
+    return np.clip(np.vstack([t["win_rate"] - t["ci95_low"], t["ci95_high"] - t["win_rate"]]), 0, None)
 
 
 def _percent(ax, axis="y"):
@@ -65,6 +66,7 @@ def hero_forest(df, ax):
     ax.axvline(t["wins"].sum() / t["games"].sum(), ls="--", color="grey", label="all heroes")
     ax.set_yticks(y, [f"{h}  (n={n:,})" for h, n in zip(t["hero"], t["games"])])
     ax.set_xlabel("win rate of games with this hero (95% interval)")
+    ax.set_ylabel("hero (games played)")
     _percent(ax, "x")
     ax.set_title("Hero choice")
     ax.legend(fontsize="small")

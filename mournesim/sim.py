@@ -90,17 +90,21 @@ def to_frame(rows: np.ndarray, rules: Rules, config: Config, seed: int, first: i
     df = pd.DataFrame(rows, columns=L.RESULT_COLUMNS)
     df.insert(0, "game", np.arange(first, first + len(df), dtype=np.int64))
     df.insert(1, "seed", np.uint64(seed))
-    df.insert(2, "level", normalise_level(config.level))
+    # text columns are categoricals with fixed categories: compact in memory
+    # and in Parquet, and batches concatenate without losing the dtype
+    n = len(df)
+    df.insert(2, "level", pd.Categorical.from_codes(np.full(n, L.LEVEL_NAMES.index(normalise_level(config.level))),
+                                                    categories=list(L.LEVEL_NAMES)))
     df.insert(3, "players", config.players)
     df.insert(4, "policy", config.policy)
     df["outcome"] = pd.Categorical.from_codes(df["outcome"], categories=list(L.OUTCOME_NAMES))
     df["win"] = df["outcome"] == "win"
-    heroes = np.array(rules.names.heroes + [""], dtype=object)
+    heroes = list(rules.names.heroes) + [""]
     for i in range(1, 5):
-        df[f"hero{i}"] = heroes[df[f"hero{i}"].to_numpy()]
-    fates = np.array(L.FATE_NAMES, dtype=object)
+        codes = df[f"hero{i}"].to_numpy()
+        df[f"hero{i}"] = pd.Categorical.from_codes(np.where(codes < 0, len(heroes) - 1, codes), categories=heroes)
     for k, name in enumerate(rules.names.nightmares):
-        df[f"fate_{name}"] = fates[df[f"fate_nm{k + 1}"].to_numpy()]
+        df[f"fate_{name}"] = pd.Categorical.from_codes(df[f"fate_nm{k + 1}"].to_numpy(), categories=list(L.FATE_NAMES))
         df[f"escaped_{name}"] = df[f"escaped_nm{k + 1}"].astype(bool)
         df = df.drop(columns=[f"fate_nm{k + 1}", f"escaped_nm{k + 1}"])
     df["final_battle"] = df["final_battle"].astype(bool)
