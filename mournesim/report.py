@@ -41,13 +41,23 @@ def by_policy(df):
     return _level_order(rates(df, ["policy", "level"]))
 
 
-def hero_long(df):
-    """One row per (game, hero seat): hero, win and the game's cell
-    (empty seats dropped)."""
+def _cells(df):
+    """Per game, an integer id of its configuration cell (policy, level, players)."""
     keys = [c for c in ("policy", "level", "players") if c in df.columns]
-    parts = [df[keys + ["win"]].assign(hero=df[c].astype(str).to_numpy()) for c in HERO_COLS]
-    long = pd.concat(parts, ignore_index=True)
-    return long[long["hero"] != ""]
+    return df.groupby(keys, observed=True, sort=False).ngroup().to_numpy(np.int32)
+
+
+def hero_long(df):
+    """One row per (game, hero seat): ``cell`` (see _cells), ``win`` and
+    ``hero``; empty seats dropped. Kept to small integer and categorical
+    columns: it has up to four rows per game."""
+    from pandas.api.types import union_categoricals
+    hero = union_categoricals([df[c].astype("category") for c in HERO_COLS], ignore_order=True)
+    long = pd.DataFrame({"cell": np.tile(_cells(df), len(HERO_COLS)),
+                         "win": np.tile(df["win"].to_numpy(), len(HERO_COLS)), "hero": hero})
+    long = long[long["hero"] != ""]
+    long["hero"] = long["hero"].cat.remove_unused_categories()
+    return long
 
 
 def by_hero(df):
@@ -57,27 +67,30 @@ def by_hero(df):
     games; so a grid mixing solo and 4-player games does not bias it."""
     long = hero_long(df)
     t = rates(long, "hero")
-    keys = [c for c in ("policy", "level", "players") if c in df.columns]
-    cell = df.groupby(keys, observed=True)["win"].agg(N="size", W="sum")
-    per = long.groupby(keys + ["hero"], observed=True)["win"].agg(n="size", w="sum").reset_index()
-    per = per.join(cell, on=keys)
-    out_n = per["N"] - per["n"]
-    per["diff"] = per["w"] / per["n"] - (per["W"] - per["w"]) / out_n.where(out_n > 0)
+    cell = _cells(df)
+    n_cell = np.bincount(cell)
+    w_cell = np.bincount(cell, weights=df["win"].to_numpy())
+    per = long.groupby(["cell", "hero"], observed=True)["win"].agg(n="size", w="sum").reset_index()
+    out_n = n_cell[per["cell"]] - per["n"]
+    out_w = w_cell[per["cell"]] - per["w"]
+    per["diff"] = per["w"] / per["n"] - out_w / out_n.where(out_n > 0)
     per = per[out_n > 0]
-    eff = (per["diff"] * per["n"]).groupby(per["hero"]).sum() / per["n"].groupby(per["hero"]).sum()
-    t["effect"] = t["hero"].map(eff)
+    eff = (per["diff"] * per["n"]).groupby(per["hero"], observed=True).sum() / \
+        per["n"].groupby(per["hero"], observed=True).sum()
+    eff = {str(h): float(v) for h, v in eff.items()}
+    t["effect"] = [eff.get(str(h), np.nan) for h in t["hero"]]
     return t.sort_values("win_rate", ascending=False, ignore_index=True)
 
 
 def hero_sets(df, size):
     """Games and wins of every set of ``size`` heroes that played together
     (vectorised over team bit masks, so millions of games are quick)."""
-    names = sorted(set(hero_long(df)["hero"]))
+    names = sorted(set().union(*(set(df[c].unique()) for c in HERO_COLS)) - {""})
     mask = np.zeros(len(df), np.int64)
     for c in HERO_COLS:
-        col = df[c].astype(str).to_numpy()
-        for i, h in enumerate(names):
-            mask |= np.where(col == h, 1 << i, 0)
+        col = df[c].astype("category")   # compare small integer codes, not strings
+        bit = np.array([1 << names.index(h) if h in names else 0 for h in col.cat.categories] + [0], np.int64)
+        mask |= bit[col.cat.codes.to_numpy()]
     win = df["win"].to_numpy()
     rows = []
     for combo in combinations(range(len(names)), size):

@@ -160,7 +160,7 @@ class DaskBackend:
                                             dashboard_address=None)
                 self.client = Client(self.cluster)
             else:
-                self.client = Client(address, timeout="20s")
+                self.client = Client(address, timeout="10s")
         except (OSError, TimeoutError) as e:
             raise InputError(f"--cluster {address}: cannot connect ({e})") from None
         self.workers = max(1, len(self.client.scheduler_info()["workers"]))

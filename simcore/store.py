@@ -115,7 +115,9 @@ def read_dataset(path, columns=None) -> pd.DataFrame:
         bad = _first_corrupt(files)
         where = f"{bad}: corrupt results file" if bad else f"{path}: cannot read the results"
         raise InputError(f"{where} ({type(e).__name__}: {str(e).splitlines()[0]})") from None
-    df = table.to_pandas()
+    # convert column by column, releasing Arrow memory as it goes (halves the peak)
+    df = table.to_pandas(split_blocks=True, self_destruct=True)
+    del table
     df.attrs["run"] = run
     return df
 

@@ -175,6 +175,7 @@ def test_simulate_grid_cli(tmp_path):
     (["simulate", "--games", 2, "--players", "1,9"], "--players"),
     (["simulate", "--games", 2, "--level", "easy,bogus"], "--level"),
     (["report", "/no/such/dir"], "no such results directory"),
+    (["simulate", "--games", 2, "--cluster", "tcp://127.0.0.1:9"], "--cluster"),
 ])
 def test_grid_bad_input(args, needle):
     assert_bad_input(run(*args), needle, lines=1)
