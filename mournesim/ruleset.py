@@ -7,17 +7,14 @@ Errors name the dotted path and the problem, e.g.
 """
 from __future__ import annotations
 
-import copy
-import hashlib
-import json
-import tomllib
 from importlib import resources
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from simcore.errors import InputError
-from simcore.overrides import apply_override, parse_assignment
+from simcore.rulesets import (apply_overrides, format_errors, leaves, missing_provenance, model_hash,
+                              provenance_of, read_toml)
 
 CHARMS = ("granite", "gold", "blackthorn", "flax")
 ABILITIES = ("courage", "strength", "magic")
@@ -379,39 +376,10 @@ def _effect_sources(rs):
         yield "powers", name, c.effect, "evil power"
 
 
-def _leaves(node, prefix=""):
-    """Yield (dotted path, value) for every leaf of nested dicts/lists."""
-    if isinstance(node, dict):
-        for k, v in node.items():
-            yield from _leaves(v, f"{prefix}.{k}" if prefix else str(k))
-    elif isinstance(node, list) and node and isinstance(node[0], dict):
-        for i, v in enumerate(node):
-            yield from _leaves(v, f"{prefix}.{i}")
-    else:
-        yield prefix, node
-
-
-def provenance_of(path, provenance):
-    """The provenance text of ``path``: the entry of the longest dotted prefix."""
-    parts = path.split(".")
-    for i in range(len(parts), 0, -1):
-        key = ".".join(parts[:i])
-        if key in provenance:
-            return provenance[key]
-    return None
-
-
-def _format_errors(err: ValidationError):
-    lines = []
-    for e in err.errors():
-        loc = ".".join(str(x) for x in e["loc"] if not str(x).startswith("function-"))
-        msg = e["msg"].replace("Value error, ", "")
-        if e["type"] == "extra_forbidden":
-            msg = "unknown key"
-        elif e["type"] == "missing":
-            msg = "missing"
-        lines.append(f"{loc}: {msg}" if loc else msg)
-    return lines
+# The generic plumbing lives in simcore.rulesets (shared with questsim); the
+# old names stay importable from here.
+_leaves = leaves
+_format_errors = format_errors
 
 
 def default_ruleset_text():
@@ -421,17 +389,7 @@ def default_ruleset_text():
 
 def load_raw(path=None):
     """The raw mapping of a ruleset file (the shipped one when ``path`` is None)."""
-    try:
-        if path is None:
-            return tomllib.loads(default_ruleset_text())
-        with open(path, "rb") as f:
-            return tomllib.load(f)
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such ruleset file") from None
-    except tomllib.TOMLDecodeError as e:
-        raise InputError(f"{path}: not valid TOML ({e})") from None
-    except OSError as e:
-        raise InputError(f"{path}: cannot read ({e.strerror})") from None
+    return read_toml(path, default_ruleset_text)
 
 
 def validate(raw):
@@ -440,10 +398,9 @@ def validate(raw):
         rs = Ruleset.model_validate(raw)
     except ValidationError as e:
         return None, _format_errors(e)
-    missing = [p for p, _ in _leaves({k: v for k, v in raw.items() if k != "provenance"})
-               if provenance_of(p, rs.provenance) is None]
+    missing = missing_provenance(raw, rs.provenance)
     if missing:
-        return None, [f"{p}: no provenance (add a [provenance] entry)" for p in missing]
+        return None, missing
     return rs, []
 
 
@@ -452,22 +409,7 @@ def load_ruleset(path=None, overrides=()):
 
     ``overrides`` are ``"dotted.path=value"`` strings; each overridden path gets
     the provenance ``override: --set``."""
-    raw = load_raw(path)
-    raw = copy.deepcopy(raw)
-    for item in overrides:
-        p, v = parse_assignment(item)
-        if p.startswith("provenance"):
-            raise InputError(f"--set {p}: provenance cannot be overridden")
-        apply_override(raw, p, v)
-        key = p
-        parts = p.split(".")
-        if parts[-1].isdigit():
-            parent = raw
-            for part in parts[:-1]:
-                parent = parent[int(part)] if isinstance(parent, list) else parent[part]
-            if not (parent and isinstance(parent[0], dict)):
-                key = ".".join(parts[:-1])   # a scalar list is one leaf: its provenance is the list's
-        raw.setdefault("provenance", {})[key] = f"override: --set {p}={json.dumps(v)}"
+    raw = apply_overrides(load_raw(path), overrides)
     rs, problems = validate(raw)
     if problems:
         where = path or "ruleset"
@@ -477,8 +419,7 @@ def load_ruleset(path=None, overrides=()):
 
 def ruleset_hash(rs: Ruleset):
     """Short stable hash of the effective rules (provenance excluded)."""
-    d = rs.model_dump(mode="json", exclude={"provenance"})
-    return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()[:16]
+    return model_hash(rs)
 
 
 def normalise_level(name):

@@ -1,0 +1,130 @@
+"""Game-independent ruleset helpers both games share: reading a ruleset TOML,
+applying ``--set`` overrides with their provenance, walking the leaves of a
+nested mapping, looking up provenance by longest dotted prefix, turning
+pydantic errors into one ``dotted.path: problem`` line each, and hashing the
+effective rules.
+
+Each game keeps its own pydantic models and cross checks; this module only
+holds the plumbing, so that the two games report problems the same way.
+"""
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import tomllib
+
+from pydantic import ValidationError
+
+from .errors import InputError
+from .overrides import apply_override, parse_assignment
+
+PROVENANCE_PREFIXES = ("rulebook:", "assumed:", "override:")
+
+
+def leaves(node, prefix=""):
+    """Yield (dotted path, value) for every leaf of nested dicts/lists.
+
+    A list of tables is walked item by item (``effects.0.op``); a list of
+    scalars (or an empty list) is one leaf, because it is one value to a
+    designer (``dice.red``)."""
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from leaves(v, f"{prefix}.{k}" if prefix else str(k))
+    elif isinstance(node, list) and node and isinstance(node[0], dict):
+        for i, v in enumerate(node):
+            yield from leaves(v, f"{prefix}.{i}")
+    else:
+        yield prefix, node
+
+
+def provenance_of(path, provenance):
+    """The provenance text of ``path``: the entry of the longest dotted prefix."""
+    parts = path.split(".")
+    for i in range(len(parts), 0, -1):
+        key = ".".join(parts[:i])
+        if key in provenance:
+            return provenance[key]
+    return None
+
+
+def format_errors(err: ValidationError, drop_tags=frozenset(), messages=None):
+    """One ``dotted.path: problem`` line per pydantic error.
+
+    ``drop_tags`` are discriminator values of tagged unions: pydantic puts the
+    tag into the location (``effects.0.draw_item.n``), which is not a key of
+    the file, so a tag right after a list index is left out. ``messages`` maps
+    a pydantic error type to a message replacing pydantic's own."""
+    lines = []
+    for e in err.errors():
+        parts = []
+        for x in e["loc"]:
+            if str(x).startswith("function-"):
+                continue
+            if x in drop_tags and parts and isinstance(parts[-1], int):
+                continue
+            parts.append(x)
+        loc = ".".join(str(x) for x in parts)
+        msg = e["msg"].replace("Value error, ", "")
+        if e["type"] == "extra_forbidden":
+            msg = "unknown key"
+        elif e["type"] == "missing":
+            msg = "missing"
+        elif messages and e["type"] in messages:
+            msg = messages[e["type"]](e)
+        lines.append(f"{loc}: {msg}" if loc else msg)
+    return lines
+
+
+def read_toml(path, default_text):
+    """The raw mapping of a ruleset file, or of ``default_text()`` when ``path``
+    is None; a missing, unreadable or malformed file is an InputError."""
+    try:
+        if path is None:
+            return tomllib.loads(default_text())
+        with open(path, "rb") as f:
+            return tomllib.load(f)
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such ruleset file") from None
+    except tomllib.TOMLDecodeError as e:
+        raise InputError(f"{path}: not valid TOML ({e})") from None
+    except OSError as e:
+        raise InputError(f"{path}: cannot read ({e.strerror})") from None
+
+
+def apply_overrides(raw, overrides):
+    """A deep copy of ``raw`` with the ``"dotted.path=value"`` overrides applied,
+    each overridden path given the provenance ``override: --set path=value``.
+
+    An element of a scalar list (``dice.red.4``) is part of one leaf, the list,
+    so the override provenance goes on the list's path."""
+    raw = copy.deepcopy(raw)
+    for item in overrides:
+        p, v = parse_assignment(item)
+        if p.startswith("provenance"):
+            raise InputError(f"--set {p}: provenance cannot be overridden")
+        apply_override(raw, p, v)
+        key = p
+        parts = p.split(".")
+        if parts[-1].isdigit():
+            parent = raw
+            for part in parts[:-1]:
+                parent = parent[int(part)] if isinstance(parent, list) else parent[part]
+            if not (parent and isinstance(parent[0], dict)):
+                key = ".".join(parts[:-1])
+        raw.setdefault("provenance", {})[key] = f"override: --set {p}={json.dumps(v)}"
+    return raw
+
+
+def missing_provenance(raw, provenance):
+    """Problem lines for every leaf of ``raw`` (outside [provenance]) that no
+    provenance entry covers."""
+    return [f"{p}: no provenance (add a [provenance] entry)"
+            for p, _ in leaves({k: v for k, v in raw.items() if k != "provenance"})
+            if provenance_of(p, provenance) is None]
+
+
+def model_hash(model, exclude=("provenance",)):
+    """Short stable hash of a validated model's values (provenance excluded)."""
+    d = model.model_dump(mode="json", exclude=set(exclude))
+    return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()[:16]
