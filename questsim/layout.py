@@ -1,0 +1,139 @@
+"""Integer enums and the flat int32 layout of one Quest Master game.
+
+A game's whole state is one int32 vector ``s``; every offset is named here
+(numba reads these module constants as compile-time constants). Seats are
+0..players-1; a seat's block starts at ``G_P + seat * PS``.
+"""
+
+MAX_PLAYERS = 6
+MAX_HAND = 12            # hand slots: the limit is 5, a draw may pass it before the discard
+MAX_ITEM_CARDS = 80
+MAX_EVENT_CARDS = 60
+MAX_LEGAL = 64
+MAX_PARAMS = 8
+
+# ---- dice faces: numbers are 1..6, symbols negative -------------------------
+F_SWORD, F_BOMB, F_CHEST = -1, -2, -3
+SYMBOL_NAMES = ("", "sword", "bomb", "chest")      # index = -face
+DIE_RED, DIE_BLUE = 0, 1
+
+# ---- square kinds, item symbols, foot-card moments (ruleset order) ----------
+SQ_CASTLE, SQ_EVENT, SQ_ITEM, SQ_SWORD, SQ_WARP, SQ_PLAIN = range(6)
+IS_SWORD, IS_SHIELD, IS_SWORD_SHIELD, IS_FOOT = range(4)
+W_NONE, W_BEFORE_ROLL, W_AFTER_ROLL, W_AFTER_MOVE, W_HP_ZERO = -1, 0, 1, 2, 3
+
+# ---- effect ops (questsim.ruleset.OPS order) ---------------------------------
+(OP_GAIN_HP, OP_LOSE_HP, OP_GAIN_HP_DIE, OP_LOSE_HP_DIE, OP_DRAW_ITEM, OP_DISCARD_ITEM, OP_OPEN_EVENT,
+ OP_MOVE, OP_GO_HOME, OP_FIGHT, OP_ROLL, OP_ATTACK_BONUS, OP_SHIELD, OP_ABSORB, OP_DESTROY_ITEMS,
+ OP_REVIVE, OP_EXTRA_MOVE) = range(17)
+TGT_SELF, TGT_ALL, TGT_OTHERS = 0, 1, 2
+GAIN_HP, GAIN_MP, GAIN_NONE = 0, 1, 2
+# an effect row: op, n, arg, race mask, then (start, count) of the roll
+# branches number, sword, bomb, chest
+EW = 12
+E_OP, E_N, E_ARG, E_RACES, E_BR = 0, 1, 2, 3, 4
+
+# ---- win conditions / outcome -------------------------------------------------
+WIN_NONE, WIN_LAST_STANDING, WIN_CASTLES, WIN_HP, WIN_CAP, WIN_NOBODY = range(6)
+WIN_NAMES = ("running", "last_standing", "five_castles", "hp_over_40", "cap", "no_winner")
+
+# ---- decisions: code = kind * OPB + argument ---------------------------------
+OPB = 1000
+A_DONE = 0            # end a window / stop adding cards
+A_MOVE = 1            # move arg squares (the movement choice)
+A_SYMBOL = 2          # take symbol arg (1 sword, 2 bomb, 3 chest) instead of moving
+A_STAY = 3            # two symbols: take neither (toggle two_symbols_may_pass)
+A_PLAY = 4            # play item kind arg (a window, or a card with an attack/defence)
+A_WARP = 5            # warp to square arg
+A_NO_WARP = 6
+A_STEP = 7            # at a fork: step to square arg
+A_TARGET = 8          # fight seat arg
+A_ATTACK = 9          # attack with paid attack arg (100 = the free attack)
+A_DECLINE = 10        # decline to attack (out of attacks for this combat)
+A_ABILITY = 11        # use character ability arg
+A_DISCARD = 12        # discard item kind arg
+FREE_ATTACK = 100
+ACTION_NAMES = ("done", "move", "symbol", "stay", "play", "warp", "no_warp", "step", "target", "attack",
+                "decline", "ability", "discard")
+
+# contexts of a pending decision (what a policy is asked)
+CTX_BEFORE_ROLL, CTX_AFTER_ROLL, CTX_MOVE, CTX_WARP, CTX_FORK, CTX_AFTER_MOVE, CTX_TARGET, CTX_ATTACK, \
+    CTX_ATTACK_CARDS, CTX_DEFEND, CTX_DISCARD = range(11)
+
+# ---- state layout --------------------------------------------------------------
+_off = 0
+
+
+def _take(n):
+    global _off
+    o = _off
+    _off += n
+    return o
+
+
+G_NP = _take(1)            # players
+G_ACTIVE = _take(1)        # seat whose turn it is
+G_FIRST = _take(1)         # seat that won the start roll
+G_ROUND = _take(1)         # rounds begun (a round = every living player's turn)
+G_TURNS = _take(1)
+G_WINNER = _take(1)        # seat, -1 while running / nobody
+G_WIN = _take(1)           # WIN_*
+G_DUELS = _take(1)
+G_ATTACKS = _take(1)       # attacks made in all duels
+G_ELIMINATED = _take(1)
+G_CHAIN = _take(1)         # card-driven moves in this turn (guard against endless chains)
+G_CTX = _take(1)           # context of the pending decision
+G_CTX_ARG = _take(1)
+G_ILLEGAL = _take(1)
+G_LOG = _take(1)
+G_LOGN = _take(1)
+G_DIE_RED = _take(1)       # the movement roll
+G_DIE_BLUE = _take(1)
+G_ITEM_N = _take(1)
+G_ITEM_DECK = _take(MAX_ITEM_CARDS)      # top = G_ITEM_N - 1
+G_ITEM_USED_N = _take(1)
+G_ITEM_USED = _take(MAX_ITEM_CARDS)
+G_EVENT_N = _take(1)
+G_EVENT_DECK = _take(MAX_EVENT_CARDS)
+G_EVENT_USED_N = _take(1)
+G_EVENT_USED = _take(MAX_EVENT_CARDS)
+G_DUEL_A = _take(1)        # seats of the current duel (-1 outside a duel)
+G_DUEL_D = _take(1)
+G_DUEL_AT = _take(1)       # the attack being resolved: its At, the defender's shield, absorbed?
+G_DUEL_SHIELD = _take(1)
+G_DUEL_ABSORB = _take(1)   # -1: no; else GAIN_* of the absorbing card
+G_EXTRA = _take(1)         # squares added to this turn's move (Yellow Bird Shoes)
+MAX_STACK = 64
+G_STK_N = _take(1)         # pending effect lists: (start, count, next index) frames, resolved last-in first-out
+G_STK = _take(3 * MAX_STACK)
+
+# seat blocks
+P_CHAR, P_RACE, P_HP, P_POS, P_ALIVE, P_CASTLES, P_HAND_N, P_MP, P_OUT, P_POLICY, P_TURNPOS, P_DUELS, \
+    P_DAMAGE, P_BONUS, P_CARRY_SHIELD, P_MAX_HP, P_ELIM_ROUND = range(17)
+P_ABIL = 17                # uses of each ability in this combat (4)
+P_HAND = 21                # item kind per hand slot
+PS = P_HAND + MAX_HAND
+G_P = _take(PS * MAX_PLAYERS)
+
+STATE_SIZE = _off
+
+# ---- result row ------------------------------------------------------------------
+RESULT_COLUMNS = (
+    "win_condition", "winner_seat", "winner_position", "winner_character", "rounds", "turns", "duels",
+    "attacks", "eliminated", "first_seat", "illegal_choices",
+    "char1", "char2", "char3", "char4", "char5", "char6",
+    "hp1", "hp2", "hp3", "hp4", "hp5", "hp6",
+    "castles1", "castles2", "castles3", "castles4", "castles5", "castles6",
+    "pos1", "pos2", "pos3", "pos4", "pos5", "pos6",   # turn position of each seat (0 = went first)
+)
+NRES = len(RESULT_COLUMNS)
+RESULT_INDEX = {n: i for i, n in enumerate(RESULT_COLUMNS)}
+
+# ---- event log -------------------------------------------------------------------
+EV_COLS = 7   # type, round, seat, a, b, c, d
+EVENT_NAMES = ("setup", "start_roll", "turn", "roll", "choice", "move", "warp", "land", "castle", "draw_item",
+               "discard", "play_item", "event", "die", "hp", "fight", "mp", "attack", "defend", "damage",
+               "absorb", "eliminated", "revive", "win", "reshuffle", "go_home")
+EVENT = {n: i for i, n in enumerate(EVENT_NAMES)}
+for _i, _n in enumerate(EVENT_NAMES):
+    globals()["EV_" + _n.upper()] = _i

@@ -1,0 +1,126 @@
+"""The Python API of Quest Master simulation: prepare a ruleset, play seeded
+games into a pandas DataFrame (one row per game), replay one game.
+
+    >>> from questsim import sim
+    >>> df = sim.simulate(games=1000, seed=1, players=4)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from simcore.errors import InputError
+from . import layout as L
+from .policies import BUILTIN_POLICIES
+from .ruleset import Ruleset, load_ruleset, ruleset_hash
+from .tables import Names, compile_tables
+
+POLICY_IDS = {name: pid for pid, name, _n, _d in BUILTIN_POLICIES}
+POLICY_DEFAULTS = {name: d for _pid, name, _n, d in BUILTIN_POLICIES}
+POLICY_PARAMS = {name: n for _pid, name, n, _d in BUILTIN_POLICIES}
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A validated ruleset and its compiled form."""
+    ruleset: Ruleset
+    T: np.ndarray
+    names: Names
+    hash: str
+
+
+def prepare(ruleset_path=None, overrides=()) -> Rules:
+    """Load (with ``--set`` overrides), validate and compile a ruleset."""
+    rs = load_ruleset(ruleset_path, overrides)
+    T, names = compile_tables(rs)
+    return Rules(rs, T, names, ruleset_hash(rs))
+
+
+@dataclass(frozen=True)
+class Config:
+    """One table: player count, characters by seat (empty: drawn at random),
+    policies by seat (one name: every seat), policy parameters."""
+    players: int = 4
+    characters: tuple = ()
+    policies: tuple = ("greedy",)
+    params: tuple = ()
+
+    def resolved(self, rules: Rules):
+        """Check against the rules; returns (chars, policy ids, params) arrays."""
+        r = rules.ruleset.rules
+        if not r.min_players <= self.players <= r.max_players:
+            raise InputError(f"--players {self.players}: Quest Master takes {r.min_players} to {r.max_players} players")
+        chars = np.full(L.MAX_PLAYERS, -1, np.int32)
+        if self.characters:
+            if len(self.characters) != self.players:
+                raise InputError(f"--characters: {self.players} players need {self.players} characters, "
+                                 f"got {len(self.characters)}")
+            for i, c in enumerate(self.characters):
+                if c == "random":
+                    continue
+                if c not in rules.names.characters:
+                    raise InputError(f"--characters: unknown character {c!r} "
+                                     f"(choose from {', '.join(rules.names.characters)})")
+                if rules.names.characters.index(c) in chars:
+                    raise InputError(f"--characters: {c} can be played by only one seat (QM-GAP-08)")
+                chars[i] = rules.names.characters.index(c)
+        if self.players > len(rules.names.characters):
+            raise InputError(f"--players {self.players}: only {len(rules.names.characters)} characters")
+        pols = self.policies or ("greedy",)
+        if len(pols) == 1:
+            pols = pols * self.players
+        if len(pols) != self.players:
+            raise InputError(f"--policy: give one policy, or one per seat ({self.players}), got {len(pols)}")
+        pids = np.zeros(L.MAX_PLAYERS, np.int32)
+        pp = np.zeros((L.MAX_PLAYERS, L.MAX_PARAMS), np.float64)
+        for i, name in enumerate(pols):
+            if name not in POLICY_IDS:
+                raise InputError(f"--policy: unknown policy {name!r} (choose from {', '.join(POLICY_IDS)})")
+            pids[i] = POLICY_IDS[name]
+            vals = self.params or POLICY_DEFAULTS[name]
+            if len(vals) != len(POLICY_DEFAULTS[name]):
+                raise InputError(f"--params: policy {name} takes {len(POLICY_DEFAULTS[name])} parameter(s) "
+                                 f"({', '.join(POLICY_PARAMS[name]) or 'none'})")
+            pp[i, :len(vals)] = vals
+        return chars, pids, pp
+
+
+def run_games(rules: Rules, config: Config, seed: int, first: int, n: int) -> np.ndarray:
+    """Raw int32 result rows of games ``first .. first+n-1``."""
+    from .engine import run_batch
+    chars, pids, pp = config.resolved(rules)
+    out = np.zeros((n, L.NRES), np.int32)
+    if n:
+        run_batch(np.uint64(seed), first, n, config.players, chars, pids, pp, rules.T, out)
+    return out
+
+
+def to_frame(rows: np.ndarray, rules: Rules, config: Config, seed: int, first: int) -> pd.DataFrame:
+    """Decode raw rows into the per-game DataFrame (docs/results.md, Quest Master)."""
+    n = len(rows)
+    df = pd.DataFrame(rows, columns=L.RESULT_COLUMNS)
+    df.insert(0, "game", np.arange(first, first + n, dtype=np.int64))
+    df.insert(1, "seed", np.uint64(seed))
+    df.insert(2, "players", config.players)
+    pols = config.policies if len(config.policies) > 1 else config.policies * config.players
+    df.insert(3, "policy", "+".join(pols) if len(set(pols)) > 1 else pols[0])
+    df["win_condition"] = pd.Categorical.from_codes(df["win_condition"], categories=list(L.WIN_NAMES))
+    chars = list(rules.names.characters) + [""]
+    for col in ["winner_character"] + [f"char{i}" for i in range(1, 7)]:
+        codes = df[col].to_numpy()
+        df[col] = pd.Categorical.from_codes(np.where(codes < 0, len(chars) - 1, codes), categories=chars)
+    df["decided"] = df["winner_seat"] >= 0
+    df["first_player_won"] = df["winner_position"] == 0
+    # the batch driver's success column: a game with a winner (for --target-ci)
+    df["win"] = df["decided"]
+    return df
+
+
+def simulate(games=1000, seed=1, players=4, characters=(), policies=("greedy",), params=(), ruleset=None,
+             overrides=(), rules: Rules | None = None) -> pd.DataFrame:
+    """Play ``games`` seeded games in this process; one row per game."""
+    rules = rules or prepare(ruleset, overrides)
+    cfg = Config(players, tuple(characters), tuple(policies), tuple(params))
+    return to_frame(run_games(rules, cfg, seed, 0, games), rules, cfg, seed, 0)

@@ -1,0 +1,216 @@
+"""Compile a validated Quest Master ruleset into one flat int32 array ``T``
+(the numba kernels' only view of the rules) plus the names to decode results.
+
+Every section starts at a module constant ``O_*`` fixed by the maximum sizes
+of questsim.ruleset, so offsets are compile-time constants in the kernels.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from simcore.errors import InputError
+from . import layout as L
+from .ruleset import (DICE, FOOT_TIMES, ITEM_SYMBOLS, MAX_CHARACTERS, MAX_EVENT_KINDS, MAX_FACES, MAX_ITEM_KINDS,
+                      MAX_NEXT, MAX_SQUARES, OPS, RACES, SQUARE_KINDS, Ruleset, home_squares, predecessors,
+                      successors)
+
+MAX_PRED = 4
+MAX_WARP = 8
+MAX_ATTACKS = 4
+MAX_ABILITIES = 4
+MAX_EFFECT_ROWS = 1024
+
+# scalar rules
+(P_NSQ, P_NCH, P_NIK, P_NEK, P_HAND_LIMIT, P_START_ITEMS, P_CASTLES_TO_WIN, P_WIN_HP, P_FREE_COST, P_MP_SYMBOL,
+ P_START_DICE, P_START_SYMBOL, P_MAX_ATTACKS, P_CHAIN_LIMIT, P_CAP_ROUNDS, P_NCASTLES,
+ # toggles
+ P_T_START_HOME, P_T_BONUS_LASTS, P_T_SHIELDS_STACK, P_T_SHIELD_LASTS, P_T_ONE_ITEM, P_T_WARP_ON_LAND,
+ P_T_SQUARE_OPTIONAL, P_T_LAND_FIGHTS, P_T_TWO_SYMBOLS_PASS, P_T_LONE_CONTINUES, P_T_CARD_MOVES_MARK,
+ P_NFACES_RED, P_NFACES_BLUE) = range(29)
+NPARAM = 32
+
+_o = NPARAM
+
+
+def _sec(n):
+    global _o
+    o = _o
+    _o += n
+    return o
+
+
+O_FACES = _sec(2 * MAX_FACES)                 # die * MAX_FACES + face
+O_SQ_KIND = _sec(MAX_SQUARES)
+O_SQ_CASTLE = _sec(MAX_SQUARES)               # castle index of a castle square, else -1
+O_NEXT_N = _sec(MAX_SQUARES)
+O_NEXT = _sec(MAX_SQUARES * MAX_NEXT)
+O_PRED_N = _sec(MAX_SQUARES)
+O_PRED = _sec(MAX_SQUARES * MAX_PRED)
+O_WARP_N = _sec(MAX_SQUARES)
+O_WARP = _sec(MAX_SQUARES * MAX_WARP)
+O_HOME = _sec(len(RACES))                     # home square by race
+O_CASTLE_RACE = _sec(8)
+O_CASTLE_UP = _sec(16)                        # (start, count) per castle
+O_CASTLE_LOW = _sec(16)
+CH = 4 + 2 * MAX_ATTACKS + 5 * MAX_ABILITIES  # race, hp, at, n_attacks, attacks, n_ab... (see _char_block)
+O_CHAR = _sec(MAX_CHARACTERS * CH)
+IK = 7                                        # count, colour(0 red/1 blue), symbol, cost, when, eff start, eff n
+O_ITEM = _sec(MAX_ITEM_KINDS * IK)
+EK = 3                                        # count, eff start, eff n
+O_EVENT = _sec(MAX_EVENT_KINDS * EK)
+O_LAND = _sec(2 * 6)                          # landing effects (start, count) by square kind
+O_SYMBOL = _sec(2 * 4)                        # symbol effects (start, count) by symbol index 1..3
+O_EFF = _sec(MAX_EFFECT_ROWS * L.EW)
+T_SIZE = _o
+
+# character block fields
+C_RACE, C_HP, C_AT, C_NATT, C_ATT = 0, 1, 2, 3, 4           # attacks: (cost, at) pairs
+C_NAB = C_ATT + 2 * MAX_ATTACKS
+C_AB = C_NAB + 1                                            # abilities: when, cost, per_combat, eff start, eff n
+
+
+@dataclass(frozen=True)
+class Names:
+    """Names by index, to decode results."""
+    characters: list
+    races: list
+    items: list
+    events: list
+    castles: list
+
+
+def _face(f):
+    return f if isinstance(f, int) else -("", "sword", "bomb", "chest").index(f)
+
+
+class _Effects:
+    """Appends effect lists to the rows table; returns (start, count)."""
+
+    def __init__(self, T):
+        self.T, self.n = T, 0
+
+    def add(self, effects):
+        effects = list(effects or [])
+        start = self.n
+        self.n += len(effects)
+        if self.n > MAX_EFFECT_ROWS:
+            raise InputError("ruleset: too many effects in total (more than 1024 rows)")
+        for i, e in enumerate(effects):
+            row = O_EFF + (start + i) * L.EW
+            d = e.model_dump()
+            T = self.T
+            T[row + L.E_OP] = OPS.index(d["op"])
+            T[row + L.E_RACES] = sum(1 << RACES.index(r) for r in d.get("races", []))
+            op = d["op"]
+            if op in ("gain_hp", "lose_hp"):
+                T[row + L.E_N] = d["n"]
+                T[row + L.E_ARG] = ("self", "all", "others").index(d.get("target", "self"))
+            elif op in ("gain_hp_die", "lose_hp_die"):
+                T[row + L.E_N] = d["symbol_value"]
+                T[row + L.E_ARG] = DICE.index(d["die"])
+            elif op == "move":
+                T[row + L.E_N] = d["steps"]
+            elif op == "absorb_attack":
+                T[row + L.E_ARG] = ("hp", "mp", "none").index(d["gain"])
+            elif op == "revive":
+                T[row + L.E_N] = d["hp"]
+            elif op == "roll":
+                T[row + L.E_ARG] = DICE.index(d["die"])
+                for k, br in enumerate((e.number, e.sword, e.bomb, e.chest)):
+                    s, c = self.add(br)
+                    T[row + L.E_BR + 2 * k] = s
+                    T[row + L.E_BR + 2 * k + 1] = c
+            else:
+                T[row + L.E_N] = d.get("n", 0)
+        return start, len(effects)
+
+
+def compile_tables(rs: Ruleset):
+    """Ruleset → (T, Names)."""
+    T = np.zeros(T_SIZE, np.int32)
+    E = _Effects(T)
+    sq = rs.board.squares
+    castles = list(rs.castles)
+    chars = list(rs.characters)
+    items = list(rs.items)
+    events = list(rs.events)
+    r = rs.rules
+    tg = rs.toggles
+    T[P_NSQ], T[P_NCH], T[P_NIK], T[P_NEK] = len(sq), len(chars), len(items), len(events)
+    T[P_HAND_LIMIT], T[P_START_ITEMS], T[P_CASTLES_TO_WIN] = r.hand_limit, r.starting_items, r.castles_to_win
+    T[P_WIN_HP], T[P_FREE_COST], T[P_MP_SYMBOL] = r.win_hp_above, r.free_attack_cost, r.mp_symbol_value
+    T[P_START_DICE], T[P_START_SYMBOL], T[P_MAX_ATTACKS] = r.start_roll_dice, r.start_roll_symbol_value, \
+        r.max_attacks_per_combat
+    T[P_CHAIN_LIMIT], T[P_CAP_ROUNDS], T[P_NCASTLES] = r.event_chain_limit, r.safety_cap_rounds, len(castles)
+    for p, v in ((P_T_START_HOME, tg.start_marks_home_castle), (P_T_BONUS_LASTS, tg.attack_bonus_lasts_combat),
+                 (P_T_SHIELDS_STACK, tg.shields_stack), (P_T_SHIELD_LASTS, tg.shield_lasts_combat),
+                 (P_T_ONE_ITEM, tg.one_item_per_step), (P_T_WARP_ON_LAND, tg.warp_on_landing),
+                 (P_T_SQUARE_OPTIONAL, tg.square_cards_optional), (P_T_LAND_FIGHTS, tg.landing_on_player_fights),
+                 (P_T_TWO_SYMBOLS_PASS, tg.two_symbols_may_pass), (P_T_LONE_CONTINUES, tg.lone_attacker_continues),
+                 (P_T_CARD_MOVES_MARK, tg.card_moves_mark_castles)):
+        T[p] = int(v)
+    for d, faces in enumerate((rs.dice.red, rs.dice.blue)):
+        T[P_NFACES_RED + d] = len(faces)
+        for i, f in enumerate(faces):
+            T[O_FACES + d * MAX_FACES + i] = _face(f)
+    nxt, prv = successors(rs.board), predecessors(rs.board)
+    for i, s in enumerate(sq):
+        T[O_SQ_KIND + i] = SQUARE_KINDS.index(s.kind)
+        T[O_SQ_CASTLE + i] = castles.index(s.castle) if s.castle else -1
+        T[O_NEXT_N + i] = len(nxt[i])
+        for k, j in enumerate(nxt[i]):
+            T[O_NEXT + i * MAX_NEXT + k] = j
+        if len(prv[i]) > MAX_PRED or len(s.warp_to or []) > MAX_WARP:
+            raise InputError(f"board.squares.{i}: at most {MAX_PRED} squares may lead into a square "
+                             f"and a warp may list at most {MAX_WARP} targets")
+        T[O_PRED_N + i] = len(prv[i])
+        for k, j in enumerate(prv[i]):
+            T[O_PRED + i * MAX_PRED + k] = j
+        T[O_WARP_N + i] = len(s.warp_to or [])
+        for k, j in enumerate(s.warp_to or []):
+            T[O_WARP + i * MAX_WARP + k] = j
+    for race, i in home_squares(rs).items():
+        T[O_HOME + RACES.index(race)] = i
+    for c, key in enumerate(castles):
+        cs = rs.castles[key]
+        T[O_CASTLE_RACE + c] = RACES.index(cs.race)
+        T[O_CASTLE_UP + 2 * c: O_CASTLE_UP + 2 * c + 2] = E.add(cs.upper)
+        T[O_CASTLE_LOW + 2 * c: O_CASTLE_LOW + 2 * c + 2] = E.add(cs.lower)
+    for c, key in enumerate(chars):
+        ch = rs.characters[key]
+        b = O_CHAR + c * CH
+        T[b + C_RACE], T[b + C_HP], T[b + C_AT], T[b + C_NATT] = RACES.index(ch.race), ch.hp, ch.at, len(ch.attacks)
+        for k, a in enumerate(ch.attacks):
+            T[b + C_ATT + 2 * k], T[b + C_ATT + 2 * k + 1] = a.cost, a.at
+        abil = list(ch.abilities.values())
+        if len(abil) > MAX_ABILITIES:
+            raise InputError(f"characters.{key}.abilities: at most {MAX_ABILITIES}")
+        T[b + C_NAB] = len(abil)
+        for k, a in enumerate(abil):
+            o = b + C_AB + 5 * k
+            T[o], T[o + 1], T[o + 2] = ("attack", "defend").index(a.when), a.cost, a.per_combat
+            T[o + 3: o + 5] = E.add(a.effects)
+    for k, key in enumerate(items):
+        it = rs.items[key]
+        o = O_ITEM + k * IK
+        T[o], T[o + 1], T[o + 2], T[o + 3] = it.count, int(it.colour == "blue"), ITEM_SYMBOLS.index(it.symbol), it.cost
+        T[o + 4] = FOOT_TIMES.index(it.when) if it.when else -1
+        T[o + 5: o + 7] = E.add(it.effects)
+    if sum(rs.items[k].count for k in items) > L.MAX_ITEM_CARDS:
+        raise InputError(f"items: at most {L.MAX_ITEM_CARDS} cards in the deck")
+    if sum(rs.events[k].count for k in events) > L.MAX_EVENT_CARDS:
+        raise InputError(f"events: at most {L.MAX_EVENT_CARDS} cards in the deck")
+    for k, key in enumerate(events):
+        ev = rs.events[key]
+        o = O_EVENT + k * EK
+        T[o] = ev.count
+        T[o + 1: o + 3] = E.add(ev.effects)
+    for k, kind in enumerate(SQUARE_KINDS):
+        if kind in ("item", "event", "sword", "plain"):
+            T[O_LAND + 2 * k: O_LAND + 2 * k + 2] = E.add(getattr(rs.landing, kind))
+    for k, sym in enumerate(("sword", "bomb", "chest")):
+        T[O_SYMBOL + 2 * (k + 1): O_SYMBOL + 2 * (k + 1) + 2] = E.add(getattr(rs.symbols, sym))
+    names = Names(chars, list(RACES), items, events, castles)
+    return T, names
