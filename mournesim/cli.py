@@ -12,41 +12,15 @@ from pathlib import Path
 
 import click
 
+from simcore.cli import error_group, ruleset_options as ruleset_options_for
 from simcore.errors import InputError
 from . import __version__
 from .policies import BUILTIN_POLICIES
 from . import plugins
 
 
-def _fail(msg):
-    for line in str(msg).splitlines():
-        click.echo(f"mournesim: error: {line}", err=True)
-    sys.exit(2)
-
-
-class Group(click.Group):
-    """Turns InputError and click usage errors into one line and exit 2."""
-
-    def main(self, *a, standalone_mode=True, **kw):
-        try:
-            return super().main(*a, standalone_mode=False, **kw)
-        except InputError as e:
-            _fail(e)
-        except click.exceptions.Abort:
-            click.echo("mournesim: interrupted", err=True)
-            sys.exit(130)
-        except click.ClickException as e:
-            _fail(e.format_message())
-        except click.exceptions.Exit as e:
-            sys.exit(e.exit_code)
-
-
-def ruleset_options(f):
-    f = click.option("--set", "overrides", multiple=True, metavar="PATH=VALUE",
-                     help="Override a ruleset value, e.g. --set heroes.jack.courage=8 (repeatable).")(f)
-    f = click.option("--ruleset", type=click.Path(dir_okay=False), default=None,
-                     help="Ruleset TOML file (default: the shipped MourneQuest ruleset).")(f)
-    return f
+Group = error_group("mournesim")
+ruleset_options = ruleset_options_for("heroes.jack.courage=8")
 
 
 def game_options(f):

@@ -12,6 +12,7 @@ import sys
 
 import click
 
+from simcore.cli import error_group, ruleset_options as ruleset_options_for
 from simcore.errors import InputError
 
 from . import __version__
@@ -19,43 +20,130 @@ from . import __version__
 PROG = "questsim"
 
 
-def _fail(msg):
-    for line in str(msg).splitlines():
-        click.echo(f"{PROG}: error: {line}", err=True)
-    sys.exit(2)
-
-
-class Group(click.Group):
-    """Turns InputError and click usage errors into one line each and exit 2."""
-
-    def main(self, *a, standalone_mode=True, **kw):
-        try:
-            return super().main(*a, standalone_mode=False, **kw)
-        except InputError as e:
-            _fail(e)
-        except click.exceptions.Abort:
-            click.echo(f"{PROG}: interrupted", err=True)
-            sys.exit(130)
-        except click.ClickException as e:
-            _fail(e.format_message())
-        except click.exceptions.Exit as e:
-            sys.exit(e.exit_code)
-
-
-def ruleset_options(f):
-    """``--ruleset FILE`` and repeatable ``--set PATH=VALUE``, for every command
-    that plays or shows the rules."""
-    f = click.option("--set", "overrides", multiple=True, metavar="PATH=VALUE",
-                     help="Override a ruleset value, e.g. --set characters.robot.hp=25 (repeatable).")(f)
-    f = click.option("--ruleset", type=click.Path(dir_okay=False), default=None,
-                     help="Ruleset TOML file (default: the shipped Quest Master ruleset).")(f)
-    return f
+Group = error_group("questsim")
+ruleset_options = ruleset_options_for("characters.robot.hp=25")
 
 
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name=PROG)
 def main():
     """Quest Master balance simulator: seeded Monte Carlo games with error bars."""
+
+
+GRID_OPTIONS = ("games", "seed", "players", "policy", "characters", "params", "batch", "target_ci", "ruleset",
+                "overrides")
+
+
+@main.command()
+@click.option("--games", default=10000, show_default=True, type=click.IntRange(1, None),
+              help="Games per configuration cell (the cap with --target-ci).")
+@click.option("--seed", default=1, show_default=True, type=click.IntRange(0, 2**64 - 1), help="Master seed.")
+@click.option("--players", default="4", show_default=True, metavar="N[,N..]|all",
+              help="2-6 players; several or all make a grid.")
+@click.option("--policy", default="greedy", show_default=True, metavar="NAME[+NAME..][,..]|all",
+              help="random or greedy for every seat, or one per seat joined by + (greedy+random+random); "
+                   "comma-separated alternatives make a grid.")
+@click.option("--characters", default="random", show_default=True, metavar="a,b,..|random",
+              help="random: each game draws distinct characters; or fixed by seat.")
+@click.option("--params", default="", metavar="X,Y", help="Policy parameters (one --policy only).")
+@click.option("--workers", type=click.IntRange(1, 512), default=None, help="Worker processes [default: all cores].")
+@click.option("--batch", type=click.IntRange(1, None), default=None, help="Games per batch [default: 20000].")
+@click.option("--target-ci", type=float, default=None, metavar="X",
+              help="Add batches until the share of decided games has a 95%% half-width <= X in every cell.")
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="Write a Parquet dataset here instead of printing the full report.")
+@click.option("--resume", type=click.Path(file_okay=False), default=None,
+              help="Finish the interrupted run in this directory.")
+@click.option("--cluster", default=None, metavar="ADDRESS|local", help="Run the batches on a Dask cluster.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@ruleset_options
+@click.pass_context
+def simulate(ctx, games, seed, players, policy, characters, params, workers, batch, target_ci, out, resume,
+             cluster, quiet, ruleset, overrides):
+    """Play seeded Quest Master games over player counts x policy tables and
+    print the balance report (or write a dataset with --out)."""
+    import time
+    from tqdm import tqdm
+    from simcore.batch import Interrupted
+    from simcore.report import render, with_interval
+    from . import batch as grid, sim
+    from .report import headline, standard_report
+    import pandas as pd
+    if resume:
+        given = [o for o in GRID_OPTIONS if ctx.get_parameter_source(o) == click.core.ParameterSource.COMMANDLINE]
+        if given or out:
+            opt = "--out" if out else "--" + given[0].replace("_", "-")
+            raise InputError(f"--resume continues a run with its own settings: drop {opt}")
+    t0 = time.perf_counter()
+    bar = tqdm(disable=True if quiet else None, unit="game", unit_scale=True, file=sys.stderr, dynamic_ncols=True,
+               desc="games")
+    try:
+        if resume:
+            df, cells = grid.resume(resume, workers, cluster, bar)
+            out = resume
+        else:
+            rules = sim.prepare(ruleset, overrides)
+            chars = () if characters.strip().lower() == "random" else \
+                tuple(c.strip().lower() for c in characters.split(","))
+            try:
+                pars = tuple(float(x) for x in params.split(",")) if params.strip() else ()
+            except ValueError:
+                raise InputError(f"--params {params!r}: expected numbers separated by commas") from None
+            df, cells = grid.run_grid(
+                games=games, seed=seed, players=grid.parse_players(players, rules),
+                tables=grid.parse_tables(policy), characters=chars, params=pars, rules=rules, ruleset=ruleset,
+                overrides=overrides, batch=batch, target_ci=target_ci, out=out, workers=workers, cluster=cluster,
+                progress=bar, command=" ".join(["questsim"] + sys.argv[1:]))
+    except Interrupted as e:
+        bar.close()
+        where = (f"{e.done} of {e.total} batches kept in {e.out}; finish with: questsim simulate --resume {e.out}"
+                 if e.out else "nothing kept (use --out DIR to keep finished batches)")
+        click.echo(f"questsim: interrupted: {where}", err=True)
+        sys.exit(130)
+    bar.close()
+    dt = time.perf_counter() - t0
+    total = sum(n for _lab, n, _w in cells)
+    speed = f"{total:,} games in {dt:.1f}s, {total / dt:,.0f} games/s"
+    if out:
+        t = pd.DataFrame([dict(policy=lab["policy"], players=lab["players"], games=n, wins=w) for lab, n, w in cells])
+        t = with_interval(t, name="decided_rate")
+        click.echo(render({"games with a winner, by cell": t}, "table", f"Quest Master run in {out}  ({speed})"))
+        click.echo(f"full report: questsim report {out}")
+        return
+    title = f"Quest Master  players={players} policy={policy} games={games} seed={seed} rules={rules.hash}  " \
+            f"({speed})\n{headline(df)}"
+    click.echo(render(standard_report(df), "table", title), nl=False)
+
+
+@main.command()
+@click.argument("directory", type=click.Path())
+@click.option("--by", default=None, metavar="COL[,COL..]",
+              help="Win rate by these columns (character, position, or any result column) instead of the "
+                   "standard report.")
+@click.option("--format", "fmt", default="table", show_default=True,
+              type=click.Choice(["table", "markdown", "csv", "json"]))
+@click.option("--plots", type=click.Path(file_okay=False), default=None, help="Also write the PNG plots here.")
+def report(directory, by, fmt, plots):
+    """The balance report of a results directory written by simulate --out."""
+    from simcore import store
+    from simcore.report import render
+    from . import report as rep
+    run = store.read_run(directory)
+    df = store.read_dataset(directory)
+    if not run.get("complete"):
+        click.echo(f"questsim: note: the run in {directory} is unfinished; this report covers its finished "
+                   f"batches (finish with: questsim simulate --resume {directory})", err=True)
+    cols = None if by is None else [c.strip() for c in by.split(",") if c.strip()]
+    if cols is not None and not cols:
+        raise InputError("--by: give at least one column")
+    title = (f"Quest Master balance report: {directory}  seed={run['seed']} rules={run.get('rules_version')} "
+             f"hash={run.get('ruleset_hash')}\n{rep.headline(df)}")
+    tables = rep.standard_report(df) if cols is None else rep.by_report(df, cols)
+    click.echo(render(tables, fmt, title), nl=False)
+    if plots:
+        from .plots import write_plots
+        for path in write_plots(df, plots):
+            click.echo(f"wrote {path}", err=True)
 
 
 @main.group()

@@ -1,0 +1,100 @@
+"""The Quest Master balance plots (matplotlib, PNG), drawn from the report's
+tables:
+
+- ``character_forest.png``: each character's win rate minus its fair share, 95% bars;
+- ``turn_position.png``: win rate by turn position and player count, against 1/players;
+- ``win_conditions.png``: how games end, stacked by player count;
+- ``game_length.png``: rounds per game by player count.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")   # files only, no display needed
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+from . import layout as L  # noqa: E402
+from . import report as rep  # noqa: E402
+
+COND_COLOURS = {"last_standing": "#c62828", "five_castles": "#1565c0", "hp_over_40": "#2e7d32",
+                "cap": "#9e9e9e", "no_winner": "#424242"}
+
+
+def character_forest(df, ax):
+    t = rep.by_character(df).sort_values("vs_fair")
+    y = np.arange(len(t))
+    lo = t["vs_fair"] - (t["ci95_low"] - t["fair_share"])
+    hi = (t["ci95_high"] - t["fair_share"]) - t["vs_fair"]
+    ax.errorbar(t["vs_fair"], y, xerr=np.clip(np.vstack([lo, hi]), 0, None), fmt="o", capsize=3, color="#6a1b9a")
+    ax.axvline(0, ls="--", color="grey", label="fair share (1/players)")
+    ax.set_yticks(y, [f"{c}  (n={n:,})" for c, n in zip(t["character"], t["games"])])
+    ax.set_xlabel("win rate minus fair share (95% interval)")
+    ax.set_ylabel("character (seats played)")
+    ax.set_title("Is each character's chance fair?")
+    ax.legend(fontsize="small")
+
+
+def turn_position(df, ax):
+    t = rep.by_position(df)
+    counts = sorted(t["players"].unique())
+    width = 0.8 / max(1, len(counts))
+    for i, p in enumerate(counts):
+        g = t[t["players"] == p]
+        x = g["position"].to_numpy() + (i - (len(counts) - 1) / 2) * width
+        err = np.clip(np.vstack([g["win_rate"] - g["ci95_low"], g["ci95_high"] - g["win_rate"]]), 0, None)
+        bars = ax.bar(x, g["win_rate"], width, yerr=err, capsize=2, label=f"{p} players")
+        ax.hlines(1 / p, x.min() - width / 2, x.max() + width / 2, colors=bars[0].get_facecolor(), linestyles=":")
+    ax.set_xlabel("turn position (0 = went first)")
+    ax.set_ylabel("win rate (95% interval); dotted: 1/players")
+    ax.set_title("Does going first matter?")
+    ax.legend(fontsize="small", ncols=2)
+
+
+def win_conditions(df, ax):
+    t = rep.win_conditions(df)
+    bottom = np.zeros(len(t))
+    x = t["players"].astype(str)
+    for c in L.WIN_NAMES[1:]:
+        ax.bar(x, t[c], bottom=bottom, label=c.replace("_", " "), color=COND_COLOURS[c])
+        bottom += t[c].to_numpy()
+    ax.set_xlabel("players")
+    ax.set_ylabel("share of games")
+    ax.set_ylim(0, 1)
+    ax.set_title("Which win condition ends games")
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1, 1))
+
+
+def game_length(df, ax):
+    hi = int(df["rounds"].quantile(0.995)) + 1
+    bins = np.arange(0.5, hi + 1.5)
+    for p in sorted(df["players"].unique()):
+        r = df.loc[df["players"] == p, "rounds"]
+        ax.hist(r.clip(upper=hi), bins=bins, histtype="step", lw=2, density=True,
+                label=f"{p} players (median {r.median():g})")
+    ax.set_xlabel("rounds played")
+    ax.set_ylabel("share of games")
+    ax.set_title("Game length")
+    ax.legend(fontsize="small")
+
+
+PLOTS = {"character_forest": character_forest, "turn_position": turn_position, "win_conditions": win_conditions,
+         "game_length": game_length}
+
+
+def write_plots(df, outdir) -> list:
+    """Draw every plot into ``outdir``; returns the paths."""
+    out = Path(outdir)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for name, draw in PLOTS.items():
+        fig, ax = plt.subplots(figsize=(8, 5), layout="constrained")
+        draw(df, ax)
+        ax.grid(alpha=0.3)
+        path = out / f"{name}.png"
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        paths.append(path)
+    return paths

@@ -1,0 +1,153 @@
+"""The Quest Master balance report: is each character's chance fair, does
+going first matter, which win condition ends games, how long they last —
+every rate with its Wilson 95% interval (pandas at the edge).
+
+A character's *fair share* is 1/players: in a fair game each seat wins that
+often. ``vs_fair`` is the win rate minus the fair share of the games it
+played, so characters can be compared across player counts.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from simcore.errors import InputError
+from simcore.report import rates
+from . import layout as L
+
+SEATS = 6
+
+
+def seats_long(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per (game, seat in play): players, policy, character, turn
+    position (0 = went first), won, castles landed, final Hp."""
+    parts = []
+    for i in range(SEATS):
+        m = df["players"].to_numpy() > i
+        if not m.any():
+            continue
+        d = df.loc[m]
+        parts.append(pd.DataFrame({
+            "players": d["players"].to_numpy(), "policy": d["policy"].to_numpy(),
+            "character": d[f"char{i + 1}"].astype(str).to_numpy(), "position": d[f"pos{i + 1}"].to_numpy(),
+            "win": (d["winner_seat"] == i).to_numpy(), "castles": d[f"castles{i + 1}"].to_numpy(),
+            "hp": d[f"hp{i + 1}"].to_numpy()}))
+    long = pd.concat(parts, ignore_index=True)
+    long["character"] = long["character"].astype("category")
+    return long
+
+
+def by_character(df):
+    """Each character's games and win rate, and ``vs_fair`` (see module docstring)."""
+    long = seats_long(df)
+    t = rates(long, "character")
+    fair = (1.0 / long["players"]).groupby(long["character"], observed=True).mean()
+    fair = {str(c): float(v) for c, v in fair.items()}
+    t["fair_share"] = [fair[str(c)] for c in t["character"]]
+    t["vs_fair"] = t["win_rate"] - t["fair_share"]
+    return t.sort_values("vs_fair", ascending=False, ignore_index=True)
+
+
+def by_character_players(df):
+    long = seats_long(df)
+    t = rates(long, ["players", "character"])
+    t["fair_share"] = 1.0 / t["players"]
+    return t
+
+
+def by_position(df):
+    """Win rate by turn position (0 = the start-roll winner), by player count."""
+    long = seats_long(df)
+    t = rates(long, ["players", "position"])
+    t["fair_share"] = 1.0 / t["players"]
+    return t
+
+
+def head_to_head(df):
+    """2-player games: the row character's win rate against the column's."""
+    two = df[df["players"] == 2]
+    if two.empty:
+        return pd.DataFrame()
+    a = two["char1"].astype(str).to_numpy()
+    b = two["char2"].astype(str).to_numpy()
+    w = two["winner_seat"].to_numpy()
+    rows = pd.DataFrame({"character": np.concatenate([a, b]), "opponent": np.concatenate([b, a]),
+                         "win": np.concatenate([w == 0, w == 1])})
+    t = rates(rows, ["character", "opponent"])
+    return t
+
+
+def head_to_head_matrix(df):
+    t = head_to_head(df)
+    if t.empty:
+        return t
+    return t.pivot(index="character", columns="opponent", values="win_rate").reset_index()
+
+
+def win_conditions(df):
+    """Share of games ended by each condition, by player count."""
+    t = pd.crosstab(df["players"], df["win_condition"].astype(str))
+    t = t.reindex(columns=list(L.WIN_NAMES[1:]), fill_value=0)
+    n = t.sum(axis=1)
+    out = pd.DataFrame({"players": t.index, "games": n.to_numpy()})
+    for c in t.columns:
+        out[c] = (t[c] / n).to_numpy()
+    return out
+
+
+def game_length(df):
+    """Rounds, turns and duels per game, by player count."""
+    g = df.groupby("players", observed=True)
+    t = g.agg(games=("rounds", "size"), rounds_mean=("rounds", "mean"),
+              rounds_p10=("rounds", lambda x: x.quantile(0.1)), rounds_median=("rounds", "median"),
+              rounds_p90=("rounds", lambda x: x.quantile(0.9)), rounds_max=("rounds", "max"),
+              turns_mean=("turns", "mean"), duels_mean=("duels", "mean"), attacks_mean=("attacks", "mean"),
+              eliminated_mean=("eliminated", "mean")).reset_index()
+    return t
+
+
+def first_player(df):
+    """Did the player who went first win? By player count, against 1/players."""
+    t = rates(df, "players", col="first_player_won")
+    t["fair_share"] = 1.0 / t["players"]
+    return t.rename(columns={"win_rate": "first_player_win_rate"})
+
+
+def standard_report(df: pd.DataFrame) -> dict:
+    """The standard Quest Master balance report: ``{title: table}``."""
+    if df.empty:
+        raise InputError("no games to report on")
+    return {
+        "win rate by character (fair_share: 1/players averaged over its games)": by_character(df),
+        "win rate by character and player count": by_character_players(df),
+        "win rate by turn position (0 = went first)": by_position(df),
+        "first player's win rate": first_player(df),
+        "head to head, 2-player games (row character's win rate against the column)": head_to_head_matrix(df),
+        "how games end (share of games)": win_conditions(df),
+        "game length and duels per game": game_length(df),
+    }
+
+
+def by_report(df, cols):
+    """``report --by``: games decided by any columns; ``character`` and
+    ``position`` group the seats."""
+    cols = list(cols)
+    if set(cols) & {"character", "position"}:
+        long = seats_long(df)
+        bad = [c for c in cols if c not in long.columns]
+        if bad:
+            raise InputError(f"--by {bad[0]}: with character/position use players, policy, character, position")
+        return {f"win rate by {', '.join(cols)}": rates(long, cols)}
+    bad = [c for c in cols if c not in df.columns]
+    if bad:
+        raise InputError(f"--by {bad[0]}: no such column (columns: character, position, {', '.join(df.columns)})")
+    return {f"share of games with a winner by {', '.join(cols)}": rates(df, cols, col="decided")}
+
+
+def headline(df) -> str:
+    n = len(df)
+    k = int(df["decided"].sum())
+    top = df["win_condition"].astype(str).value_counts(normalize=True)
+    return (f"{n} games, {k} with a winner; most end by {top.index[0]} ({top.iloc[0]:.1%}); "
+            f"median {df['rounds'].median():g} rounds")
+
