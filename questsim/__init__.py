@@ -7,3 +7,13 @@ rulings to docs/rulings.md (section "Quest Master").
 """
 
 __version__ = "0.1.0"
+
+from pathlib import Path as _Path
+
+from simcore import jitcache as _jitcache
+
+# numba checks a cached kernel only against its own file: clear the cached
+# kernels whenever any engine source (layout, tables, policies...) changes
+_here = _Path(__file__).parent
+_jitcache.guard([_here], [_here / f for f in ("layout.py", "tables.py", "policies.py", "engine.py")]
+                + [_Path(_jitcache.__file__).parent / "rng.py"])

@@ -39,7 +39,7 @@ def parse_tables(text):
     """``--policy greedy,random`` (alternatives) with ``+`` for per-seat tables."""
     text = str(text).strip().lower()
     if text == "all":
-        return tuple((p,) for p in POLICY_IDS)
+        return (("random",), ("greedy",))
     tables = []
     for alt in text.split(","):
         seats = tuple(x.strip() for x in alt.split("+"))

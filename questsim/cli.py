@@ -146,6 +146,80 @@ def report(directory, by, fmt, plots):
             click.echo(f"wrote {path}", err=True)
 
 
+@main.command()
+@click.option("--seed", default=1, show_default=True, type=click.IntRange(0, 2**64 - 1), help="Master seed.")
+@click.option("--game", default=0, show_default=True, type=click.IntRange(0, None), help="Game index.")
+@click.option("--players", default=4, show_default=True, type=click.IntRange(1, 99), help="Players (2-6).")
+@click.option("--policy", default="greedy", show_default=True, metavar="NAME[+NAME..]",
+              help="One policy, or one per seat joined by +.")
+@click.option("--characters", default="random", show_default=True, metavar="a,b,..|random")
+@click.option("--params", default="", metavar="X,Y")
+@click.option("--format", "fmt", default="text", show_default=True, type=click.Choice(["text", "jsonl"]))
+@ruleset_options
+def replay(seed, game, players, policy, characters, params, fmt, ruleset, overrides):
+    """Replay one game (seed, index) with its full event log."""
+    from . import batch as grid
+    from .replay import replay as run_replay
+    tables = grid.parse_tables(policy)
+    if len(tables) != 1:
+        raise InputError("--policy: replay plays one table (use + between seats, not commas)")
+    chars = () if characters.strip().lower() == "random" else tuple(c.strip().lower() for c in characters.split(","))
+    try:
+        pars = tuple(float(x) for x in params.split(",")) if params.strip() else ()
+    except ValueError:
+        raise InputError(f"--params {params!r}: expected numbers separated by commas") from None
+    rp = run_replay(seed=seed, game=game, players=players, characters=chars, policies=tables[0], params=pars,
+                    ruleset=ruleset, overrides=overrides)
+    click.echo(rp.to_text() if fmt == "text" else rp.to_jsonl(), nl=False)
+
+
+@main.command()
+@click.option("--games", default=100_000, show_default=True, type=click.IntRange(100, None),
+              help="Games per policy on one core.")
+@click.option("--scale-games", default=1_000_000, show_default=True, type=click.IntRange(0, None),
+              help="Greedy games through the batch driver at 1 and all workers (0 skips).")
+@click.option("--workers", type=click.IntRange(1, 512), default=None, help="'All workers' [default: all cores].")
+@click.option("--players", default=4, show_default=True, type=click.IntRange(2, 6))
+@ruleset_options
+def bench(games, scale_games, workers, players, ruleset, overrides):
+    """Measure speed: warm start, games/s per policy on one core, the batch
+    driver at 1 and all workers, peak memory."""
+    import os
+    import resource
+    import subprocess
+    import tempfile
+    import time
+    from pathlib import Path
+    from . import batch as grid, sim
+    workers = workers or os.cpu_count() or 1
+    click.echo(f"Quest Master bench: {players} players, {os.cpu_count()} cores")
+    t = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "questsim", "simulate", "--games", "1", "--quiet", "--workers", "1"],
+                   check=True, capture_output=True)
+    click.echo(f"warm start of the CLI (simulate --games 1): {time.perf_counter() - t:.1f}s")
+    rules = sim.prepare(ruleset, overrides)
+    for pol in ("random", "greedy"):
+        t = time.perf_counter()
+        df = sim.simulate(games=games, seed=1, players=players, policies=(pol,), rules=rules)
+        dt = time.perf_counter() - t
+        click.echo(f"  {pol:<8} {games:>9,} games  {dt:7.2f}s  {games / dt:10,.0f} games/s  "
+                   f"median {df['rounds'].median():g} rounds  (1 core)")
+    if scale_games:
+        base = None
+        for w in sorted({1, workers}):
+            with tempfile.TemporaryDirectory() as d:
+                t = time.perf_counter()
+                grid.run_grid(games=scale_games, seed=1, players=(players,), rules=rules, out=Path(d) / "run",
+                              workers=w)
+                dt = time.perf_counter() - t
+            base = base or dt
+            click.echo(f"  batch driver, greedy, Parquet: {w} worker{'s' if w > 1 else ' '} {scale_games:,} games "
+                       f"{dt:7.1f}s  {scale_games / dt:10,.0f} games/s  speed-up {base / dt:4.2f}x")
+    me = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    click.echo(f"peak memory: this process {me:.0f} MiB, largest worker {kids:.0f} MiB")
+
+
 @main.group()
 def rules():
     """Show or check a Quest Master ruleset."""

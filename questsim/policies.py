@@ -3,6 +3,8 @@ codes the engine generated (layout.A_* × OPB + argument). They read the
 state, never change it, and draw randomness only from the policy stream.
 
 - ``random`` (0): uniform over the legal choices.
+- ``first`` (2): always the first legal code — a fixed, predictable player
+  for tests and exact checks (it moves whenever it can, never warps).
 - ``greedy`` (1): rules of thumb — land on castles not yet visited, take
   Item cards, fight when stronger, hit the weakest opponent, spend Mp on the
   biggest attack and enough shield, discard the weakest card. Parameters:
@@ -17,11 +19,12 @@ from . import layout as L
 from . import tables as TB
 
 OPB = L.OPB
-POLICY_RANDOM, POLICY_GREEDY = 0, 1
+POLICY_RANDOM, POLICY_GREEDY, POLICY_FIRST = 0, 1, 2
 # (id, name, parameter names, defaults)
 BUILTIN_POLICIES = (
     (POLICY_RANDOM, "random", (), ()),
     (POLICY_GREEDY, "greedy", ("aggression", "castle_weight"), (0.0, 3.0)),
+    (POLICY_FIRST, "first", (), ()),
 )
 
 
@@ -187,4 +190,6 @@ def decide(s, T, legal, n, rng, policy, pp, seat):
     """Dispatch to seat's policy by id."""
     if policy == POLICY_GREEDY:
         return greedy(s, T, legal, n, rng, pp, seat)
+    if policy == POLICY_FIRST:
+        return legal[0]
     return legal[randint(rng, STREAM_POLICY, n)]

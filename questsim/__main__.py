@@ -1,0 +1,4 @@
+"""``python -m questsim``: the same as the ``questsim`` command."""
+from .cli import main
+
+main()

@@ -1,0 +1,237 @@
+"""Quest Master over many games: invariants of real play (read from replay
+logs), determinism, exact dice and movement probabilities against the
+engine, and the questsim command line.
+
+Rule IDs: QM-HAND-02 (hand limit), QM-END-02..05 (the end), QM-SQUARE-04 and
+QM-END-04 (castles count on landing), QM-MOVE-01..08 (dice and movement),
+QM-SETUP-07 (start roll).
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import product
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from questsim import batch, engine, layout as L, sim, tables as TB
+from questsim.cli import main
+from questsim.replay import replay
+from simcore import store
+from simcore.rng import N_STREAMS, seed_streams
+
+RULES = sim.prepare()
+NOTHING = [f"{k}=[]" for k in ("landing.item", "landing.event", "landing.sword", "symbols.sword", "symbols.bomb",
+                               "symbols.chest")] + \
+    [f"castles.{c}.{h}=[]" for c in ("castle", "wizard_school", "church", "scientist_house", "haunted_house")
+     for h in ("upper", "lower")]
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+# ------------------------------------------------------------- invariants --
+
+@pytest.mark.parametrize("players,policy", [(2, "random"), (4, "greedy"), (6, "random"), (3, "greedy+random+first")])
+def test_invariants_from_replay_logs(players, policy):
+    """Over 40 logged games each: the hand never holds more than 5 cards
+    except between a draw and its forced discard (QM-HAND-02); Hp of a
+    living player is never negative; a castle counts only when a pawn lands
+    on it (QM-END-04: every castle win is preceded by a landing on a castle
+    square); every game ends with a winner or the cap (QM-END-01)."""
+    limit = RULES.ruleset.rules.hand_limit
+    for game in range(40):
+        rp = replay(seed=4, game=game, players=players, policies=tuple(policy.split("+")), rules=RULES)
+        recs = rp.records()
+        hand = {}
+        over_limit = None
+        landed = {p: set() for p in range(players)}
+        for r in recs:
+            p = r["seat"]
+            ev = r["event"]
+            if ev == "draw_item":
+                hand[p] = hand.get(p, 0) + 1
+            elif ev in ("discard", "play_item", "revive") and r.get("ability") is None:
+                hand[p] -= 1
+            elif ev == "eliminated":
+                hand[p] = 0
+            if over_limit is not None:
+                assert ev == "discard" and p == over_limit, (game, r)
+                over_limit = None
+            if hand.get(p, 0) > limit:
+                assert hand[p] == limit + 1
+                over_limit = p
+            if ev == "hp":
+                assert r["hp"] >= 0
+            if ev == "land" and r["kind"] == "castle":
+                landed[p].add(r["square"])
+            if ev == "win" and r["condition"] == "five_castles":
+                assert len(landed[p]) == 5, (game, landed[p])
+        assert recs[-1]["event"] == "win" or rp.final_state[L.G_WIN] == L.WIN_CAP
+        s = rp.final_state
+        for p in range(players):
+            b = L.G_P + p * L.PS
+            assert s[b + L.P_HAND_N] <= limit
+            assert s[b + L.P_HP] >= 0
+            assert s[b + L.P_ALIVE] == (s[b + L.P_HP] > 0)
+
+
+def test_batch_rows_agree_with_their_own_rules():
+    """Many games: the winner is alive with the most of what it won by; a
+    five-castle winner has 5 castles; an Hp winner is above 40; a last-
+    standing winner's opponents are all at Hp 0; no illegal choices."""
+    for players in (2, 4, 6):
+        df = sim.simulate(games=3000, seed=2, players=players, policies=("random",), rules=RULES)
+        assert (df["illegal_choices"] == 0).all()
+        assert (df["win_condition"] != "running").all()
+        assert (df["win_condition"] == "cap").mean() < 0.01
+        w = df["winner_seat"].to_numpy()
+        idx = np.arange(len(df))
+        hp = df[[f"hp{i}" for i in range(1, players + 1)]].to_numpy()
+        castles = df[[f"castles{i}" for i in range(1, players + 1)]].to_numpy()
+        c = df["win_condition"].astype(str).to_numpy()
+        m = w >= 0
+        assert (hp[idx[m], w[m]] > 0).all()
+        assert (castles[idx[c == "five_castles"], w[c == "five_castles"]] == 5).all()
+        assert (hp[idx[c == "hp_over_40"], w[c == "hp_over_40"]] > 40).all()
+        last = c == "last_standing"
+        assert ((hp[last] > 0).sum(axis=1) == 1).all()
+        assert (df["hp1"] >= 0).all() and (df[[f"pos{i}" for i in range(1, players + 1)]].nunique(axis=1)
+                                           == players).all()
+
+
+# ----------------------------------------------------------- determinism --
+
+def test_same_seed_same_games_and_workers_do_not_matter():
+    """Game i of seed S is the same whatever the batch size, workers or run."""
+    a = sim.simulate(games=300, seed=9, players=5, rules=RULES)
+    b = sim.simulate(games=300, seed=9, players=5, rules=RULES)
+    pd.testing.assert_frame_equal(a, b)
+    c = sim.simulate(games=300, seed=10, players=5, rules=RULES)
+    assert not a[["rounds", "winner_seat"]].equals(c[["rounds", "winner_seat"]])
+    df, _ = batch.run_grid(games=300, seed=9, players=(5,), rules=RULES, batch=37, workers=2)
+    pd.testing.assert_frame_equal(df, a, check_categorical=False)
+    rp = replay(seed=9, game=123, players=5, rules=RULES)
+    assert rp.final_state[L.G_ROUND] == a.loc[123, "rounds"]
+    assert rp.final_state[L.G_WINNER] == a.loc[123, "winner_seat"]
+
+
+# ------------------------------------------------------ exact probabilities --
+
+def test_dice_faces_are_uniform():
+    """The engine's red and blue dice: each of the six faces with probability
+    1/6 (QM-MOVE-01/02); chi-square on 60,000 rolls each."""
+    rng = np.zeros(N_STREAMS * 4, np.uint64)
+    seed_streams(np.uint64(3), 0, rng)
+    for die, faces in ((0, [1, 2, 3, 4, -1, -1]), (1, [1, 2, 3, 4, -2, -3])):
+        got = np.array([engine.roll(RULES.T, rng, die) for _ in range(60_000)])
+        for f in set(faces):
+            expect = faces.count(f) / 6
+            share = (got == f).mean()
+            assert abs(share - expect) < 4 * np.sqrt(expect * (1 - expect) / 60_000), (die, f, share)
+
+
+def movement_distribution(rules):
+    """Exact squares moved per turn for a player who always moves when a
+    number shows and stays on two symbols (QM-MOVE-04..08)."""
+    red, blue = rules.ruleset.dice.red, rules.ruleset.dice.blue
+    dist = {}
+    for r, b in product(red, blue):
+        p = Fraction(1, len(red) * len(blue))
+        k = (r if isinstance(r, int) else 0) + (b if isinstance(b, int) else 0)
+        dist[k] = dist.get(k, 0) + p
+    return dist
+
+
+def test_movement_distribution_is_exact():
+    """P(move k) from the dice faces, enumerated: 0 with probability 4/36
+    (two symbols), 1 with 4/36, 8 with 1/36 (4 + 4)."""
+    d = movement_distribution(RULES)
+    assert d[0] == Fraction(4, 36) and sum(d.values()) == 1
+    assert d[1] == Fraction(4, 36)       # a 1 on one die and a symbol on the other: 2 + 2 of 36 faces
+    assert d[8] == Fraction(1, 36)                              # 4 + 4
+
+
+def test_square_landing_frequencies_match_the_markov_chain():
+    """With every square, symbol and castle effect emptied (so nothing but
+    the dice moves a pawn) and the ``first`` policy (always move, never
+    warp), the square a pawn stands on after t turns has the distribution
+    e_home · P^t of the Markov chain built from the exact movement
+    distribution on the board loop. Checked for t = 1..8 on 20,000 games
+    (chi-square, p > 1e-4 at every t)."""
+    from scipy.stats import chisquare
+    rules = sim.prepare(overrides=NOTHING)
+    T = rules.T
+    nsq = int(T[TB.P_NSQ])
+    P = np.zeros((nsq, nsq))
+    for k, p in movement_distribution(rules).items():
+        for i in range(nsq):
+            P[i, (i + k) % nsq] += float(p)
+    cfg = sim.Config(players=2, characters=("robot", "priest"), policies=("first",))
+    chars, pids, pp = cfg.resolved(rules)
+    s = np.zeros(L.STATE_SIZE, np.int32)
+    rng = np.zeros(N_STREAMS * 4, np.uint64)
+    legal = np.zeros(L.MAX_LEGAL, np.int32)
+    ev = np.zeros((1, L.EV_COLS), np.int32)
+    turns, games = 8, 20_000
+    pos = np.zeros((turns, games), np.int64)
+    b = L.G_P
+    for g in range(games):
+        seed_streams(np.uint64(5), g, rng)
+        engine.setup(s, T, ev, legal, rng, pp, 2, chars, pids, 0)
+        for t in range(turns):
+            engine.take_turn(s, T, ev, legal, rng, pp, 0)
+            s[b + L.P_CASTLES] = 0          # keep the five-castle win from ending the walk
+            pos[t, g] = s[b + L.P_POS]
+    dist = np.zeros(nsq)
+    dist[int(T[TB.O_HOME + 3])] = 1.0        # the robot's home
+    for t in range(turns):
+        dist = dist @ P
+        seen = np.bincount(pos[t], minlength=nsq)
+        m = dist > 0
+        assert seen[~m].sum() == 0, t
+        assert chisquare(seen[m], dist[m] * games).pvalue > 1e-4, t
+
+
+# ------------------------------------------------------------------- CLI --
+
+def test_cli_simulate_report_replay(tmp_path):
+    r = run("simulate", "--games", 50, "--players", "2,6", "--policy", "random,greedy", "--workers", 1)
+    assert r.exit_code == 0, r.output
+    assert "win rate by character" in r.stdout and "first player's win rate" in r.stdout
+    out = tmp_path / "q"
+    o = run("simulate", "--games", 40, "--players", "all", "--out", out, "--workers", 1, "--quiet")
+    assert o.exit_code == 0, o.output
+    assert store.read_run(out)["complete"] and len(store.read_dataset(out)) == 40 * 5
+    rep = run("report", out, "--plots", tmp_path / "plots")
+    assert rep.exit_code == 0 and "head to head" in rep.stdout
+    assert len(list((tmp_path / "plots").glob("*.png"))) == 4
+    by = run("report", out, "--by", "character,players", "--format", "csv")
+    assert by.exit_code == 0 and by.stdout.startswith("table,character,players,games")
+    rp = run("replay", "--seed", 3, "--game", 2, "--players", 3, "--format", "jsonl")
+    assert rp.exit_code == 0 and rp.stdout.count("\n") > 20
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["simulate", "--players", "7"], "--players"),
+    (["simulate", "--players", "1"], "--players"),
+    (["simulate", "--policy", "clever"], "clever"),
+    (["simulate", "--policy", "greedy+random", "--players", "3"], "seats"),
+    (["simulate", "--characters", "robot,robot", "--players", "2"], "only one seat"),
+    (["simulate", "--characters", "robot,nobody", "--players", "2"], "nobody"),
+    (["simulate", "--characters", "robot", "--players", "2"], "--characters"),
+    (["simulate", "--params", "x"], "--params"),
+    (["simulate", "--params", "1,2", "--policy", "random,greedy"], "--params"),
+    (["simulate", "--set", "characters.robot.hp=-3"], "characters.robot.hp"),
+    (["report", "/no/such"], "no such results directory"),
+    (["replay", "--players", "9"], "--players"),
+])
+def test_cli_bad_input(args, needle):
+    r = run(*(args if args[0] != "simulate" else args + ["--games", 2]))
+    assert r.exit_code == 2, r.output
+    assert "Traceback" not in r.output
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("questsim: error: ") and needle in lines[0], lines
