@@ -204,6 +204,8 @@ class QGame:
         E.duel(self.s, self.T, self.ev, self.legal, self.rng, self.pp, int(att))
 
     def land(self, seat, sq, by_card=0):
+        """The pawn stands on ``sq`` and the square takes effect (land + resolve)."""
+        self.put(seat, sq)
         self.s[L.G_ACTIVE] = int(seat)
         self.s[L.G_CHAIN] = 0
         self.s[L.G_STK_N] = 0
@@ -609,7 +611,7 @@ def test_castle_lower_ability_for_own_race_instead_of_upper():
     assert g.castles(0) == 1 << CASTLE["scientist_house"]
 
 
-@pytest.mark.parametrize("blue,delta,cards", [(2, 2, 0), (BOMB, -3, 1 - 1), (CHEST, 0, 1)])
+@pytest.mark.parametrize("blue,delta,cards", [(2, 2, 0), (BOMB, -3, 0), (CHEST, 0, 1)])
 def test_castle_upper_ability_for_other_races(blue, delta, cards):
     """QM-CARD-15, QM-SQUARE-04: a Priest on the Scientist's House follows the
     upper ability (roll blue: number Hp +2, bomb Hp -3, chest draw 1)."""
@@ -691,6 +693,31 @@ def test_five_castles_card_move_onto_castle_counts():
     assert g.win == (L.WIN_CASTLES, 0)
 
 
+def test_card_move_onto_castle_does_not_count_with_toggle_off():
+    """QM-GAP-42 (toggle card_moves_mark_castles = false): only dice moves mark a
+    castle; the Tailwind move onto the Church does not, so no win (the
+    Church's upper ability still applies: the red die forced to 2 gives +2)."""
+    g = QGame(["robot", "priest"])
+    g.T[TB.P_T_CARD_MOVES_MARK] = 0
+    g.set_hp(0, 10)
+    g.fix_dice(2, 1)
+    g.set(0, L.P_CASTLES, MASK_ALL_BUT_CHURCH)
+    g.set_event_deck(["tailwind"])
+    g.land(0, 14)
+    assert g.pos(0) == SQ_CHURCH
+    assert g.win == (L.WIN_NONE, -1)
+    assert g.castles(0) == MASK_ALL_BUT_CHURCH
+    assert g.hp(0) == 12
+
+
+def test_start_marks_home_castle_toggle():
+    """QM-GAP-09 (toggle start_marks_home_castle = true): the home castle counts as
+    landed from setup."""
+    g = QGame(["robot", "priest"], pre=lambda T: T.__setitem__(TB.P_T_START_HOME, 1))
+    assert g.castles(0) == 1 << CASTLE["scientist_house"]
+    assert g.castles(1) == 1 << CASTLE["church"]
+
+
 def test_start_on_home_castle_does_not_count():
     """QM-GAP-09: setup placing the pawn on its home castle is not landing there."""
     g = QGame(["robot", "priest"])
@@ -716,6 +743,19 @@ def test_hp_over_40_by_castle():
     g.land(1, SQ_CHURCH)
     assert g.hp(1) == 41
     assert g.win == (L.WIN_HP, 1)
+
+
+def test_several_over_40_at_once_first_in_turn_order_from_active_wins():
+    """QM-END-05, QM-GAP-43: Festival (every player Hp +1) lifts seats 0 and 2 from
+    40 to 41 when seat 1 opens it: the first of them in turn order from the
+    active player (1 -> 2 -> 0) wins, i.e. seat 2."""
+    g = QGame(["robot", "priest", "wizard"])
+    g.set_hp(0, 40)
+    g.set_hp(1, 10)
+    g.set_hp(2, 40)
+    g.set_event_deck(["festival"])
+    g.land(1, 2)
+    assert g.win == (L.WIN_HP, 2)
 
 
 def test_last_player_standing_wins():
@@ -869,7 +909,7 @@ def test_clown_doll_number_draws_an_item():
     g.fix_dice(3, 1)
     g.land(0, 2)
     assert g.pos(0) == 2
-    assert g.hand(0) == [IT["potion"]]
+    assert g.hand(0) == [IT["sword"]]
 
 
 def test_clown_doll_sword_moves_back_and_new_square_applies():
@@ -923,7 +963,7 @@ def test_time_goes_home_and_gets_the_lower_ability(char, home, hp_gain):
     g.clear_hands()
     g.set_hp(0, 10)
     g.set_event_deck(["time"])
-    g.fix_dice(BOMB if char == "robot" else 1, BOMB)    # an upper ability would differ
+    g.fix_dice(1, BOMB)    # the upper abilities would give Church +1, Scientist's House -3
     g.land(0, 10)
     assert g.pos(0) == home
     assert g.hp(0) == 10 + hp_gain
@@ -1166,6 +1206,34 @@ def test_robot_shield_once_per_combat():
     assert dmg[0] == (1, 2, 1, 1, 0)
     assert all(e[2] == 0 for e in dmg[1:])
     assert len([e for e in g.events("play_item") if e[0] == 1]) == 1
+
+
+@pytest.mark.parametrize("stack,shield,dmg", [(1, 3, 1), (0, 2, 2)])
+def test_shields_stack_ability_and_card(stack, shield, dmg):
+    """QM-DUEL-06/07, QM-GAP-13/19 (toggle shields_stack, default true): the Robot
+    adds its Shield +1 ability (Mp 1) to a Shield +2 card (Mp 1): against At 4
+    (2 + two Swords) the shield is 3 and the damage 1; with the toggle off only
+    the largest shield (2) counts: damage 2."""
+    g = QGame(["priest", "robot"])
+    g.clear_hands()
+    g.no_abilities("priest")
+    g.T[TB.P_T_SHIELDS_STACK] = stack
+    g.fix_dice(SWORD, 3)
+    g.set_hand(0, ["sword", "sword"])
+    g.set_hand(1, ["shield_2"])
+    g.clear_log()
+    g.duel(0)
+    assert g.events("damage") == [(1, 4, shield, dmg, 0)]
+    assert g.hp(1) == 23 - dmg
+
+
+def test_max_attacks_per_combat_cap():
+    """QM-GAP-36 (rules.max_attacks_per_combat = 2, the forum questioner's reading):
+    with Mp 4 each the combat stops after the free attack and one counter."""
+    g = _duel_pair("swordsman", "robot", red=4, blue=4)
+    g.T[TB.P_MAX_ATTACKS] = 2
+    g.duel(0)
+    assert g.events("attack") == [(0, 1, 2, 4, 0), (1, 0, 2, 2, 0)]
 
 
 def test_phoenix_revives_to_five_without_carrying_damage_in_combat():
