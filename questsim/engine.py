@@ -184,6 +184,14 @@ def eliminate(s, T, ev, seat):
     s[b + L.P_HAND_N] = 0
     s[L.G_ELIMINATED] += 1
     log(s, L.EV_ELIMINATED, seat, 0, 0, 0, 0, ev)
+    if s[L.G_DEFER_END] == 0:
+        check_standing(s, ev)
+
+
+@njit(cache=True)
+def check_standing(s, ev):
+    """The last player left wins (QM-END-03); if the last players fell
+    together, nobody does (QM-GAP-43)."""
     alive, last = 0, -1
     for p in range(s[L.G_NP]):
         if s[pb(p) + L.P_ALIVE]:
@@ -211,13 +219,17 @@ def lose_hp(s, T, ev, seat, n):
     for i in range(s[b + L.P_HAND_N]):
         kind = s[b + L.P_HAND + i]
         o = TB.O_ITEM + kind * TB.IK
-        if T[o + 4] == L.W_HP_ZERO:
-            row = TB.O_EFF + T[o + 5] * L.EW
-            remove_card(s, seat, kind)
-            to_used(s, kind)
-            s[b + L.P_HP] = T[row + L.E_N]
-            log(s, L.EV_REVIVE, seat, kind, s[b + L.P_HP], 0, 0, ev)
-            return
+        if T[o + 4] != L.W_HP_ZERO:
+            continue
+        for j in range(T[o + 6]):
+            row = TB.O_EFF + (T[o + 5] + j) * L.EW
+            if T[row + L.E_OP] == L.OP_REVIVE and race_ok(T, row, s[b + L.P_RACE]):
+                # always played: it can only help (the card says "may")
+                remove_card(s, seat, kind)
+                to_used(s, kind)
+                s[b + L.P_HP] = T[row + L.E_N]
+                log(s, L.EV_REVIVE, seat, kind, s[b + L.P_HP], 0, 0, ev)
+                return
     eliminate(s, T, ev, seat)
 
 
@@ -300,12 +312,26 @@ def push(s, start, count):
 
 
 @njit(cache=True)
-def land(s, T, ev, seat, sq, by_card):
+def land(s, T, ev, legal, rng, pp, seat, sq, by_card):
     """The landed square takes effect (QM-SQUARE-02..07): a castle's upper
-    or lower ability by race (QM-CARD-15), or the kind's landing effects."""
+    or lower ability by race (QM-CARD-15), or the kind's landing effects.
+    Toggles: ``landing_on_player_fights`` — a pawn already there is fought
+    first (QM-GAP-24); ``square_cards_optional`` — Item and Event squares
+    may be declined (QM-GAP-23)."""
     b = pb(seat)
     kind = T[TB.O_SQ_KIND + sq]
     log(s, L.EV_LAND, seat, sq, kind, by_card, 0, ev)
+    if T[TB.P_T_LAND_FIGHTS]:
+        n = 0
+        for p in range(s[L.G_NP]):
+            if p != seat and s[pb(p) + L.P_ALIVE] and s[pb(p) + L.P_POS] == sq:
+                legal[n] = L.A_TARGET * OPB + p
+                n += 1
+        if n > 0:
+            dfn = ask(s, T, legal, n, rng, pp, seat, L.CTX_TARGET, 0) % OPB
+            duel_with(s, T, ev, legal, rng, pp, seat, dfn)
+            if over(s) or not s[b + L.P_ALIVE]:
+                return
     if kind == L.SQ_CASTLE:
         c = T[TB.O_SQ_CASTLE + sq]
         if by_card == 0 or T[TB.P_T_CARD_MOVES_MARK]:
@@ -318,6 +344,11 @@ def land(s, T, ev, seat, sq, by_card):
             push(s, T[TB.O_CASTLE_UP + 2 * c], T[TB.O_CASTLE_UP + 2 * c + 1])
         log(s, L.EV_CASTLE, seat, c, int(T[TB.O_CASTLE_RACE + c] == s[b + L.P_RACE]), 0, 0, ev)
     elif kind != L.SQ_WARP:
+        if T[TB.P_T_SQUARE_OPTIONAL] and (kind == L.SQ_ITEM or kind == L.SQ_EVENT):
+            legal[0] = L.A_PLAY * OPB + kind
+            legal[1] = L.A_DONE * OPB
+            if ask(s, T, legal, 2, rng, pp, seat, L.CTX_SQUARE, kind) // OPB == L.A_DONE:
+                return
         push(s, T[TB.O_LAND + 2 * kind], T[TB.O_LAND + 2 * kind + 1])
 
 
@@ -360,6 +391,8 @@ def effect(s, T, ev, legal, rng, pp, seat, row):
     arg = T[row + L.E_ARG]
     np_ = s[L.G_NP]
     if op == L.OP_GAIN_HP or op == L.OP_LOSE_HP:
+        # everyone hit by one effect falls together: decide the standing after
+        s[L.G_DEFER_END] = 1
         for k in range(np_):
             p = (seat + k) % np_        # turn order from the active player (QM-GAP-43)
             if not s[pb(p) + L.P_ALIVE] or over(s):
@@ -370,6 +403,9 @@ def effect(s, T, ev, legal, rng, pp, seat, row):
                 gain_hp(s, T, ev, p, n)
             else:
                 lose_hp(s, T, ev, p, n)
+        s[L.G_DEFER_END] = 0
+        if op == L.OP_LOSE_HP:
+            check_standing(s, ev)
     elif op == L.OP_GAIN_HP_DIE:
         v = die_value(T, rng, arg, n)
         log(s, L.EV_DIE, seat, arg, v, 0, 0, ev)
@@ -392,7 +428,7 @@ def effect(s, T, ev, legal, rng, pp, seat, row):
             s[L.G_CHAIN] += 1
             pos, warped = walk(s, T, ev, legal, rng, pp, seat, n)
             if not warped:
-                land(s, T, ev, seat, pos, 1)
+                land(s, T, ev, legal, rng, pp, seat, pos, 1)
     elif op == L.OP_GO_HOME:
         # the home castle's own (lower) ability applies (QM-RULING-05, QM-GAP-47)
         if s[L.G_CHAIN] < T[TB.P_CHAIN_LIMIT]:
@@ -400,7 +436,7 @@ def effect(s, T, ev, legal, rng, pp, seat, row):
             home = T[TB.O_HOME + s[b + L.P_RACE]]
             s[b + L.P_POS] = home
             log(s, L.EV_GO_HOME, seat, home, 0, 0, 0, ev)
-            land(s, T, ev, seat, home, 1)
+            land(s, T, ev, legal, rng, pp, seat, home, 1)
     elif op == L.OP_FIGHT:
         duel(s, T, ev, legal, rng, pp, seat)
     elif op == L.OP_ROLL:
@@ -444,9 +480,10 @@ def combat_card_ok(T, kind, attacking, mp):
 
 
 @njit(cache=True)
-def combat_effects(s, T, ev, legal, rng, pp, seat, opp, start, count, attacking):
-    """Apply the combat effects of a card or ability: attack ops when
-    attacking, defence ops when defending (a sword-and-shield card has both)."""
+def combat_effects(s, T, ev, legal, rng, pp, seat, opp, start, count, attacking, card):
+    """Apply the combat effects of a card (``card``) or ability: attack ops
+    when attacking, defence ops when defending (a sword-and-shield card has
+    both). Only a card's At bonus can last the combat (toggle)."""
     race = s[pb(seat) + L.P_RACE]
     for i in range(count):
         row = TB.O_EFF + (start + i) * L.EW
@@ -456,7 +493,7 @@ def combat_effects(s, T, ev, legal, rng, pp, seat, opp, start, count, attacking)
         n = T[row + L.E_N]
         if attacking and op == L.OP_ATTACK_BONUS:
             s[L.G_DUEL_AT] += n
-            if T[TB.P_T_BONUS_LASTS]:
+            if T[TB.P_T_BONUS_LASTS] and card:
                 s[pb(seat) + L.P_BONUS] += n
         elif attacking and op == L.OP_DESTROY_ITEMS:
             for _ in range(n):
@@ -483,18 +520,19 @@ def card_window(s, T, ev, legal, rng, pp, seat, opp, attacking):
     cards and abilities, each paid from Mp, until done (QM-DUEL-05/06, QM-GAP-20)."""
     b = pb(seat)
     ch = TB.O_CHAR + s[b + L.P_CHAR] * TB.CH
-    played = 0
+    items = 0
     while not over(s) and s[b + L.P_ALIVE]:
-        if played and T[TB.P_T_ONE_ITEM]:
-            break
         mp = s[b + L.P_MP]
         n = 0
         legal[n] = L.A_DONE * OPB
         n += 1
-        for i in range(s[b + L.P_HAND_N]):
-            kind = s[b + L.P_HAND + i]
-            if combat_card_ok(T, kind, attacking, mp):
-                n = add_legal(legal, n, L.A_PLAY * OPB + kind)
+        if items == 0 or not T[TB.P_T_ONE_ITEM]:   # the toggle limits Item cards, not abilities
+            for i in range(s[b + L.P_HAND_N]):
+                kind = s[b + L.P_HAND + i]
+                if combat_card_ok(T, kind, attacking, mp):
+                    n = add_legal(legal, n, L.A_PLAY * OPB + kind)
+        if n == 1 and T[ch + TB.C_NAB] == 0:
+            break
         for k in range(T[ch + TB.C_NAB]):
             o = ch + TB.C_AB + 5 * k
             if T[o] == (0 if attacking else 1) and T[o + 1] <= mp and s[b + L.P_ABIL + k] < T[o + 2]:
@@ -504,22 +542,22 @@ def card_window(s, T, ev, legal, rng, pp, seat, opp, attacking):
                 s[L.G_DUEL_AT])
         if c // OPB == L.A_DONE:
             break
-        played += 1
         if c // OPB == L.A_PLAY:
+            items += 1
             kind = c % OPB
             o = TB.O_ITEM + kind * TB.IK
             s[b + L.P_MP] -= T[o + 3]
             remove_card(s, seat, kind)
             to_used(s, kind)
             log(s, L.EV_PLAY_ITEM, seat, kind, T[o + 3], s[b + L.P_MP], 0, ev)
-            combat_effects(s, T, ev, legal, rng, pp, seat, opp, T[o + 5], T[o + 6], attacking)
+            combat_effects(s, T, ev, legal, rng, pp, seat, opp, T[o + 5], T[o + 6], attacking, True)
         else:
             k = c % OPB
             o = ch + TB.C_AB + 5 * k
             s[b + L.P_MP] -= T[o + 1]
             s[b + L.P_ABIL + k] += 1
             log(s, L.EV_PLAY_ITEM, seat, -1 - k, T[o + 1], s[b + L.P_MP], 0, ev)
-            combat_effects(s, T, ev, legal, rng, pp, seat, opp, T[o + 3], T[o + 4], attacking)
+            combat_effects(s, T, ev, legal, rng, pp, seat, opp, T[o + 3], T[o + 4], attacking, False)
 
 
 @njit(cache=True)
@@ -555,20 +593,26 @@ def one_attack(s, T, ev, legal, rng, pp, att, dfn, at):
 
 @njit(cache=True)
 def duel(s, T, ev, legal, rng, pp, att):
-    """A combat started by ``att`` (QM-DUEL-01..12): choose an opponent, roll
-    Mp (attacker red, defender blue; QM-GAP-30), the compulsory free first
-    attack at At, then alternating paid attacks while the side due can pay
-    and wants to; a side that declines or cannot pay makes no more attacks,
-    and (toggle ``lone_attacker_continues``) the other keeps attacking."""
-    np_ = s[L.G_NP]
+    """A combat started by ``att``, who chooses any other living player
+    (QM-DUEL-01, QM-GAP-25); see duel_with."""
     n = 0
-    for p in range(np_):
+    for p in range(s[L.G_NP]):
         if p != att and s[pb(p) + L.P_ALIVE]:
             legal[n] = L.A_TARGET * OPB + p
             n += 1
     if n == 0 or not s[pb(att) + L.P_ALIVE]:
         return
     dfn = ask(s, T, legal, n, rng, pp, att, L.CTX_TARGET, 0) % OPB
+    duel_with(s, T, ev, legal, rng, pp, att, dfn)
+
+
+@njit(cache=True)
+def duel_with(s, T, ev, legal, rng, pp, att, dfn):
+    """The combat of ``att`` against ``dfn`` (QM-DUEL-01..12): roll
+    Mp (attacker red, defender blue; QM-GAP-30), the compulsory free first
+    attack at At, then alternating paid attacks while the side due can pay
+    and wants to; a side that declines or cannot pay makes no more attacks,
+    and (toggle ``lone_attacker_continues``) the other keeps attacking."""
     s[L.G_DUELS] += 1
     s[L.G_DUEL_A] = att
     s[L.G_DUEL_D] = dfn
@@ -598,7 +642,13 @@ def duel(s, T, ev, legal, rng, pp, att):
             continue
         ch = TB.O_CHAR + s[b + L.P_CHAR] * TB.CH
         if first:
-            # the free first attack is compulsory (QM-RULING-01, QM-GAP-34)
+            # the free first attack is compulsory (QM-RULING-01, QM-GAP-34);
+            # only a ruleset that gives it a cost can make it unaffordable
+            if s[b + L.P_MP] < T[TB.P_FREE_COST]:
+                s[b + L.P_OUT] = 1
+                first = False
+                cur = opp
+                continue
             s[b + L.P_MP] -= T[TB.P_FREE_COST]
             at = T[ch + TB.C_AT]
         else:
@@ -719,18 +769,15 @@ def take_turn(s, T, ev, legal, rng, pp, seat):
     log(s, L.EV_CHOICE, seat, c // OPB, c % OPB, 0, 0, ev)
     kind = c // OPB
     if kind == L.A_MOVE:
-        pos, warped = walk(s, T, ev, legal, rng, pp, seat, c % OPB)
+        _pos, warped = walk(s, T, ev, legal, rng, pp, seat, c % OPB)
+        s[L.G_CHAIN] = 0    # the chain guard counts card moves from here on
         foot_window(s, T, ev, legal, rng, pp, seat, L.W_AFTER_MOVE, L.CTX_AFTER_MOVE)
         if over(s) or not s[b + L.P_ALIVE]:
             return
-        pos = s[b + L.P_POS]   # an after-move card may have moved the pawn and resolved its square
+        # an after-move card that moved the pawn has already resolved the
+        # square it reached; otherwise the square the dice reached takes effect
         if not warped and s[L.G_CHAIN] == 0:
-            land(s, T, ev, seat, pos, 0)
-            if T[TB.P_T_LAND_FIGHTS] and not over(s):
-                for p in range(s[L.G_NP]):
-                    if p != seat and s[pb(p) + L.P_ALIVE] and s[pb(p) + L.P_POS] == pos:
-                        push(s, T[TB.O_SYMBOL + 2], T[TB.O_SYMBOL + 3])   # the sword result: a fight
-                        break
+            land(s, T, ev, legal, rng, pp, seat, s[b + L.P_POS], 0)
     elif kind == L.A_SYMBOL:
         sym = c % OPB
         push(s, T[TB.O_SYMBOL + 2 * sym], T[TB.O_SYMBOL + 2 * sym + 1])

@@ -58,7 +58,7 @@ ACTION_NAMES = ("done", "move", "symbol", "stay", "play", "warp", "no_warp", "st
 
 # contexts of a pending decision (what a policy is asked)
 CTX_BEFORE_ROLL, CTX_AFTER_ROLL, CTX_MOVE, CTX_WARP, CTX_FORK, CTX_AFTER_MOVE, CTX_TARGET, CTX_ATTACK, \
-    CTX_ATTACK_CARDS, CTX_DEFEND, CTX_DISCARD = range(11)
+    CTX_ATTACK_CARDS, CTX_DEFEND, CTX_DISCARD, CTX_SQUARE = range(12)
 
 # ---- state layout --------------------------------------------------------------
 _off = 0
@@ -102,7 +102,8 @@ G_DUEL_D = _take(1)
 G_DUEL_AT = _take(1)       # the attack being resolved: its At, the defender's shield, absorbed?
 G_DUEL_SHIELD = _take(1)
 G_DUEL_ABSORB = _take(1)   # -1: no; else GAIN_* of the absorbing card
-G_EXTRA = _take(1)         # squares added to this turn's move (Yellow Bird Shoes)
+G_EXTRA = _take(1)
+G_DEFER_END = _take(1)     # 1 while one effect hits several players: who is left is decided after         # squares added to this turn's move (Yellow Bird Shoes)
 MAX_STACK = 64
 G_STK_N = _take(1)         # pending effect lists: (start, count, next index) frames, resolved last-in first-out
 G_STK = _take(3 * MAX_STACK)

@@ -24,7 +24,7 @@ identical stretches::
     8 Wizard School(M) ... 16 Church(P) ... 24 Scientist's House(R) ... 32 Haunted House(E)
     warps at 4, 12, 20, 28, 36 (each leads to every other warp)
 
-Tests marked ``xfail(strict=True)`` expose engine bugs (see the reason).
+The last tests reproduce engine bugs found in review; the engine was fixed.
 """
 from __future__ import annotations
 
@@ -209,7 +209,7 @@ class QGame:
         self.s[L.G_ACTIVE] = int(seat)
         self.s[L.G_CHAIN] = 0
         self.s[L.G_STK_N] = 0
-        E.land(self.s, self.T, self.ev, int(seat), int(sq), int(by_card))
+        E.land(self.s, self.T, self.ev, self.legal, self.rng, self.pp, int(seat), int(sq), int(by_card))
         E.resolve(self.s, self.T, self.ev, self.legal, self.rng, self.pp, int(seat))
 
     def turn(self, seat):
@@ -1378,10 +1378,8 @@ def test_eliminated_player_is_skipped_and_cannot_be_fought():
     assert g.events("fight")[0][:2] == (0, 2)
 
 
-# ================================================================== xfails ==
+# ============================== bugs found in review, fixed in the engine ==
 
-@pytest.mark.xfail(reason="engine bug: effect()/eliminate() declare a last-standing win after the first of "
-                          "two players hit together reaches Hp 0; QM-GAP-43 rules no winner", strict=True)
 def test_last_two_players_at_zero_together_no_winner():
     """QM-GAP-43, QM-END-03: "If the last players reach Hp 0 together, the game ends
     without a winner." Plague (every player Hp -1) with both players at Hp 1
@@ -1396,8 +1394,6 @@ def test_last_two_players_at_zero_together_no_winner():
     assert g.win == (L.WIN_NOBODY, -1)
 
 
-@pytest.mark.xfail(reason="engine bug: toggle square_cards_optional (P_T_SQUARE_OPTIONAL) is compiled but "
-                          "never read by the engine; Item/Event squares stay mandatory", strict=True)
 def test_square_cards_optional_toggle_lets_player_decline():
     """QM-GAP-23 (toggle square_cards_optional = true): Item and Event squares may
     be declined. A random player landing on an Item square 20 times should
@@ -1412,9 +1408,6 @@ def test_square_cards_optional_toggle_lets_player_decline():
     assert drawn < 20
 
 
-@pytest.mark.xfail(reason="engine bug: take_turn skips the dice move's landing when G_CHAIN > 0, and a "
-                          "before_roll card's move/go_home (allowed by CONTEXT_OPS) already raised G_CHAIN",
-                   strict=True)
 def test_before_roll_card_move_does_not_cancel_the_dice_landing():
     """QM-TURN-01/02/04, QM-SQUARE-02: a before-the-roll card that moves the pawn
     (the validator allows ``move`` in ``before_roll`` cards; here the Potion's
@@ -1437,8 +1430,6 @@ def test_before_roll_card_move_does_not_cancel_the_dice_landing():
     assert g.hand(0) == [IT["shield_5"]]
 
 
-@pytest.mark.xfail(reason="engine bug: with landing_on_player_fights, take_turn pushes a generic fight and "
-                          "the lander picks any opponent, not the player on the square", strict=True)
 def test_landing_on_player_fights_that_player():
     """QM-GAP-24 (toggle landing_on_player_fights = true): "Ending a move on
     another pawn's square starts a fight with that player." Seat 0 lands on
@@ -1464,8 +1455,6 @@ def test_landing_on_player_fights_that_player():
     assert g.events("fight")[0][:2] == (0, 2)
 
 
-@pytest.mark.xfail(reason="engine bug: card_window counts a character ability as the one play allowed by "
-                          "toggle one_item_per_step, which limits Item cards only", strict=True)
 def test_one_item_per_step_does_not_limit_abilities():
     """QM-GAP-20/13 (toggle one_item_per_step = true: "At most one Item card per
     attack and per defence"): the Robot may still add its Shield ability to one
