@@ -39,7 +39,7 @@ def parse_tables(text):
     """``--policy greedy,random`` (alternatives) with ``+`` for per-seat tables."""
     text = str(text).strip().lower()
     if text == "all":
-        return (("random",), ("greedy",))
+        return (("random",), ("greedy",), ("planner",))
     tables = []
     for alt in text.split(","):
         seats = tuple(x.strip() for x in alt.split("+"))

@@ -41,7 +41,7 @@ GRID_OPTIONS = ("games", "seed", "players", "policy", "characters", "params", "b
 @click.option("--players", default="4", show_default=True, metavar="N[,N..]|all",
               help="2-6 players; several or all make a grid.")
 @click.option("--policy", default="greedy", show_default=True, metavar="NAME[+NAME..][,..]|all",
-              help="random or greedy for every seat, or one per seat joined by + (greedy+random+random); "
+              help="random, greedy, planner (or first) for every seat, or one per seat joined by + (planner+greedy+greedy); "
                    "comma-separated alternatives make a grid.")
 @click.option("--characters", default="random", show_default=True, metavar="a,b,..|random",
               help="random: each game draws distinct characters; or fixed by seat.")

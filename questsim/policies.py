@@ -3,6 +3,13 @@ codes the engine generated (layout.A_* × OPB + argument). They read the
 state, never change it, and draw randomness only from the policy stream.
 
 - ``random`` (0): uniform over the legal choices.
+- ``planner`` (3): greedy's scoring, plus a look-ahead on the castle race
+  (the exact chance of landing on a new castle next turn from each square,
+  and castles weighted by how near the player is to five), duel targets by
+  threat and kill chance rather than weakness, and Mp kept for shields when
+  a paid attack would be wasted. Parameters: greedy's two, then
+  ``lookahead`` (worth of a sure new castle next turn, in Item cards),
+  ``threat`` (weight of an opponent's lead when choosing whom to fight).
 - ``first`` (2): always the first legal code — a fixed, predictable player
   for tests and exact checks (it moves whenever it can, never warps).
 - ``greedy`` (1): rules of thumb — land on castles not yet visited, take
@@ -19,12 +26,13 @@ from . import layout as L
 from . import tables as TB
 
 OPB = L.OPB
-POLICY_RANDOM, POLICY_GREEDY, POLICY_FIRST = 0, 1, 2
+POLICY_RANDOM, POLICY_GREEDY, POLICY_FIRST, POLICY_PLANNER = 0, 1, 2, 3
 # (id, name, parameter names, defaults)
 BUILTIN_POLICIES = (
     (POLICY_RANDOM, "random", (), ()),
     (POLICY_GREEDY, "greedy", ("aggression", "castle_weight"), (0.0, 3.0)),
     (POLICY_FIRST, "first", (), ()),
+    (POLICY_PLANNER, "planner", ("aggression", "castle_weight", "lookahead", "threat"), (0.0, 3.0, 4.0, 1.0)),
 )
 
 
@@ -186,10 +194,112 @@ def greedy(s, T, legal, n, rng, pp, seat):
 
 
 @njit(cache=True)
+def move_probs(T, out):
+    """Exact chance of each number of squares moved in a turn by a player
+    who moves whenever a number shows (both numbers: the sum)."""
+    out[:] = 0.0
+    nr, nb = T[TB.P_NFACES_RED], T[TB.P_NFACES_RED + 1]
+    for i in range(nr):
+        r = T[TB.O_FACES + i]
+        for j in range(nb):
+            bl = T[TB.O_FACES + TB.MAX_FACES + j]
+            k = (r if r > 0 else 0) + (bl if bl > 0 else 0)
+            out[k] += 1.0 / (nr * nb)
+
+
+@njit(cache=True)
+def castle_chance(s, T, seat, sq, probs):
+    """Chance that next turn's move from ``sq`` ends on a castle ``seat`` has
+    not landed on yet."""
+    b = pbase(seat)
+    p = 0.0
+    for k in range(1, probs.shape[0]):
+        if probs[k] > 0:
+            q = forward(T, sq, k)
+            if T[TB.O_SQ_KIND + q] == L.SQ_CASTLE and (s[b + L.P_CASTLES] >> T[TB.O_SQ_CASTLE + q]) & 1 == 0:
+                p += probs[k]
+    return p
+
+
+@njit(cache=True)
+def castles_of(s, T, seat):
+    k = 0
+    for i in range(T[TB.P_NCASTLES]):
+        k += (s[pbase(seat) + L.P_CASTLES] >> i) & 1
+    return k
+
+
+@njit(cache=True)
+def threat(s, T, p):
+    """How near opponent ``p`` is to winning: castles, and Hp towards 40."""
+    return castles_of(s, T, p) / T[TB.P_CASTLES_TO_WIN] + s[pbase(p) + L.P_HP] / (T[TB.P_WIN_HP] + 1.0)
+
+
+@njit(cache=True)
+def planner(s, T, legal, n, rng, pp, seat):
+    """Greedy, with the castle race looked ahead and duels aimed (see the
+    module docstring); falls back on greedy's choice where it adds nothing."""
+    b = pbase(seat)
+    ctx = s[L.G_CTX]
+    if ctx != L.CTX_MOVE and ctx != L.CTX_WARP and ctx != L.CTX_FORK and ctx != L.CTX_TARGET \
+            and ctx != L.CTX_ATTACK:
+        return greedy(s, T, legal, n, rng, pp, seat)
+    probs = np.zeros(16)
+    move_probs(T, probs)
+    need = castles_of(s, T, seat) / T[TB.P_CASTLES_TO_WIN]
+    best, pick = -1e18, legal[0]
+    for i in range(n):
+        c = legal[i]
+        kind, arg = c // OPB, c % OPB
+        v = 0.0
+        if ctx == L.CTX_MOVE:
+            if kind == L.A_MOVE:
+                sq = forward(T, s[b + L.P_POS], arg)
+                v = square_value(s, T, seat, sq, pp) * (1.0 + need * (T[TB.O_SQ_KIND + sq] == L.SQ_CASTLE)) \
+                    + pp[2] * (1.0 + need) * castle_chance(s, T, seat, sq, probs)
+            elif kind == L.A_SYMBOL:
+                here = s[b + L.P_POS]
+                look = pp[2] * (1.0 + need) * castle_chance(s, T, seat, here, probs)
+                if arg == 1:
+                    v = fight_value(s, T, seat, pp) + look
+                elif arg == 3:
+                    v = 1.0 + look
+                else:
+                    v = 0.4 + look
+            else:
+                v = pp[2] * (1.0 + need) * castle_chance(s, T, seat, s[b + L.P_POS], probs)
+        elif ctx == L.CTX_WARP or ctx == L.CTX_FORK:
+            sq = s[b + L.P_POS] if kind == L.A_NO_WARP else arg
+            v = castle_chance(s, T, seat, sq, probs) - 0.01 * dist_to_new_castle(s, T, seat, sq)
+        elif ctx == L.CTX_TARGET:
+            # the leader, or whoever the free attack and a paid one could finish
+            hp = s[pbase(arg) + L.P_HP]
+            v = pp[3] * threat(s, T, arg) - strength(s, T, arg) / 40.0 + (1.0 if hp <= 4 else 0.0)
+        elif ctx == L.CTX_ATTACK:
+            # a paid attack the defender's shields would swallow is Mp wasted
+            if kind == L.A_ATTACK:
+                at = T[TB.O_CHAR + s[b + L.P_CHAR] * TB.CH + TB.C_ATT + 2 * arg + 1]
+                v = at + 1.0
+            else:
+                opp = s[L.G_DUEL_D] if s[L.G_DUEL_A] == seat else s[L.G_DUEL_A]
+                shields = 0.0
+                for j in range(s[pbase(opp) + L.P_HAND_N]):
+                    o = TB.O_ITEM + s[pbase(opp) + L.P_HAND + j] * TB.IK
+                    if T[o + 2] == L.IS_SHIELD or T[o + 2] == L.IS_SWORD_SHIELD:
+                        shields += 1.0
+                v = 2.0 if shields >= 2 and s[b + L.P_HP] < 8 else 0.0
+        if v > best:
+            best, pick = v, c
+    return pick
+
+
+@njit(cache=True)
 def decide(s, T, legal, n, rng, policy, pp, seat):
     """Dispatch to seat's policy by id."""
     if policy == POLICY_GREEDY:
         return greedy(s, T, legal, n, rng, pp, seat)
+    if policy == POLICY_PLANNER:
+        return planner(s, T, legal, n, rng, pp, seat)
     if policy == POLICY_FIRST:
         return legal[0]
     return legal[randint(rng, STREAM_POLICY, n)]
