@@ -14,7 +14,8 @@ from simcore import batch as driver
 from simcore import store
 from simcore.errors import InputError
 from . import __version__
-from .sim import POLICY_IDS, Config, Rules, prepare, run_games, to_frame
+from . import plugins
+from .sim import Config, Rules, prepare, run_games, to_frame
 
 DEFAULT_BATCH = 20_000
 
@@ -44,15 +45,16 @@ def parse_tables(text):
     for alt in text.split(","):
         seats = tuple(x.strip() for x in alt.split("+"))
         for name in seats:
-            if name not in POLICY_IDS:
-                raise InputError(f"--policy: unknown policy {name!r} (choose from {', '.join(POLICY_IDS)})")
+            plugins.get(name)    # unknown: one clear line
         tables.append(seats)
     return tuple(dict.fromkeys(tables))
 
 
 def play_batch(payload, seed, first, n):
     """Worker entry point: games ``first .. first+n-1`` of one cell as rows."""
-    rules, cfg = payload
+    rules, cfg, specs = payload
+    for spec in specs:
+        plugins.load_plugin(spec)
     return to_frame(run_games(rules, cfg, seed, first, n), rules, cfg, seed, first)
 
 
@@ -74,19 +76,27 @@ def make_plan(games=10_000, seed=1, players=(4,), tables=(("greedy",),), charact
                 raise InputError(f"--policy {'+'.join(tab)}: {len(tab)} seats given for {p} players")
             cfg = Config(players=p, characters=tuple(characters), policies=tab, params=tuple(params))
             cfg.resolved(rules)
-            payloads.append((rules, cfg))
+            payloads.append((rules, cfg, plugin_specs()))
             labels.append(dict(players=p, policy="+".join(tab), characters=list(characters) or "random",
                                params=list(params)))
     meta = dict(package="questsim", version=__version__, rules_version=rules.ruleset.meta.rules_version,
                 ruleset_hash=rules.hash, ruleset=str(ruleset) if ruleset else None, overrides=list(overrides),
-                command=command or " ".join(sys.argv))
+                plugins=list(plugin_specs()), command=command or " ".join(sys.argv))
     return driver.Plan(payloads, labels, seed, games, [min(games, batch or DEFAULT_BATCH)] * len(payloads),
                        target_ci, meta)
+
+
+def plugin_specs():
+    """Plug-in files/modules workers must load (the shipped rollout registers itself)."""
+    return tuple(sorted({p.source if Path(p.source).is_file() else p.module
+                         for p in plugins.policies() if p.builtin_id < 0 and p.name != "rollout"}))
 
 
 def plan_from_run(run: dict) -> driver.Plan:
     """Rebuild the plan of a stored run (``--resume``); the ruleset must
     still hash the same."""
+    for spec in run.get("plugins", []):
+        plugins.load_plugin(spec)
     rules = prepare(run.get("ruleset"), run.get("overrides", ()))
     if rules.hash != run.get("ruleset_hash"):
         raise InputError(f"cannot resume: the ruleset now hashes to {rules.hash}, the run used "
@@ -98,7 +108,7 @@ def plan_from_run(run: dict) -> driver.Plan:
             cfg = Config(players=int(c["players"]), characters=chars, policies=tuple(c["policy"].split("+")),
                          params=tuple(c["params"]))
             cfg.resolved(rules)
-            payloads.append((rules, cfg))
+            payloads.append((rules, cfg, plugin_specs()))
         meta = {k: v for k, v in run.items() if k not in ("seed", "games", "batch", "target_ci", "cells")}
         return driver.Plan(payloads, run["cells"], int(run["seed"]), int(run["games"]), list(run["batch"]),
                            run.get("target_ci"), meta)

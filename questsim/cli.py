@@ -26,8 +26,24 @@ ruleset_options = ruleset_options_for("characters.robot.hp=25")
 
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name=PROG)
-def main():
+@click.option("--plugin", "plugin_specs", multiple=True, metavar="FILE.py|MODULE",
+              help="Load a module that registers policies (repeatable; also $QUESTSIM_PLUGINS).")
+def main(plugin_specs):
     """Quest Master balance simulator: seeded Monte Carlo games with error bars."""
+    from . import plugins
+    for spec in plugin_specs:
+        plugins.load_plugin(spec)
+
+
+@main.command("policies")
+def policies_cmd():
+    """List the registered policies, their parameters and defaults."""
+    from . import plugins
+    for p in plugins.policies():
+        kind = "built-in" if p.builtin_id >= 0 else f"plug-in from {p.source}"
+        params = ", ".join(f"{n}={v:g}" for n, v in zip(p.param_names, p.defaults)) or "no parameters"
+        click.echo(f"{p.name:<10} {p.description}")
+        click.echo(f"{'':<10} parameters: {params}  ({kind})")
 
 
 GRID_OPTIONS = ("games", "seed", "players", "policy", "characters", "params", "batch", "target_ci", "ruleset",
@@ -45,7 +61,8 @@ GRID_OPTIONS = ("games", "seed", "players", "policy", "characters", "params", "b
                    "comma-separated alternatives make a grid.")
 @click.option("--characters", default="random", show_default=True, metavar="a,b,..|random",
               help="random: each game draws distinct characters; or fixed by seat.")
-@click.option("--params", default="", metavar="X,Y", help="Policy parameters (one --policy only).")
+@click.option("--params", default="", metavar="X,Y",
+              help="Parameters of the first seat's policy (every seat playing it); one --policy only.")
 @click.option("--workers", type=click.IntRange(1, 512), default=None, help="Worker processes [default: all cores].")
 @click.option("--batch", type=click.IntRange(1, None), default=None, help="Games per batch [default: 20000].")
 @click.option("--target-ci", type=float, default=None, metavar="X",

@@ -745,9 +745,10 @@ def movement_choices(s, T, legal, r, bl, extra):
 
 
 @njit(cache=True)
-def take_turn(s, T, ev, legal, rng, pp, seat):
-    """One turn (QM-TURN-01): cards before the roll, the roll and its
-    choice, cards after the roll (Shoe) and after moving, the square."""
+def turn_to_choice(s, T, ev, legal, rng, pp, seat):
+    """A turn up to its movement choice (QM-TURN-01/02): cards before the
+    roll, the roll, Shoes after it. Returns the number of legal movement
+    choices in ``legal``, or 0 if the game or the player's turn is over."""
     b = pb(seat)
     s[L.G_ACTIVE] = seat
     s[L.G_TURNS] += 1
@@ -757,15 +758,21 @@ def take_turn(s, T, ev, legal, rng, pp, seat):
     log(s, L.EV_TURN, seat, s[b + L.P_HP], s[b + L.P_POS], 0, 0, ev)
     foot_window(s, T, ev, legal, rng, pp, seat, L.W_BEFORE_ROLL, L.CTX_BEFORE_ROLL)
     if over(s) or not s[b + L.P_ALIVE]:
-        return
+        return 0
     r = roll(T, rng, L.DIE_RED)
     bl = roll(T, rng, L.DIE_BLUE)
     s[L.G_DIE_RED] = r
     s[L.G_DIE_BLUE] = bl
     log(s, L.EV_ROLL, seat, r, bl, 0, 0, ev)
     foot_window(s, T, ev, legal, rng, pp, seat, L.W_AFTER_ROLL, L.CTX_AFTER_ROLL)
-    n = movement_choices(s, T, legal, r, bl, s[L.G_EXTRA])
-    c = ask(s, T, legal, n, rng, pp, seat, L.CTX_MOVE, 0)
+    return movement_choices(s, T, legal, r, bl, s[L.G_EXTRA])
+
+
+@njit(cache=True)
+def after_choice(s, T, ev, legal, rng, pp, seat, c):
+    """The rest of a turn once movement choice ``c`` is made: the move, cards
+    after moving, the square (QM-TURN-01/03/04); or the symbol taken."""
+    b = pb(seat)
     log(s, L.EV_CHOICE, seat, c // OPB, c % OPB, 0, 0, ev)
     kind = c // OPB
     if kind == L.A_MOVE:
@@ -782,6 +789,17 @@ def take_turn(s, T, ev, legal, rng, pp, seat):
         sym = c % OPB
         push(s, T[TB.O_SYMBOL + 2 * sym], T[TB.O_SYMBOL + 2 * sym + 1])
     resolve(s, T, ev, legal, rng, pp, seat)
+
+
+@njit(cache=True)
+def take_turn(s, T, ev, legal, rng, pp, seat):
+    """One turn (QM-TURN-01): cards before the roll, the roll and its
+    choice, cards after the roll (Shoe) and after moving, the square."""
+    n = turn_to_choice(s, T, ev, legal, rng, pp, seat)
+    if n == 0:
+        return
+    c = ask(s, T, legal, n, rng, pp, seat, L.CTX_MOVE, 0)
+    after_choice(s, T, ev, legal, rng, pp, seat, c)
 
 
 # ------------------------------------------------------------ set-up, game --
@@ -871,6 +889,17 @@ def setup(s, T, ev, legal, rng, pp, players, chars, policies, logging):
             s[L.G_FIRST] = p
     for p in range(players):
         s[pb(p) + L.P_TURNPOS] = (p - s[L.G_FIRST]) % players
+
+
+@njit(cache=True)
+def finish_round(s, T, ev, legal, rng, pp, seat):
+    """The turns of this round after ``seat``'s (for resuming a copied game)."""
+    np_ = s[L.G_NP]
+    k0 = (seat - s[L.G_FIRST]) % np_
+    for k in range(k0 + 1, np_):
+        p = (s[L.G_FIRST] + k) % np_
+        if s[pb(p) + L.P_ALIVE] and not over(s):
+            take_turn(s, T, ev, legal, rng, pp, p)
 
 
 @njit(cache=True)

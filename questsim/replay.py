@@ -84,11 +84,10 @@ class Replay:
 def replay(seed=1, game=0, players=4, characters=(), policies=("greedy",), params=(), ruleset=None,
            overrides=(), rules: Rules | None = None, max_events=200_000) -> Replay:
     """Replay game ``game`` of ``seed`` with its full event log."""
-    from .engine import play_logged
     rules = rules or prepare(ruleset, overrides)
     cfg = Config(players, tuple(characters), tuple(policies), tuple(params))
-    chars, pids, pp = cfg.resolved(rules)
+    chars, pids, pp, engine = cfg.resolved(rules)
     ev = np.zeros((max_events, L.EV_COLS), np.int32)
     final = np.zeros(L.STATE_SIZE, np.int32)
-    n = play_logged(np.uint64(seed), game, players, chars, pids, pp, rules.T, ev, final)
+    n = engine.play_logged(np.uint64(seed), game, players, chars, pids, pp, rules.T, ev, final)
     return Replay(seed, game, cfg, rules, ev[:n].copy(), final)

@@ -13,13 +13,12 @@ import pandas as pd
 
 from simcore.errors import InputError
 from . import layout as L
+from . import plugins
 from .policies import BUILTIN_POLICIES
 from .ruleset import Ruleset, load_ruleset, ruleset_hash
 from .tables import Names, compile_tables
 
 POLICY_IDS = {name: pid for pid, name, _n, _d in BUILTIN_POLICIES}
-POLICY_DEFAULTS = {name: d for _pid, name, _n, d in BUILTIN_POLICIES}
-POLICY_PARAMS = {name: n for _pid, name, n, _d in BUILTIN_POLICIES}
 
 
 @dataclass(frozen=True)
@@ -41,14 +40,17 @@ def prepare(ruleset_path=None, overrides=()) -> Rules:
 @dataclass(frozen=True)
 class Config:
     """One table: player count, characters by seat (empty: drawn at random),
-    policies by seat (one name: every seat), policy parameters."""
+    policies by seat (one name: every seat), and the parameters of the first
+    seat's policy (the other policies keep their defaults)."""
     players: int = 4
     characters: tuple = ()
     policies: tuple = ("greedy",)
     params: tuple = ()
 
     def resolved(self, rules: Rules):
-        """Check against the rules; returns (chars, policy ids, params) arrays."""
+        """Check against the rules; returns (chars, policy ids, params, engine):
+        the arrays the kernels take and the engine module that runs the
+        table (a plug-in's own engine copy if a seat plays one)."""
         r = rules.ruleset.rules
         if not r.min_players <= self.players <= r.max_players:
             raise InputError(f"--players {self.players}: Quest Master takes {r.min_players} to {r.max_players} players")
@@ -75,25 +77,34 @@ class Config:
             raise InputError(f"--policy: give one policy, or one per seat ({self.players}), got {len(pols)}")
         pids = np.zeros(L.MAX_PLAYERS, np.int32)
         pp = np.zeros((L.MAX_PLAYERS, L.MAX_PARAMS), np.float64)
+        plugin = None
         for i, name in enumerate(pols):
-            if name not in POLICY_IDS:
-                raise InputError(f"--policy: unknown policy {name!r} (choose from {', '.join(POLICY_IDS)})")
-            pids[i] = POLICY_IDS[name]
-            vals = self.params or POLICY_DEFAULTS[name]
-            if len(vals) != len(POLICY_DEFAULTS[name]):
-                raise InputError(f"--params: policy {name} takes {len(POLICY_DEFAULTS[name])} parameter(s) "
-                                 f"({', '.join(POLICY_PARAMS[name]) or 'none'})")
+            info = plugins.get(name)
+            if info.builtin_id < 0:
+                if plugin is not None and plugin.name != name:
+                    raise InputError("--policy: one plug-in policy per table (mix it with built-in ones)")
+                plugin = info
+            pids[i] = info.builtin_id if info.builtin_id >= 0 else plugins.PLUGIN_ID
+            # --params belong to the first seat's policy (and every seat playing it)
+            vals = self.params if self.params and name == pols[0] else info.defaults
+            if len(vals) != len(info.defaults) or len(vals) > L.MAX_PARAMS:
+                raise InputError(f"--params: policy {name} takes {len(info.defaults)} parameter(s) "
+                                 f"({', '.join(info.param_names) or 'none'})")
             pp[i, :len(vals)] = vals
-        return chars, pids, pp
+        engine = plugins.engine_for(plugin) if plugin else plugins.engine_for(plugins.get(pols[0]))
+        return chars, pids, pp, engine
 
 
 def run_games(rules: Rules, config: Config, seed: int, first: int, n: int) -> np.ndarray:
     """Raw int32 result rows of games ``first .. first+n-1``."""
-    from .engine import run_batch
-    chars, pids, pp = config.resolved(rules)
+    chars, pids, pp, engine = config.resolved(rules)
     out = np.zeros((n, L.NRES), np.int32)
     if n:
-        run_batch(np.uint64(seed), first, n, config.players, chars, pids, pp, rules.T, out)
+        engine.run_batch(np.uint64(seed), first, n, config.players, chars, pids, pp, rules.T, out)
+        bad = int((out[:, L.RESULT_INDEX["illegal_choices"]] > 0).sum())
+        if bad:
+            raise InputError(f"policy table {'+'.join(config.policies)}: an illegal choice in {bad} of {n} games "
+                             "(the engine played the first legal choice instead)")
     return out
 
 

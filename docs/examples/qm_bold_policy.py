@@ -1,0 +1,27 @@
+"""A complete Quest Master plug-in policy: the planner, but it always takes
+a fight when the dice offer one (the sword symbol) and never declines a paid
+attack. Use it with
+
+    questsim --plugin docs/examples/qm_bold_policy.py simulate --policy bold+planner+planner+planner
+"""
+from numba import njit
+
+from questsim import layout as L
+from questsim.plugins import register_policy
+from questsim.policies import planner
+
+
+@njit(cache=True)
+def bold(s, T, legal, n, rng, pp, seat):
+    """Fight whenever the dice allow; otherwise play as the planner."""
+    for i in range(n):
+        c = legal[i]
+        if s[L.G_CTX] == L.CTX_MOVE and c == L.A_SYMBOL * L.OPB + 1:   # the sword symbol
+            return c
+        if s[L.G_CTX] == L.CTX_ATTACK and c // L.OPB == L.A_ATTACK:
+            return c
+    return planner(s, T, legal, n, rng, pp, seat)
+
+
+register_policy("bold", bold, params={"aggression": 0.0, "castle_weight": 3.0, "lookahead": 4.0, "threat": 1.0},
+                description="the planner, but fights whenever the dice offer it and never declines an attack")

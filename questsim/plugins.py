@@ -1,0 +1,158 @@
+"""The Quest Master policy registry: the built-in policies and your own.
+
+A plug-in policy is a numba function with the built-ins' signature
+
+    @njit(cache=True)
+    def choose(s, T, legal, n, rng, pp, seat):   # -> one of legal[:n]
+
+registered under a name from a module of yours::
+
+    from questsim.plugins import register_policy
+    register_policy("bold", choose, params={"x": 1.0}, description="...")
+
+and used with ``questsim --plugin my_policy.py simulate --policy bold`` (or
+``QUESTSIM_PLUGINS=my_policy.py``), alone or mixed by seat
+(``--policy bold+greedy+greedy``). As for MourneQuest, numba cannot cache a
+kernel that takes a function argument, so each plug-in gets a generated copy
+of ``engine.py`` whose ``decide`` calls the plug-in for its seats; it
+compiles once into ``$QUESTSIM_CACHE`` (default ``~/.cache/questsim``).
+"""
+from __future__ import annotations
+
+import hashlib
+import inspect
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from simcore.errors import InputError
+from simcore.plugins import cache_root, generated_package, import_plugin
+from .policies import BUILTIN_POLICIES
+
+PLUGIN_ID = 100   # policy id of a plug-in inside its own engine copy
+_HERE = Path(__file__).parent
+ENGINE_SOURCES = ("layout.py", "tables.py", "policies.py", "engine.py", "plugins.py")
+_DESCRIPTIONS = {
+    "random": "uniform over the legal choices",
+    "greedy": "rules of thumb: new castles, Item cards, fights when stronger, the weakest target",
+    "first": "always the first legal choice (a fixed player for tests)",
+    "planner": "greedy plus the castle race looked ahead and duels aimed at the leader",
+}
+
+
+@dataclass
+class PolicyInfo:
+    """A registered policy."""
+    name: str
+    description: str
+    param_names: tuple
+    defaults: tuple
+    builtin_id: int = -1
+    func: object = None
+    source: str = ""
+    module: str = ""
+
+
+_REGISTRY = {name: PolicyInfo(name, _DESCRIPTIONS.get(name, ""), pn, d, builtin_id=pid)
+             for pid, name, pn, d in BUILTIN_POLICIES}
+_LOADED = False
+_ENGINES = {}
+
+
+def register_policy(name, func, params=None, description=""):
+    """Register numba function ``func`` as policy ``name`` with parameter
+    defaults ``params`` (name → value, in ``pp`` order)."""
+    if not name.isidentifier():
+        raise InputError(f"policy name {name!r}: use letters, digits and underscores")
+    if name in _REGISTRY and _REGISTRY[name].builtin_id >= 0:
+        raise InputError(f"policy name {name!r} is a built-in policy")
+    py = getattr(func, "py_func", func)
+    params = dict(params or {})
+    _REGISTRY[name] = PolicyInfo(name, description, tuple(params), tuple(float(v) for v in params.values()),
+                                 func=func, source=inspect.getsourcefile(py) or "", module=py.__module__)
+    return func
+
+
+def load_plugin(spec):
+    """Import a plug-in module (a ``.py`` file or a module name)."""
+    return import_plugin(spec, "questsim_plugin")
+
+
+def load_configured():
+    """Register the shipped search policy and the plug-ins in $QUESTSIM_PLUGINS (once)."""
+    global _LOADED
+    if _LOADED:
+        return
+    _LOADED = True
+    from . import rollout
+    register_policy("rollout", rollout.choose, rollout.PARAMS, rollout.DESCRIPTION)
+    for spec in filter(None, os.environ.get("QUESTSIM_PLUGINS", "").split(os.pathsep)):
+        load_plugin(spec)
+
+
+def policies():
+    load_configured()
+    return list(_REGISTRY.values())
+
+
+def get(name) -> PolicyInfo:
+    load_configured()
+    if name not in _REGISTRY:
+        raise InputError(f"--policy: unknown policy {name!r} (registered: {', '.join(_REGISTRY)}; "
+                         "load your own with --plugin FILE)")
+    return _REGISTRY[name]
+
+
+_DECIDE = '''"""Generated: decide() for plug-in policy {name!r} ({source})."""
+import importlib
+import importlib.util
+import sys
+
+from numba import njit
+
+from questsim.policies import decide as builtin_decide
+
+if {module!r} not in sys.modules:
+    try:
+        importlib.import_module({module!r})
+    except ImportError:
+        _spec = importlib.util.spec_from_file_location({module!r}, {source!r})
+        _mod = importlib.util.module_from_spec(_spec)
+        sys.modules[{module!r}] = _mod
+        _spec.loader.exec_module(_mod)
+plugin_choose = getattr(sys.modules[{module!r}], {func!r})
+
+
+@njit(cache=True)
+def decide(s, T, legal, n, rng, policy, pp, seat):
+    if policy == {pid}:
+        return plugin_choose(s, T, legal, n, rng, pp, seat)
+    return builtin_decide(s, T, legal, n, rng, policy, pp, seat)
+'''
+
+
+def engine_for(info: PolicyInfo):
+    """The engine module (``run_batch``, ``play_logged``) that runs ``info``."""
+    if info.builtin_id >= 0:
+        from . import engine
+        return engine
+    if info.name in _ENGINES:
+        return _ENGINES[info.name]
+    func = getattr(info.func, "py_func", info.func).__name__
+    h = hashlib.sha256()
+    for f in ENGINE_SOURCES:
+        h.update((_HERE / f).read_bytes())
+    h.update(Path(info.source).read_bytes())
+    h.update(f"{info.name}:{info.module}:{func}".encode())
+    src = (_HERE / "engine.py").read_text()
+    src = src.replace("from . import layout as L", "from questsim import layout as L")
+    src = src.replace("from . import tables as TB", "from questsim import tables as TB")
+    src = src.replace("from .policies import decide", "from .decide import decide")
+    files = {"__init__.py": f'"""Generated engine for plug-in policy {info.name!r}."""\n',
+             "decide.py": _DECIDE.format(name=info.name, source=str(Path(info.source).resolve()),
+                                         module=info.module, func=func, pid=PLUGIN_ID),
+             "engine.py": src}
+    pkg = f"qm_engine_{info.name}_{h.hexdigest()[:12]}"
+    mod = generated_package(cache_root("QUESTSIM_CACHE", "questsim"), pkg, files, "engine")
+    _ENGINES[info.name] = mod
+    return mod
