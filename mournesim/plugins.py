@@ -35,6 +35,7 @@ from importlib import metadata
 from pathlib import Path
 
 from simcore.errors import InputError
+from simcore.plugins import import_plugin
 from .policies import BUILTIN_POLICIES
 
 PLUGIN_ID = 100   # policy id of a plug-in inside its own generated engine
@@ -88,28 +89,7 @@ def register_policy(name, func, params=None, description="", batch=None):
 
 def load_plugin(spec):
     """Import a plug-in module given as a ``.py`` file path or a module name."""
-    path = Path(spec)
-    if spec.endswith(".py") or path.exists():
-        if not path.is_file():
-            raise InputError(f"--plugin {spec}: no such file")
-        name = "mournesim_plugin_" + hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:10]
-        if name in sys.modules:
-            return sys.modules[name]
-        sp = importlib.util.spec_from_file_location(name, path.resolve())
-        mod = importlib.util.module_from_spec(sp)
-        sys.modules[name] = mod
-        try:
-            sp.loader.exec_module(mod)
-        except InputError:
-            raise
-        except Exception as e:   # the user's code: one line, not a traceback
-            del sys.modules[name]
-            raise InputError(f"--plugin {spec}: {type(e).__name__}: {e}") from None
-        return mod
-    try:
-        return importlib.import_module(spec)
-    except ImportError as e:
-        raise InputError(f"--plugin {spec}: cannot import ({e})") from None
+    return import_plugin(spec, "mournesim_plugin")
 
 
 def load_configured():
