@@ -15,13 +15,12 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import pytest
 
 from mournesim import batch, sim
 from simcore import store
-from simcore.batch import Interrupted, half_width
+from simcore.batch import half_width
 from simcore.errors import InputError
 from simcore.stats import wilson, wilson_arrays
 

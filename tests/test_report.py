@@ -4,13 +4,10 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
 import pandas as pd
 import pytest
-from click.testing import CliRunner
 
 from mournesim import batch, report as rep
-from mournesim.cli import main
 from mournesim.plots import PLOTS, write_plots
 from simcore import store
 from simcore.stats import wilson
