@@ -315,3 +315,26 @@ def test_rollout_search_is_legal_fair_and_differs_from_the_planner():
     cols = ["winner_seat", "rounds", "duels", "hp1", "hp2", "hp3"]
     pd.testing.assert_frame_equal(off[cols], plan[cols])
     assert not df[cols].equals(plan[cols])
+
+
+def test_replay_records_carry_the_documented_fields():
+    """Every Quest Master replay record has exactly the fields its event
+    kind has in the Quest Master table of docs/replay.md (plus i, round,
+    event, seat and the documented name fields)."""
+    import re
+    from pathlib import Path
+    text = (Path(__file__).parents[1] / "docs" / "replay.md").read_text(encoding="utf-8")
+    doc = {}
+    for line in text.split("\n# Quest Master replay", 1)[1].splitlines():
+        if line.startswith("| `"):
+            cols = [c.strip() for c in line.strip().strip("|").split("|")]
+            doc[re.findall(r"`([a-z_]+)`", cols[0])[0]] = set(re.findall(r"`([a-z_]+)`", cols[1]))
+    extra = {"item_name", "card_name", "castle_name", "ability"}
+    seen = set()
+    for game in range(10):
+        for r in replay(seed=8, game=game, players=2 + game % 5, policies=("random",), rules=RULES).records():
+            seen.add(r["event"])
+            got = set(r) - {"i", "round", "event", "seat"} - extra
+            want = doc[r["event"]] - (set() if r["event"] != "play_item" or "item" in r else {"item"})
+            assert got == want, (r, doc[r["event"]])
+    assert len(seen) >= 18
