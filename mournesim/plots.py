@@ -9,16 +9,12 @@ tables so a figure and its table always agree:
 """
 from __future__ import annotations
 
-from pathlib import Path
+import numpy as np
 
-import matplotlib
+from simcore import plots as simcore_plots   # sets the file-only backend
 
-matplotlib.use("Agg")   # files only, no display needed
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-
-from . import layout as L  # noqa: E402
-from . import report as rep  # noqa: E402
+from . import layout as L
+from . import report as rep
 
 OUTCOME_COLOURS = {"win": "#2e7d32", "hero_died": "#c62828", "wall_destroyed": "#6d4c41", "cap": "#9e9e9e"}
 LEVEL_COLOURS = {"easy": "#43a047", "medium": "#fb8c00", "hard": "#8e24aa"}
@@ -127,15 +123,4 @@ PLOTS = {"win_rate_by_level": win_rate_by_level, "hero_forest": hero_forest, "di
 
 def write_plots(df, outdir) -> list:
     """Draw every plot of the module docstring into ``outdir``; returns the paths."""
-    out = Path(outdir)
-    out.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for name, draw in PLOTS.items():
-        fig, ax = plt.subplots(figsize=(8, 5), layout="constrained")
-        draw(df, ax)
-        ax.grid(alpha=0.3)
-        path = out / f"{name}.png"
-        fig.savefig(path, dpi=110)
-        plt.close(fig)
-        paths.append(path)
-    return paths
+    return simcore_plots.write_plots(df, outdir, PLOTS)

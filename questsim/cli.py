@@ -7,12 +7,12 @@ status 2, never a traceback (the same contract as ``mournesim``).
 """
 from __future__ import annotations
 
-import json
 import sys
 
 import click
 
-from simcore.cli import error_group, ruleset_options as ruleset_options_for
+from simcore.cli import add_rules_commands, check_resume, error_group, interrupted, \
+    ruleset_options as ruleset_options_for
 from simcore.errors import InputError
 
 from . import __version__
@@ -87,10 +87,7 @@ def simulate(ctx, games, seed, players, policy, characters, params, workers, bat
     from .report import headline, standard_report
     import pandas as pd
     if resume:
-        given = [o for o in GRID_OPTIONS if ctx.get_parameter_source(o) == click.core.ParameterSource.COMMANDLINE]
-        if given or out:
-            opt = "--out" if out else "--" + given[0].replace("_", "-")
-            raise InputError(f"--resume continues a run with its own settings: drop {opt}")
+        check_resume(ctx, GRID_OPTIONS, out)
     t0 = time.perf_counter()
     bar = tqdm(disable=True if quiet else None, unit="game", unit_scale=True, file=sys.stderr, dynamic_ncols=True,
                desc="games")
@@ -113,10 +110,7 @@ def simulate(ctx, games, seed, players, policy, characters, params, workers, bat
                 progress=bar, command=" ".join(["questsim"] + sys.argv[1:]))
     except Interrupted as e:
         bar.close()
-        where = (f"{e.done} of {e.total} batches kept in {e.out}; finish with: questsim simulate --resume {e.out}"
-                 if e.out else "nothing kept (use --out DIR to keep finished batches)")
-        click.echo(f"questsim: interrupted: {where}", err=True)
-        sys.exit(130)
+        interrupted(PROG, e)
     bar.close()
     dt = time.perf_counter() - t0
     total = sum(n for _lab, n, _w in cells)
@@ -237,39 +231,7 @@ def bench(games, scale_games, workers, players, ruleset, overrides):
     click.echo(f"peak memory: this process {me:.0f} MiB, largest worker {kids:.0f} MiB")
 
 
-@main.group()
-def rules():
-    """Show or check a Quest Master ruleset."""
-
-
-@rules.command("show")
-@click.option("--format", "fmt", default="text", show_default=True, type=click.Choice(["text", "json", "markdown"]))
-@ruleset_options
-def rules_show(fmt, ruleset, overrides):
-    """Print the effective ruleset, every value with its provenance."""
-    from .ruleset import effective_rows, load_ruleset, ruleset_hash
-    rs = load_ruleset(ruleset, overrides)
-    rows = effective_rows(rs)
-    if fmt == "json":
-        click.echo(json.dumps([{"path": p, "value": v, "provenance": s} for p, v, s in rows], indent=1))
-    elif fmt == "markdown":
-        click.echo("| key | value | provenance |\n|---|---|---|")
-        for p, v, s in rows:
-            click.echo(f"| `{p}` | `{json.dumps(v)}` | {s.replace('|', '/')} |")
-    else:
-        click.echo(f"# Quest Master ruleset {rs.meta.rules_version}  hash {ruleset_hash(rs)}")
-        for p, v, s in rows:
-            click.echo(f"{p} = {json.dumps(v)}    # {s}")
-
-
-@rules.command("check")
-@click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--set", "overrides", multiple=True, metavar="PATH=VALUE", help="Override a value before checking.")
-def rules_check(file, overrides):
-    """Validate a ruleset file: exit 0 if valid, else one line per problem and exit 2."""
-    from .ruleset import load_ruleset, ruleset_hash
-    rs = load_ruleset(file, overrides)
-    click.echo(f"{file}: valid (rules hash {ruleset_hash(rs)})")
+add_rules_commands(main, "Quest Master", "questsim.ruleset", "characters.robot.hp=25")
 
 
 if __name__ == "__main__":

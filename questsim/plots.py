@@ -8,16 +8,12 @@ tables:
 """
 from __future__ import annotations
 
-from pathlib import Path
+import numpy as np
 
-import matplotlib
+from simcore import plots as simcore_plots   # sets the file-only backend
 
-matplotlib.use("Agg")   # files only, no display needed
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-
-from . import layout as L  # noqa: E402
-from . import report as rep  # noqa: E402
+from . import layout as L
+from . import report as rep
 
 COND_COLOURS = {"last_standing": "#c62828", "five_castles": "#1565c0", "hp_over_40": "#2e7d32",
                 "cap": "#9e9e9e", "no_winner": "#424242"}
@@ -85,16 +81,5 @@ PLOTS = {"character_forest": character_forest, "turn_position": turn_position, "
 
 
 def write_plots(df, outdir) -> list:
-    """Draw every plot into ``outdir``; returns the paths."""
-    out = Path(outdir)
-    out.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for name, draw in PLOTS.items():
-        fig, ax = plt.subplots(figsize=(8, 5), layout="constrained")
-        draw(df, ax)
-        ax.grid(alpha=0.3)
-        path = out / f"{name}.png"
-        fig.savefig(path, dpi=110)
-        plt.close(fig)
-        paths.append(path)
-    return paths
+    """Draw every plot of the module docstring into ``outdir``; returns the paths."""
+    return simcore_plots.write_plots(df, outdir, PLOTS)

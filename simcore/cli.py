@@ -45,3 +45,62 @@ def ruleset_options(example):
         return click.option("--ruleset", type=click.Path(dir_okay=False), default=None,
                             help="Ruleset TOML file (default: the shipped ruleset).")(f)
     return deco
+
+
+def add_rules_commands(main, game, module, example):
+    """Add ``rules show`` and ``rules check`` to click group ``main`` for a
+    game whose ruleset ``module`` (imported on use, to keep start-up quick)
+    has load_ruleset, effective_rows and ruleset_hash."""
+    import importlib
+    import json
+
+    @main.group()
+    def rules():
+        """Show or check a ruleset."""
+
+    @rules.command("show")
+    @click.option("--format", "fmt", default="text", show_default=True,
+                  type=click.Choice(["text", "json", "markdown"]))
+    @ruleset_options(example)
+    def rules_show(fmt, ruleset, overrides):
+        """Print the effective ruleset, every value with its provenance."""
+        ruleset_module = importlib.import_module(module)
+        rs = ruleset_module.load_ruleset(ruleset, overrides)
+        rows = ruleset_module.effective_rows(rs)
+        if fmt == "json":
+            click.echo(json.dumps([{"path": p, "value": v, "provenance": s} for p, v, s in rows], indent=1))
+        elif fmt == "markdown":
+            click.echo("| key | value | provenance |\n|---|---|---|")
+            for p, v, s in rows:
+                click.echo(f"| `{p}` | `{json.dumps(v)}` | {s.replace('|', '/')} |")
+        else:
+            click.echo(f"# {game} ruleset {rs.meta.rules_version}  hash {ruleset_module.ruleset_hash(rs)}")
+            for p, v, s in rows:
+                click.echo(f"{p} = {json.dumps(v)}    # {s}")
+
+    @rules.command("check")
+    @click.argument("file", type=click.Path(dir_okay=False))
+    @click.option("--set", "overrides", multiple=True, metavar="PATH=VALUE", help="Override a value before checking.")
+    def rules_check(file, overrides):
+        """Validate a ruleset file: exit 0 if valid, else one line per problem and exit 2."""
+        ruleset_module = importlib.import_module(module)
+        rs = ruleset_module.load_ruleset(file, overrides)
+        click.echo(f"{file}: valid (rules hash {ruleset_module.ruleset_hash(rs)})")
+
+    return rules
+
+
+def interrupted(prog, e):
+    """Report an Interrupted batch run (simcore.batch) on one line; exit 130."""
+    where = (f"{e.done} of {e.total} batches kept in {e.out}; finish with: {prog} simulate --resume {e.out}"
+             if e.out else "nothing kept (use --out DIR to keep finished batches)")
+    click.echo(f"{prog}: interrupted: {where}", err=True)
+    sys.exit(130)
+
+
+def check_resume(ctx, grid_options, out):
+    """``--resume`` takes the run's own settings: no grid option and no --out with it."""
+    given = [o for o in grid_options if ctx.get_parameter_source(o) == click.core.ParameterSource.COMMANDLINE]
+    if given or out:
+        opt = "--out" if out else "--" + given[0].replace("_", "-")
+        raise InputError(f"--resume continues a run with its own settings: drop {opt}")
