@@ -66,8 +66,9 @@ def play_batch(payload, seed, first, n):
 
 def make_plan(games=10_000, seed=1, levels=("medium",), players=(4,), policies=("greedy",), heroes=(),
               params=(), rules: Rules | None = None, ruleset=None, overrides=(), batch=None,
-              target_ci=None, command=None) -> driver.Plan:
-    """The cells of the grid (checked before anything runs) and the run's metadata."""
+              target_ci=None, command=None, first=0) -> driver.Plan:
+    """The cells of the grid (checked before anything runs) and the run's
+    metadata; the games are ``first .. first+games-1`` of each cell."""
     rules = rules or prepare(ruleset, overrides)
     if heroes and len(players) > 1:
         raise InputError("--heroes with a fixed list needs a single --players value")
@@ -90,7 +91,7 @@ def make_plan(games=10_000, seed=1, levels=("medium",), players=(4,), policies=(
     meta = dict(package="mournesim", version=__version__, rules_version=rules.ruleset.meta.rules_version,
                 ruleset_hash=rules.hash, ruleset=str(ruleset) if ruleset else None, overrides=list(overrides),
                 plugins=list(specs), command=command or " ".join(sys.argv))
-    return driver.Plan(payloads, labels, seed, games, batches, target_ci, meta)
+    return driver.Plan(payloads, labels, seed, games, batches, target_ci, meta, first)
 
 
 def plan_from_run(run: dict, rules: Rules | None = None) -> driver.Plan:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from simcore.cli import add_rules_commands, check_resume, error_group, interrupted, \
+from simcore.cli import add_experiment_command, add_rules_commands, check_resume, error_group, interrupted, \
     ruleset_options as ruleset_options_for
 from simcore.errors import InputError
 from . import __version__
@@ -265,7 +265,43 @@ def bench(games, search_games, scale_games, workers, cold, level, players, rules
     click.echo(f"peak memory: this process {me:.0f} MiB, largest worker {kids:.0f} MiB")
 
 
+@main.command()
+@click.option("--hero", default="jack", show_default=True, help="Hero whose printed abilities the table uses.")
+@click.option("--ability", type=click.IntRange(0, None), default=None, help="One roll: the hero's ability total.")
+@click.option("--target", type=click.IntRange(0, None), default=None, help="One roll: the enemy's value.")
+@click.option("--dice", default="grey", show_default=True, metavar="grey,green,..",
+              help="One roll: the combat dice rolled (grey, green, orange, red).")
+@click.option("--blue", is_flag=True, help="On the Blue Moon (hero dice doubled; MQ-MOON-05).")
+@click.option("--defending", is_flag=True, help="Fending off an attack instead of attacking.")
+@click.option("--format", "fmt", default="table", show_default=True,
+              type=click.Choice(["table", "markdown", "csv", "json"]))
+@ruleset_options
+def odds(hero, ability, target, dice, blue, defending, fmt, ruleset, overrides):
+    """Exact combat odds by enumerating every face of the dice (no
+    simulation): one roll with --ability, --target and --dice, or the
+    designer's table for a hero: every enemy, moon phase, ability and dice pool."""
+    from simcore.report import render
+    from . import odds as O, sim
+    rules = sim.prepare(ruleset, overrides)
+    if (ability is None) != (target is None):
+        raise InputError("--ability and --target go together (one roll); give both, or neither for the table")
+    if ability is not None:
+        names = [d.strip().lower() for d in dice.split(",") if d.strip()]
+        bad = [d for d in names if d not in O.DICE_NAMES]
+        if bad or not names or len(set(names)) != len(names):
+            raise InputError(f"--dice {dice!r}: expected distinct dice from {', '.join(O.DICE_NAMES)}")
+        p = O.combat_odds(rules, ability, target, [O.DICE_NAMES.index(d) for d in names], 0, blue, defending)
+        click.echo(f"{'defending' if defending else 'attacking'} with ability {ability} against {target}, "
+                   f"rolling {', '.join(names)}{' on the Blue Moon' if blue else ''}: {p:.6f}")
+        return
+    t = O.combat_table(rules, hero.lower(), defending=defending)
+    title = (f"Exact chance that {hero} ({'defending' if defending else 'attacking'}, no equipment) wins one roll, "
+             "by enemy, moon phase, ability and dice pool (4 dice: the best 3)")
+    click.echo(render({"combat odds": t}, fmt, title), nl=False)
+
+
 add_rules_commands(main, "MourneQuest", "mournesim.ruleset", "heroes.jack.courage=8")
+add_experiment_command(main, PROG)
 
 
 if __name__ == "__main__":

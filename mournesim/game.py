@@ -87,7 +87,7 @@ def setup(s, T, ev, rng, legal, pp, level, players, heroes, policy, logging):
         s[o + L.X_TILE] = -1
         s[o + L.X_KIND] = -1
         s[o + L.X_BOG_POS] = -1
-    s[L.G_POOL] = 1
+    s[L.G_POOL] = T[TB.P_START_DICE]     # 1: only the Grey die (MQ-COMBAT-03)
     s[L.G_TALISMAN_SUPPLY] = T[TB.P_TALISMANS]
     for t in range(4):
         s[L.G_POOL_CHARMS + t] = T[TB.P_CHARM_SUPPLY]

@@ -33,3 +33,61 @@ def p_win(T, levels, n, ability, bonus, target, blue, defending):
                 break
             idx[i] = 0
     return wins / total
+
+
+# ---- designer's tables (Python side of `mournesim odds`) ------------------
+
+ABILITIES = ("courage", "strength", "magic")
+# (moon phase, the enemy values it uses, Blue Moon doubling) — MQ-MOON-01, MQ-MOON-05:
+# "On the Blue Moon, enemies fight at their Green (weakest) values and every
+# dice roll the Heroes make is doubled."
+MOONS = (("new (green)", "green", False), ("waxing/waning (grey)", "grey", False),
+         ("blood (red)", "red", False), ("blue", "green", True))
+DICE_NAMES = ("grey", "green", "orange", "red")
+
+
+def pool_choices(pool, max_dice=3):
+    """The dice a hero may roll with ``pool`` dice unlocked (MQ-COMBAT-03..07):
+    the first ``pool`` dice, or every choice of ``max_dice`` of them."""
+    from itertools import combinations
+    dice = list(range(pool))
+    return [dice] if pool <= max_dice else [list(c) for c in combinations(dice, max_dice)]
+
+
+def combat_odds(rules, ability, target, dice, bonus=0, blue=False, defending=False) -> float:
+    """Exact chance that ``ability`` (+``bonus``) beats ``target`` rolling
+    ``dice`` (indices 0 grey .. 3 red) once, by enumerating every face."""
+    levels = np.array(dice, np.int64)
+    return float(p_win(rules.T, levels, len(dice), ability, bonus, target, blue, defending))
+
+
+def best_odds(rules, ability, target, pool, blue=False, defending=False):
+    """(chance, dice) for the best choice of dice from a pool of ``pool``."""
+    best = max(pool_choices(pool, rules.ruleset.rules.max_combat_dice),
+               key=lambda d: combat_odds(rules, ability, target, d, 0, blue, defending))
+    return combat_odds(rules, ability, target, best, 0, blue, defending), best
+
+
+def combat_table(rules, hero, pools=(1, 2, 3, 4), defending=False):
+    """The designer's table: for each enemy, moon phase and ability, the
+    enemy's value and the hero's exact chance of winning one roll (attacking,
+    or fending off an attack on that ability) with each dice pool. A pool of
+    four rolls its best three dice (MQ-COMBAT-06)."""
+    import pandas as pd
+    rs = rules.ruleset
+    if hero not in rs.heroes:
+        from simcore.errors import InputError
+        raise InputError(f"--hero: unknown hero {hero!r} (choose from {', '.join(rs.heroes)})")
+    h = rs.heroes[hero]
+    enemies = [(n, e) for n, e in rs.enemies.items()] + list(rs.nightmares.items()) + [("shimnavore", rs.shimnavore)]
+    rows = []
+    for name, e in enemies:
+        for moon, colour, blue in MOONS:
+            vals = getattr(e, colour)
+            for a, ab in enumerate(ABILITIES):
+                row = dict(enemy=name, moon=moon, ability=ab, hero_value=getattr(h, ab), enemy_value=vals[a])
+                for k in pools:
+                    row[f"{k} {'die' if k == 1 else 'dice'}"] = best_odds(rules, getattr(h, ab), vals[a], k, blue,
+                                                                          defending)[0]
+                rows.append(row)
+    return pd.DataFrame(rows)

@@ -87,6 +87,7 @@ class Rules(Strict):
     removed_bogbean_tiles: int = Field(ge=0, le=10)
     pregame_tiles: int = Field(ge=0, le=4)
     solo_equipment_value: int = Field(ge=0, le=20)
+    starting_dice: int = Field(ge=1, le=4)
     safety_cap_rounds: int = Field(ge=10, le=10000)
 
 

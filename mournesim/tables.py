@@ -30,7 +30,7 @@ _P = ("actions", "backpack", "life", "skill_uses", "minis", "bog_move", "nm_move
       "t_shim_skips_beaten", "t_defend_with_courage", "t_defence_any_fail", "t_doubles_stack",
       "t_dandelion_beats_fumble", "t_enemy_on_hero_attacks", "t_bag_reuses", "t_partial_theft",
       "t_transition_enemy_phase", "t_pregame",
-      "clicks_easy", "clicks_medium", "clicks_hard", "multi_easy", "multi_medium", "multi_hard")
+      "clicks_easy", "clicks_medium", "clicks_hard", "multi_easy", "multi_medium", "multi_hard", "start_dice")
 for _i, _n in enumerate(_P):
     globals()["P_" + _n.upper()] = _i
 P_SIZE = len(_P)
@@ -300,7 +300,7 @@ def compile_tables(rs: Ruleset):
                 talismans=r.talismans, pots=r.magical_pots, bogs_per_level=r.bogbeans_per_level,
                 granite=r.granite_for_repair, disc_return=r.disc_return_cost,
                 removed_tiles=r.removed_bogbean_tiles, pregame_tiles=r.pregame_tiles,
-                solo_value=r.solo_equipment_value, cap_rounds=r.safety_cap_rounds,
+                solo_value=r.solo_equipment_value, cap_rounds=r.safety_cap_rounds, start_dice=r.starting_dice,
                 moon_len=len(moon), n_spaces=S, n_hero_defs=len(hero_names), n_cards=len(cards),
                 n_relics=len(relics), n_tiles=len(tiles), compass_nf=len(rs.dice.compass),
                 t_first_turn_arrow=t.first_turn_arrow, t_enemies_use_tunnel=t.enemies_use_tunnel,

@@ -60,8 +60,9 @@ def play_batch(payload, seed, first, n):
 
 def make_plan(games=10_000, seed=1, players=(4,), tables=(("greedy",),), characters=(), params=(),
               rules: Rules | None = None, ruleset=None, overrides=(), batch=None, target_ci=None,
-              command=None) -> driver.Plan:
-    """The cells of the grid, checked before anything runs."""
+              command=None, first=0) -> driver.Plan:
+    """The cells of the grid, checked before anything runs; the games are
+    ``first .. first+games-1`` of each cell."""
     rules = rules or prepare(ruleset, overrides)
     if characters and len(players) > 1:
         raise InputError("--characters with a fixed list needs a single --players value")
@@ -83,7 +84,7 @@ def make_plan(games=10_000, seed=1, players=(4,), tables=(("greedy",),), charact
                 ruleset_hash=rules.hash, ruleset=str(ruleset) if ruleset else None, overrides=list(overrides),
                 plugins=list(plugin_specs()), command=command or " ".join(sys.argv))
     return driver.Plan(payloads, labels, seed, games, [min(games, batch or DEFAULT_BATCH)] * len(payloads),
-                       target_ci, meta)
+                       target_ci, meta, first)
 
 
 def plugin_specs():

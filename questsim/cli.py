@@ -11,7 +11,7 @@ import sys
 
 import click
 
-from simcore.cli import add_rules_commands, check_resume, error_group, interrupted, \
+from simcore.cli import add_experiment_command, add_rules_commands, check_resume, error_group, interrupted, \
     ruleset_options as ruleset_options_for
 from simcore.errors import InputError
 
@@ -231,7 +231,21 @@ def bench(games, scale_games, workers, players, ruleset, overrides):
     click.echo(f"peak memory: this process {me:.0f} MiB, largest worker {kids:.0f} MiB")
 
 
+@main.command()
+@click.option("--format", "fmt", default="table", show_default=True,
+              type=click.Choice(["table", "markdown", "csv", "json"]))
+@ruleset_options
+def odds(fmt, ruleset, overrides):
+    """Exact dice odds by enumerating the faces (no simulation): what a
+    movement roll offers, squares moved, and the duel Mp distributions."""
+    from simcore.report import render
+    from . import odds as O, sim
+    rules = sim.prepare(ruleset, overrides)
+    click.echo(render(O.tables(rules), fmt, "Quest Master exact dice odds"), nl=False)
+
+
 add_rules_commands(main, "Quest Master", "questsim.ruleset", "characters.robot.hp=25")
+add_experiment_command(main, PROG)
 
 
 if __name__ == "__main__":

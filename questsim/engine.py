@@ -889,6 +889,9 @@ def setup(s, T, ev, legal, rng, pp, players, chars, policies, logging):
             s[L.G_FIRST] = p
     for p in range(players):
         s[pb(p) + L.P_TURNPOS] = (p - s[L.G_FIRST]) % players
+    # a what-if compensation for the last player (0 in the rulebook's game)
+    for _ in range(T[TB.P_LAST_EXTRA_ITEMS]):
+        draw_item(s, T, ev, legal, rng, pp, (s[L.G_FIRST] + players - 1) % players)
 
 
 @njit(cache=True)

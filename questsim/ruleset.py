@@ -235,6 +235,7 @@ class Rules(Strict):
     max_players: int = Field(ge=1, le=8)
     hand_limit: int = Field(ge=1, le=20)
     starting_items: int = Field(ge=0, le=20)
+    last_player_extra_items: int = Field(ge=0, le=5)
     castles_to_win: int = Field(ge=1, le=5)
     win_hp_above: int = Field(ge=1, le=200)
     free_attack_cost: int = Field(ge=0, le=10)
@@ -532,8 +533,9 @@ def cross_check(rs):
             problems.append(f"characters.{key}.hp: {ch.hp} would win at once (rules.win_hp_above "
                             f"is {rules.win_hp_above})")
     n_items = sum(it.count for it in rs.items.values())
-    if not rules.max_players * rules.starting_items <= n_items <= MAX_ITEM_CARDS:
-        problems.append(f"items: {n_items} cards; needs {rules.max_players * rules.starting_items} "
+    dealt = rules.max_players * rules.starting_items + rules.last_player_extra_items
+    if not dealt <= n_items <= MAX_ITEM_CARDS:
+        problems.append(f"items: {n_items} cards; needs {dealt} "
                         f"to deal the starting hands and at most {MAX_ITEM_CARDS}")
     n_events = sum(e.count for e in rs.events.values())
     if not 1 <= n_events <= MAX_EVENT_CARDS:

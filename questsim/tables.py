@@ -28,7 +28,7 @@ MAX_EFFECT_ROWS = 1024
  # toggles
  P_T_START_HOME, P_T_BONUS_LASTS, P_T_SHIELDS_STACK, P_T_SHIELD_LASTS, P_T_ONE_ITEM, P_T_WARP_ON_LAND,
  P_T_SQUARE_OPTIONAL, P_T_LAND_FIGHTS, P_T_TWO_SYMBOLS_PASS, P_T_LONE_CONTINUES, P_T_CARD_MOVES_MARK,
- P_NFACES_RED, P_NFACES_BLUE) = range(29)
+ P_NFACES_RED, P_NFACES_BLUE, P_LAST_EXTRA_ITEMS) = range(30)
 NPARAM = 32
 
 _o = NPARAM
@@ -144,6 +144,7 @@ def compile_tables(rs: Ruleset):
     T[P_START_DICE], T[P_START_SYMBOL], T[P_MAX_ATTACKS] = r.start_roll_dice, r.start_roll_symbol_value, \
         r.max_attacks_per_combat
     T[P_CHAIN_LIMIT], T[P_CAP_ROUNDS], T[P_NCASTLES] = r.event_chain_limit, r.safety_cap_rounds, len(castles)
+    T[P_LAST_EXTRA_ITEMS] = r.last_player_extra_items
     for p, v in ((P_T_START_HOME, tg.start_marks_home_castle), (P_T_BONUS_LASTS, tg.attack_bonus_lasts_combat),
                  (P_T_SHIELDS_STACK, tg.shields_stack), (P_T_SHIELD_LASTS, tg.shield_lasts_combat),
                  (P_T_ONE_ITEM, tg.one_item_per_step), (P_T_WARP_ON_LAND, tg.warp_on_landing),

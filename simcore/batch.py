@@ -50,11 +50,13 @@ class Plan:
     batch: list                  # games per batch, per cell
     target_ci: float | None = None
     meta: dict = field(default_factory=dict)   # versions, ruleset hash, command line ...
+    first: int = 0               # index of the first game (experiments add games in rounds)
 
     def run_record(self) -> dict:
         """The run description written to ``_run.json``."""
+        extra = dict(first=self.first) if self.first else {}
         return dict(self.meta, seed=self.seed, games=self.games, batch=self.batch,
-                    target_ci=self.target_ci, cells=self.labels)
+                    target_ci=self.target_ci, cells=self.labels, **extra)
 
 
 def half_width(wins, n):
@@ -66,13 +68,15 @@ def half_width(wins, n):
 class _Cell:
     """Scheduling state of one cell: which batches are done, where it stops."""
 
-    def __init__(self, games, batch, target):
-        self.firsts = list(range(0, games, batch))
-        self.sizes = {f: min(batch, games - f) for f in self.firsts}
+    def __init__(self, games, batch, target, start=0):
+        end = start + games
+        self.start = start
+        self.firsts = list(range(start, end, batch))
+        self.sizes = {f: min(batch, end - f) for f in self.firsts}
         self.target = target
         self.wins = {}              # first -> wins of a finished batch
         self.issued = set()
-        self.stop = games           # games in the final result (lowered by target_ci)
+        self.stop = end             # end of the games in the final result (lowered by target_ci)
         self.stopped = False
 
     def settle(self):
@@ -84,7 +88,7 @@ class _Cell:
             n += self.sizes[f]
             w += self.wins[f]
             if self.target is not None and half_width(w, n) <= self.target:
-                self.stop, self.stopped = n, True
+                self.stop, self.stopped = f + self.sizes[f], True
                 return
         self.stopped = True
 
@@ -99,6 +103,11 @@ class _Cell:
     @property
     def done(self):
         return self.stopped
+
+    @property
+    def played(self):
+        """Games in the result (so far, or at the stopping point)."""
+        return self.stop - self.start
 
     def kept(self):
         return [f for f in self.firsts if f < self.stop]
@@ -191,7 +200,7 @@ def run(plan: Plan, play, out=None, workers=None, cluster=None, progress=None, r
     is held in memory (the frame is None); ``resume`` keeps the parts already
     there and plays only the missing batches. ``progress`` is a tqdm-like bar
     (``update(n)``, ``total``) or None."""
-    cells = [_Cell(plan.games, b, plan.target_ci) for b in plan.batch]
+    cells = [_Cell(plan.games, b, plan.target_ci, plan.first) for b in plan.batch]
     out = Path(out) if out else None
     frames = {}
     if out is not None:
@@ -205,7 +214,7 @@ def run(plan: Plan, play, out=None, workers=None, cluster=None, progress=None, r
     for c in cells:
         c.settle()
     if progress is not None:
-        progress.total = sum(c.stop for c in cells)
+        progress.total = sum(c.played for c in cells)
         progress.update(sum(c.sizes[f] for c in cells for f in c.wins if f < c.stop))
     todo = sum(1 for c in cells for f in c.kept() if f not in c.wins)
     be = backend(min(workers or os.cpu_count() or 1, max(1, todo)), cluster)
@@ -258,7 +267,7 @@ def run(plan: Plan, play, out=None, workers=None, cluster=None, progress=None, r
         done = sum(len([f for f in c.wins if f < c.stop]) for c in cells)
         raise Interrupted(done, sum(len(c.kept()) for c in cells), out) from None
     be.close()
-    summary = [(c.stop, sum(w for f, w in c.wins.items() if f < c.stop)) for c in cells]
+    summary = [(c.played, sum(w for f, w in c.wins.items() if f < c.stop)) for c in cells]
     if out is None:
         keep = [frames[k] for k in sorted(frames) if k[1] < cells[k[0]].stop]
         return (pd.concat(keep, ignore_index=True) if keep else pd.DataFrame()), summary

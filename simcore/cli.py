@@ -104,3 +104,44 @@ def check_resume(ctx, grid_options, out):
     if given or out:
         opt = "--out" if out else "--" + given[0].replace("_", "-")
         raise InputError(f"--resume continues a run with its own settings: drop {opt}")
+
+
+def add_experiment_command(main, prog):
+    """Add ``experiment FILE`` (simcore.experiment) to click group ``main``."""
+
+    @main.command("experiment")
+    @click.argument("file", type=click.Path(dir_okay=False))
+    @click.option("--games", type=click.IntRange(2, None), default=None,
+                  help="Games per cell and arm (default: the file's `games`).")
+    @click.option("--workers", type=click.IntRange(1, None), default=None, help="Worker processes (default: all cores).")
+    @click.option("--cluster", default=None, metavar="ADDRESS|local", help="Run the batches on a Dask cluster.")
+    @click.option("--out", type=click.Path(file_okay=False), default=None,
+                  help="Write the dataset, report.md, comparisons.csv and plots here; running the same "
+                       "command again re-uses every finished batch.")
+    @click.option("--quiet", is_flag=True, help="No progress bar.")
+    def experiment(file, games, workers, cluster, out, quiet):
+        """Run a what-if experiment file (experiments/README.md): paired
+        variants, a sweep, a sensitivity screen or a tune; print its report."""
+        from . import experiment as ex
+        from . import experiment_report as rep
+        exp = ex.load(file)
+        game = ex.adapter(exp, prog)
+        command = " ".join([prog, "experiment", *sys.argv[sys.argv.index("experiment") + 1:]]) \
+            if "experiment" in sys.argv else f"{prog} experiment {file}"
+        progress = not quiet and sys.stderr.isatty()
+        from .batch import Interrupted
+        try:
+            res = ex.run(exp, game, out, workers, cluster, progress, games, command)
+        except (KeyboardInterrupt, Interrupted):
+            where = f"finished batches kept in {out}; run the same command again to go on" if out else \
+                "nothing kept (use --out DIR to keep finished batches)"
+            click.echo(f"{prog}: interrupted: {where}", err=True)
+            sys.exit(130)
+        if out:
+            path = rep.write(res, game, out, command)
+            click.echo(path.read_text())
+            click.echo(f"report, plots and comparisons.csv in {out}; games in {res.dataset}", err=True)
+        else:
+            click.echo(rep.markdown(res, game, (), command))
+
+    return experiment

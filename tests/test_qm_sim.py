@@ -9,7 +9,6 @@ QM-SETUP-07 (start roll).
 from __future__ import annotations
 
 from fractions import Fraction
-from itertools import product
 
 import numpy as np
 import pandas as pd
@@ -18,6 +17,7 @@ from click.testing import CliRunner
 
 from questsim import batch, engine, layout as L, sim, tables as TB
 from questsim.cli import main
+from questsim.odds import movement_distribution
 from questsim.replay import replay
 from simcore import store
 from simcore.rng import N_STREAMS, seed_streams
@@ -132,18 +132,6 @@ def test_dice_faces_are_uniform():
             expect = faces.count(f) / 6
             share = (got == f).mean()
             assert abs(share - expect) < 4 * np.sqrt(expect * (1 - expect) / 60_000), (die, f, share)
-
-
-def movement_distribution(rules):
-    """Exact squares moved per turn for a player who always moves when a
-    number shows and stays on two symbols (QM-MOVE-04..08)."""
-    red, blue = rules.ruleset.dice.red, rules.ruleset.dice.blue
-    dist = {}
-    for r, b in product(red, blue):
-        p = Fraction(1, len(red) * len(blue))
-        k = (r if isinstance(r, int) else 0) + (b if isinstance(b, int) else 0)
-        dist[k] = dist.get(k, 0) + p
-    return dist
 
 
 def test_movement_distribution_is_exact():

@@ -1,0 +1,504 @@
+"""Designer what-if experiments, for both games (format: experiments/README.md).
+
+An experiment file (TOML) names a game, a base configuration and one of:
+
+- ``[[variant]]`` tables: named lists of ``--set`` overrides;
+- ``[sweep]``: one parameter (or two) over a list or range of values;
+- ``[sensitivity]``: numeric parameters, each nudged down and up;
+- ``[tune]``: parameters to solve for so that a rate hits a target in a cell.
+
+Every arm is played on the same ``(seed, game)`` pairs as the baseline (the
+ruleset as given, plus the base overrides), so each change is measured game
+by game (simcore.paired). Arms are cells of one batch-driver plan, so they
+run on every core or a Dask cluster and, with ``--out``, land on disk as
+they finish: running the same command again re-uses every finished batch.
+
+A game plugs in through an adapter module (``mournesim.experiment``,
+``questsim.experiment``) with: ``GAME``, ``PROG``, ``BASE`` (the base keys and
+their defaults), ``CELL`` (the columns that tell cells apart), ``MEASURES``
+(name -> (is 0/1, description, function of the rows)), ``DEFAULT_MEASURES``,
+``load_raw(path)``, ``plan(base, overrides, games, seed, first, batch)`` and
+``play_batch``.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import sys
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from . import batch as driver
+from . import paired, store
+from .errors import InputError
+from .rulesets import format_errors
+
+GAMES = {"mournequest": "mournesim.experiment", "questmaster": "questsim.experiment"}
+BASELINE = "baseline"
+FIRST_ROUND = 2_000          # games per cell in the first round under target_ci
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Variant(_Strict):
+    """A named what-if: overrides applied on top of the base."""
+    name: str = Field(min_length=1)
+    set: list[str] = Field(min_length=1)
+    description: str = ""
+
+
+class Sweep(_Strict):
+    """One parameter (``param``) over ``values`` or an inclusive
+    ``range = [start, stop, step]``; optionally a second one for a grid."""
+    param: str
+    values: list[int | float] | None = None
+    range: list[int | float] | None = None
+    param2: str | None = None
+    values2: list[int | float] | None = None
+    range2: list[int | float] | None = None
+
+    @model_validator(mode="after")
+    def _one_source(self):
+        self.values = _values(self.values, self.range, "sweep")
+        if self.param2 is not None:
+            self.values2 = _values(self.values2, self.range2, "sweep", "2")
+        elif self.values2 is not None or self.range2 is not None:
+            raise ValueError("values2/range2 need param2")
+        return self
+
+
+class Sensitivity(_Strict):
+    """Numeric parameters, each played at its value - step and + step
+    (``step``, absolute) or times (1 ∓ relative) (``relative``)."""
+    params: list[str] = Field(min_length=1)
+    step: float | None = Field(None, gt=0)
+    relative: float | None = Field(None, gt=0, lt=1)
+
+    @model_validator(mode="after")
+    def _one_step(self):
+        if (self.step is None) == (self.relative is None):
+            raise ValueError("give exactly one of step (absolute) or relative (a fraction)")
+        return self
+
+
+class Target(_Strict):
+    """Solve ``param`` within ``range = [low, high]`` so that the measure's
+    rate in the cell ``cell`` (base keys, e.g. ``{level = "easy"}``) is ``rate``."""
+    param: str
+    rate: float = Field(gt=0, lt=1)
+    range: list[int | float] = Field(min_length=2, max_length=2)
+    cell: dict = {}
+    name: str = ""
+
+    @model_validator(mode="after")
+    def _range(self):
+        if not self.range[0] < self.range[1]:
+            raise ValueError(f"range {self.range}: low must be below high")
+        return self
+
+
+class Tune(_Strict):
+    """Targets solved one by one by bisection on paired seeds."""
+    measure: str = "win"
+    target: list[Target] = Field(min_length=1)
+    tolerance: float | None = Field(None, gt=0)   # for a real-valued parameter
+
+
+class Experiment(_Strict):
+    """A whole experiment file."""
+    title: str = Field(min_length=1)
+    question: str = ""
+    game: Literal["mournequest", "questmaster"]
+    seed: int = Field(1, ge=0, lt=2 ** 63)
+    games: int = Field(10_000, ge=2, le=100_000_000)
+    target_ci: float | None = Field(None, gt=0, lt=0.5)
+    batch: int | None = Field(None, ge=1)
+    measures: list[str] = []
+    base: dict = {}
+    variant: list[Variant] | None = None
+    sweep: Sweep | None = None
+    sensitivity: Sensitivity | None = None
+    tune: Tune | None = None
+
+    @model_validator(mode="after")
+    def _one_kind(self):
+        kinds = [k for k in ("variant", "sweep", "sensitivity", "tune") if getattr(self, k) is not None]
+        if len(kinds) != 1:
+            raise ValueError("give exactly one of [[variant]], [sweep], [sensitivity] or [tune]"
+                             + (f" (found {', '.join(kinds)})" if kinds else ""))
+        if self.variant is not None:
+            names = [v.name for v in self.variant]
+            dup = {n for n in names if names.count(n) > 1} | ({BASELINE} & set(names))
+            if dup:
+                raise ValueError(f"variant name {sorted(dup)[0]!r} used twice (or reserved)")
+        if self.tune is not None and self.target_ci is not None:
+            raise ValueError("tune plays a fixed number of games per try: set games, not target_ci")
+        return self
+
+    @property
+    def kind(self):
+        return next(k for k in ("variant", "sweep", "sensitivity", "tune") if getattr(self, k) is not None)
+
+
+def _values(values, rng, where, suffix=""):
+    if (values is None) == (rng is None):
+        raise ValueError(f"give exactly one of values{suffix} or range{suffix}")
+    if rng is not None:
+        if len(rng) != 3 or rng[2] <= 0 or rng[1] < rng[0]:
+            raise ValueError(f"range{suffix} {rng}: expected [start, stop, step] with step > 0 and stop ≥ start")
+        n = int(math.floor((rng[1] - rng[0]) / rng[2] + 1e-9)) + 1
+        values = [rng[0] + i * rng[2] for i in range(n)]
+        if all(isinstance(x, int) for x in rng):
+            values = [int(v) for v in values]
+        else:
+            values = [round(v, 10) for v in values]
+    if len(values) < 2 or len(set(values)) != len(values):
+        raise ValueError(f"values{suffix}: need at least two distinct values")
+    return values
+
+
+def load(path) -> Experiment:
+    """Read and validate an experiment file (problems: one line each, exit 2)."""
+    p = Path(path)
+    try:
+        raw = tomllib.loads(p.read_text())
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such experiment file") from None
+    except tomllib.TOMLDecodeError as e:
+        raise InputError(f"{path}: not valid TOML ({e})") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise InputError(f"{path}: cannot read ({e})") from None
+    try:
+        exp = Experiment.model_validate(raw)
+    except ValidationError as e:
+        raise InputError("\n".join(f"{path}: {line}" for line in format_errors(e))) from None
+    ruleset = exp.base.get("ruleset")
+    if ruleset:   # relative to the experiment file, so experiments travel with their rulesets
+        exp.base["ruleset"] = str((p.parent / ruleset).resolve()) if not Path(ruleset).is_absolute() else ruleset
+    return exp
+
+
+def adapter(exp: Experiment, prog: str):
+    """The game's adapter module; the file must be for the command's game."""
+    import importlib
+    mod = importlib.import_module(GAMES[exp.game])
+    if mod.PROG != prog:
+        raise InputError(f"this is a {exp.game} experiment: run it with `{mod.PROG} experiment`")
+    return mod
+
+
+# ------------------------------------------------- helpers for adapters --
+
+def base_text(v):
+    """A base value as the command line writes it: a TOML list becomes ``a,b``."""
+    return ",".join(str(x) for x in v) if isinstance(v, list) else str(v)
+
+
+def check_base(base: dict, defaults: dict, game: str) -> dict:
+    """The base keys with ``defaults`` filled in; an unknown key is bad input."""
+    bad = [k for k in base if k not in defaults]
+    if bad:
+        raise InputError(f"base.{bad[0]}: unknown key ({game} takes {', '.join(defaults)})")
+    return {**defaults, **base}
+
+
+def base_params(base: dict) -> tuple:
+    """The ``params`` base key as numbers."""
+    text = base_text(base.get("params", "")).strip()
+    try:
+        return tuple(float(x) for x in text.split(",")) if text else ()
+    except ValueError:
+        raise InputError(f"base.params {text!r}: expected numbers") from None
+
+
+# ---------------------------------------------------------------- arms --
+
+@dataclass
+class Arm:
+    """One what-if: a name, its overrides and the parameter values it sets."""
+    name: str
+    overrides: tuple = ()
+    values: dict = field(default_factory=dict)
+
+
+def lookup(raw, path):
+    """The value at dotted ``path`` of a raw ruleset mapping."""
+    node = raw
+    for key in path.split("."):
+        if isinstance(node, list) and key.isdigit() and int(key) < len(node):
+            node = node[int(key)]
+        elif isinstance(node, dict) and key in node:
+            node = node[key]
+        else:
+            raise InputError(f"{path}: no such ruleset value")
+    return node
+
+
+def _fmt(v):
+    return f"{v:g}" if isinstance(v, float) else str(v)
+
+
+def _short(path):
+    return ".".join(path.split(".")[-2:])
+
+
+def _set(path, v):
+    return f"{path}={json.dumps(v)}"
+
+
+def base_raw(exp, game):
+    """The raw ruleset the baseline plays (file plus base overrides)."""
+    from .rulesets import apply_overrides
+    return apply_overrides(game.load_raw(exp.base.get("ruleset")), exp.base.get("set", []))
+
+
+def arms(exp: Experiment, game) -> list[Arm]:
+    """The arms of a variant, sweep or sensitivity experiment, baseline first."""
+    if exp.kind == "variant":
+        return [Arm(BASELINE)] + [Arm(v.name, tuple(v.set)) for v in exp.variant]
+    raw = base_raw(exp, game)
+    if exp.kind == "sweep":
+        sw = exp.sweep
+        params = [sw.param] + ([sw.param2] if sw.param2 else [])
+        grids = [sw.values] + ([sw.values2] if sw.param2 else [])
+        current = tuple(lookup(raw, p) for p in params)
+        out, seen_base = [], False
+        for combo in _product(grids):
+            vals = dict(zip(params, combo))
+            is_base = all(_same(a, b) for a, b in zip(combo, current))
+            name = BASELINE if is_base else ", ".join(f"{_short(p)}={_fmt(v)}" for p, v in vals.items())
+            seen_base |= is_base
+            out.append(Arm(name, () if is_base else tuple(_set(p, v) for p, v in vals.items()), vals))
+        if not seen_base:
+            out.append(Arm(BASELINE, (), dict(zip(params, current))))
+        return sorted(out, key=lambda a: a.name != BASELINE)
+    sens = exp.sensitivity
+    out = [Arm(BASELINE)]
+    for p in sens.params:
+        v = lookup(raw, p)
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise InputError(f"sensitivity: {p} is {json.dumps(v)}, not a number")
+        for sign, tag in ((-1, "down"), (1, "up")):
+            step = sens.step if sens.step is not None else abs(v) * sens.relative
+            if isinstance(v, int):      # an integer moves by the step rounded half up, at least 1
+                step = max(1, int(step + 0.5))
+            nv = v + sign * step
+            out.append(Arm(f"{p} {tag}", (_set(p, nv),), {p: nv, "param": p, "direction": tag, "from": v}))
+    return out
+
+
+def _same(a, b):
+    return isinstance(b, (int, float)) and not isinstance(b, bool) and abs(a - b) < 1e-12
+
+
+def _product(grids):
+    if len(grids) == 1:
+        return [(v,) for v in grids[0]]
+    return [(a, b) for a in grids[0] for b in grids[1]]
+
+
+# ------------------------------------------------------------- playing --
+
+def play_arm(payload, seed, first, n):
+    """Batch-driver entry point: one batch of one arm's cell, tagged with the arm."""
+    arm, play, inner = payload
+    df = play(inner, seed, first, n)
+    df.insert(0, "arm", arm)
+    return df
+
+
+@dataclass
+class Runner:
+    """Plays arms of an experiment on paired seeds; keeps every round's games
+    on disk under ``out/data`` when ``out`` is given."""
+    exp: Experiment
+    game: object
+    out: Path | None = None
+    workers: int | None = None
+    cluster: str | None = None
+    progress: bool = False
+    games: int | None = None          # the --games override
+    command: str = ""
+
+    @property
+    def n_games(self):
+        return self.games or self.exp.games
+
+    def plan(self, arm_list, games, first=0, base=None) -> driver.Plan:
+        """One driver plan holding every arm's cells."""
+        base = dict(self.exp.base if base is None else base)
+        payloads, labels, batches, meta = [], [], [], {}
+        for arm in arm_list:
+            overrides = tuple(base.get("set", [])) + arm.overrides
+            try:
+                p = self.game.plan(base, overrides, games, self.exp.seed, first, self.exp.batch)
+            except InputError as e:
+                raise InputError(f"arm {arm.name!r}: {e}") from None
+            payloads += [(arm.name, self.game.play_batch, pl) for pl in p.payloads]
+            labels += [dict(arm=arm.name, overrides=list(overrides), ruleset_hash=p.meta["ruleset_hash"], **lab)
+                       for lab in p.labels]
+            batches += p.batch
+            meta = p.meta
+        meta = dict(meta, experiment=self.exp.title, kind=self.exp.kind, command=self.command or " ".join(sys.argv))
+        meta.pop("ruleset_hash", None)
+        meta.pop("overrides", None)
+        return driver.Plan(payloads, labels, self.exp.seed, games, batches, None, meta, first)
+
+    def play(self, arm_list, games, first=0, tag="data", base=None) -> pd.DataFrame:
+        """Play (or re-use from disk) games ``first .. first+games-1`` of every arm."""
+        plan = self.plan(arm_list, games, first, base)
+        bar = self._bar(plan)
+        try:
+            if self.out is None:
+                df, _ = driver.run(plan, play_arm, None, self.workers, self.cluster, bar)
+                return df
+            where = self.out / "data" / tag
+            key = _plan_key(plan)
+            resume = False
+            if (where / store.RUN_FILE).exists():
+                run = store.read_run(where)
+                if run.get("key") != key:
+                    raise InputError(f"{where}: holds games of another experiment (or other --games, or another ruleset); "
+                                     "choose another --out (or delete that directory)")
+                resume = True
+                if run.get("complete"):
+                    return store.read_dataset(where)
+            plan.meta["key"] = key
+            driver.run(plan, play_arm, where, self.workers, self.cluster, bar, resume=resume)
+            return store.read_dataset(where)
+        finally:
+            if bar is not None:
+                bar.close()
+
+    def _bar(self, plan):
+        if not self.progress:
+            return None
+        from tqdm import tqdm
+        return tqdm(total=0, unit="game", unit_scale=True, dynamic_ncols=True, file=sys.stderr,
+                    desc=f"{len(plan.payloads)} cells", smoothing=0.1)
+
+
+def _plan_key(plan):
+    rec = {k: v for k, v in plan.run_record().items() if k not in ("command",)}
+    return hashlib.sha256(json.dumps(rec, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+def measures_frame(df, game, names, keys) -> pd.DataFrame:
+    """The rows reduced to arm, cell keys, game and one column per measure."""
+    out = df[["arm", *keys, "game"]].copy()
+    for n in names:
+        out[n] = np.asarray(game.MEASURES[n][2](df), float)
+    return out
+
+
+def measure_names(exp, game):
+    """The measures the report shows (the first is the primary one)."""
+    names = exp.measures or list(game.DEFAULT_MEASURES)
+    bad = [n for n in names if n not in game.MEASURES]
+    if bad:
+        raise InputError(f"measures: unknown measure {bad[0]!r} (choose from {', '.join(game.MEASURES)})")
+    if exp.kind == "tune" and exp.tune.measure not in game.MEASURES:
+        raise InputError(f"tune.measure: unknown measure {exp.tune.measure!r} (choose from {', '.join(game.MEASURES)})")
+    return names
+
+
+@dataclass
+class Result:
+    """What an experiment produced: its games (as measures), the paired
+    comparison table, and for a tune the solutions."""
+    exp: Experiment
+    arms: list
+    frame: pd.DataFrame
+    keys: list
+    measures: list
+    comparisons: pd.DataFrame
+    rounds: list = field(default_factory=list)     # (games per cell, max half-width) under target_ci
+    tune: list = field(default_factory=list)       # per target: dict with tries, solution
+    dataset: Path | None = None
+
+
+def run(exp: Experiment, game, out=None, workers=None, cluster=None, progress=False, games=None,
+        command="") -> Result:
+    """Play the experiment and compare every arm with the baseline."""
+    names = measure_names(exp, game)
+    runner = Runner(exp, game, Path(out) if out else None, workers, cluster, progress, games, command)
+    keys = list(game.CELL)
+    binary = {n: game.MEASURES[n][0] for n in names}
+    if exp.kind == "tune":
+        return _run_tune(exp, game, runner, names, keys, binary)
+    arm_list = arms(exp, game)
+    frames, rounds = [], []
+    total, cap = 0, runner.n_games
+    size = cap if exp.target_ci is None else min(cap, max(FIRST_ROUND, exp.batch or 0))
+    k = 0
+    while total < cap:
+        k += 1
+        tag = "data" if exp.target_ci is None else f"round-{k:02d}"
+        frames.append(measures_frame(runner.play(arm_list, size, total, tag), game, names, keys))
+        total += size
+        if exp.target_ci is None:
+            break
+        frame = pd.concat(frames, ignore_index=True)
+        comp = paired.table(frame, {names[0]: binary[names[0]]}, keys, pooled=False)
+        worst = float(comp["half_width"].max())
+        rounds.append((total, worst))
+        if worst <= exp.target_ci:
+            break
+        size = min(total, cap - total)       # double the games each round
+    frame = pd.concat(frames, ignore_index=True)
+    comp = paired.table(frame, binary, keys)
+    return Result(exp, arm_list, frame, keys, names, comp, rounds,
+                  dataset=runner.out / "data" if runner.out else None)
+
+
+def _run_tune(exp, game, runner, names, keys, binary) -> Result:
+    """Bisection on each target's parameter; every try plays the same games."""
+    measure = exp.tune.measure
+    raw = base_raw(exp, game)
+    solutions, frames = [], []
+    for i, t in enumerate(exp.tune.target):
+        cur = lookup(raw, t.param)
+        integer = isinstance(cur, int) and all(isinstance(x, int) for x in t.range)
+        base = dict(exp.base, **t.cell)
+        tries = {}
+
+        def rate_at(v, i=i, t=t, base=base, tries=tries):
+            if v not in tries:
+                arm = Arm(f"{t.param}={_fmt(v)}", (_set(t.param, v),), {t.param: v})
+                df = runner.play([arm], runner.n_games, 0, f"tune-{i + 1:02d}-{_fmt(v)}", base)
+                m = measures_frame(df, game, names, keys)
+                m["target"] = t.name or t.param
+                frames.append(m)
+                r, lo, hi = paired.mean_interval(m[measure], binary.get(measure, True))
+                tries[v] = (r, lo, hi, len(m))
+            return tries[v][0]
+
+        lo, hi = t.range
+        r_lo, r_hi = rate_at(lo), rate_at(hi)
+        up = r_hi >= r_lo                      # the rate rises with the parameter
+        tol = 1 if integer else (exp.tune.tolerance or (hi - lo) / 64)
+        reachable = min(r_lo, r_hi) <= t.rate <= max(r_lo, r_hi)
+        if reachable:
+            while hi - lo > tol:
+                mid = (lo + hi) // 2 if integer else (lo + hi) / 2
+                if (rate_at(mid) < t.rate) == up:
+                    lo = mid
+                else:
+                    hi = mid
+        best = min(tries, key=lambda v: (abs(tries[v][0] - t.rate), v))
+        solutions.append(dict(name=t.name or t.param, param=t.param, cell=t.cell, target=t.rate, current=cur,
+                              value=best, rate=tries[best][0], ci95_low=tries[best][1], ci95_high=tries[best][2],
+                              games=tries[best][3], reachable=reachable,
+                              tries=sorted((v, *x) for v, x in tries.items())))
+    frame = pd.concat(frames, ignore_index=True)
+    return Result(exp, [], frame, keys, names, pd.DataFrame(), [], solutions,
+                  runner.out / "data" if runner.out else None)

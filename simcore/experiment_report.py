@@ -1,0 +1,353 @@
+"""The report of an experiment (simcore.experiment): Markdown tables of every
+change with its 95% interval and test, how much pairing tightened them, and
+the plots (a forest plot of the changes, a sweep curve or grid, a tornado
+chart, the tune curves)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from . import paired
+from .experiment import BASELINE, Result
+from .plots import plt
+
+
+def _pct(x):
+    return "" if x != x else f"{100 * x:+.1f} pp"
+
+
+def _num(x, binary):
+    if x != x:
+        return ""
+    return f"{100 * x:.1f}%" if binary else f"{x:.2f}"
+
+
+def _change(r, binary):
+    if binary:
+        return f"{100 * r.change:+.1f} pp [{100 * r.ci95_low:+.1f}, {100 * r.ci95_high:+.1f}]"
+    return f"{r.change:+.2f} [{r.ci95_low:+.2f}, {r.ci95_high:+.2f}]"
+
+
+def _p(p):
+    return "< 0.0001" if p < 1e-4 else f"{p:.4f}"
+
+
+def _md(t: pd.DataFrame) -> str:
+    lines = ["| " + " | ".join(map(str, t.columns)) + " |", "|" + "---|" * len(t.columns)]
+    lines += ["| " + " | ".join(str(x) for x in row) + " |" for row in t.itertuples(index=False)]
+    return "\n".join(lines) + "\n"
+
+
+def comparison_table(res: Result, game, measure) -> pd.DataFrame:
+    """One measure's paired changes, readable: cell, arm, baseline, variant,
+    change [95% interval], test and p, pairs, interval tightening."""
+    c = res.comparisons
+    c = c[c["measure"] == measure]
+    binary = game.MEASURES[measure][0]
+    rows = []
+    for r in c.itertuples(index=False):
+        d = r._asdict()
+        rows.append({**{k: d[k] for k in res.keys}, "arm": r.arm, "games": f"{r.n:,}",
+                     "baseline": _num(r.baseline, binary), "variant": _num(r.value, binary),
+                     "change [95% CI]": _change(r, binary), "test": r.test, "p": _p(r.p_value),
+                     "paired CI tighter": "" if r.se_ratio != r.se_ratio else f"{r.se_ratio:.2f}×"})
+    return pd.DataFrame(rows)
+
+
+def summary(res: Result, game) -> str:
+    """One line per arm: its change in the primary measure over all cells,
+    and the smallest and largest change among the cells."""
+    m = res.measures[0]
+    binary = game.MEASURES[m][0]
+    c = res.comparisons[res.comparisons["measure"] == m]
+    lines = ["## Summary\n"]
+    for arm, g in c.groupby("arm", sort=False):
+        pooled = g[g[res.keys[0]] == "all"] if res.keys and (g[res.keys[0]] == "all").any() else g.iloc[:1]
+        cells = g.drop(pooled.index)
+        r = pooled.iloc[0]
+        line = f"- **{arm}**: {m} {_num(r.baseline, binary)} → {_num(r.value, binary)}, " \
+               f"change {_change(r, binary)} (p {_p(r.p_value)})"
+        if len(cells) > 1:
+            lo, hi = cells.loc[cells["change"].idxmin()], cells.loc[cells["change"].idxmax()]
+            line += (f"; by cell from {_change(lo, binary).split(' [')[0]} ({_cells_label(lo, res.keys)}) "
+                     f"to {_change(hi, binary).split(' [')[0]} ({_cells_label(hi, res.keys)})")
+        lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+def pairing_summary(res: Result) -> str:
+    """A sentence on the variance reduction pairing gave (primary measure)."""
+    c = res.comparisons
+    if c.empty:
+        return ""
+    c = c[(c["measure"] == res.measures[0]) & c["se_ratio"].notna()]
+    if res.keys and (c[res.keys[0]] != "all").any():
+        c = c[c[res.keys[0]] != "all"]          # one figure per cell of games
+    if c.empty:
+        return ""
+    ratio = float(np.median(c["se_ratio"]))
+    vr = float(np.median(c["variance_reduction"]))
+    return (f"**Pairing.** Every arm played the same `(seed, game)` pairs as the baseline. For "
+            f"`{res.measures[0]}`, the paired intervals are a median **{ratio:.2f}× narrower** than "
+            f"independent games would give (range {c['se_ratio'].min():.2f}–{c['se_ratio'].max():.2f}×): "
+            f"pairing removed {100 * vr:.0f}% of the variance, worth about {ratio ** 2:.1f}× as many "
+            f"unpaired games.\n")
+
+
+def arm_levels(res: Result, game, measure) -> pd.DataFrame:
+    """Each arm's own value of a measure per cell, with its interval."""
+    binary = game.MEASURES[measure][0]
+    rows = []
+    for key, g in res.frame.groupby(["arm", *res.keys], observed=True, sort=False):
+        key = key if isinstance(key, tuple) else (key,)
+        m, lo, hi = paired.mean_interval(g[measure], binary)
+        rows.append(dict(zip(["arm", *res.keys], key), games=len(g), value=m, ci95_low=lo, ci95_high=hi))
+    return pd.DataFrame(rows)
+
+
+def markdown(res: Result, game, plots=(), command="") -> str:
+    """The whole report as Markdown."""
+    e = res.exp
+    out = [f"# {e.title}\n"]
+    if e.question:
+        out.append(f"*{e.question.strip()}*\n")
+    base = {k: v for k, v in e.base.items() if k != "ruleset"}
+    out.append("## Set-up\n")
+    out.append(f"- game: {e.game}; kind: {e.kind}; seed {e.seed}; "
+               f"{res.frame.groupby(['arm', *res.keys], observed=True).size().max() if len(res.frame) else 0:,} "
+               "games per cell and arm"
+               + (f" (target half-width {e.target_ci}: rounds " +
+                  ", ".join(f"{n:,} games → ±{100 * w:.2f} pp" for n, w in res.rounds) + ")" if res.rounds else ""))
+    out.append(f"- base: `{json.dumps(base)}`" + (f"; ruleset `{Path(e.base['ruleset']).name}`"
+                                                   if e.base.get("ruleset") else "; the shipped ruleset"))
+    if command:
+        out.append(f"- command: `{command}`")
+    notes = {v.name: v.description for v in e.variant or []}
+    for a in res.arms:
+        if a.name != BASELINE:
+            out.append(f"- arm **{a.name}**: " + ", ".join(f"`{o}`" for o in a.overrides)
+                       + (f" — {notes[a.name]}" if notes.get(a.name) else ""))
+    out.append("")
+    if e.kind == "tune":
+        out.append(_tune_md(res, game))
+    else:
+        if e.kind == "sensitivity":
+            out.append("## Ranking (tornado)\n")
+            out.append(_md(tornado_table(res, game)))
+        out.append(summary(res, game))
+        out.append(pairing_summary(res))
+        for m in res.measures:
+            out.append(f"## {m}: {game.MEASURES[m][1]}\n")
+            out.append(_md(comparison_table(res, game, m)))
+    if plots:
+        out.append("## Plots\n")
+        out += [f"![{Path(p).stem}]({Path(p).name})\n" for p in plots]
+    out.append("Changes are variant − baseline on the same games; 95% intervals are normal intervals of the "
+               "paired differences; p is McNemar's test (win/loss measures) or the paired t-test. "
+               "Rates are Wilson 95% intervals.\n")
+    return "\n".join(out)
+
+
+def tornado_table(res: Result, game) -> pd.DataFrame:
+    """Sensitivity: each parameter's change down and up (primary measure, all
+    cells pooled), largest effect first."""
+    m = res.measures[0]
+    binary = game.MEASURES[m][0]
+    c = res.comparisons
+    c = c[c["measure"] == m]
+    if res.keys:
+        pooled = c[(c[res.keys[0]] == "all")] if (c[res.keys[0]] == "all").any() else c
+    else:
+        pooled = c
+    by_arm = {r.arm: r for r in pooled.itertuples(index=False)}
+    rows = []
+    for a in res.arms:
+        if a.values.get("direction") != "down":
+            continue
+        p = a.values["param"]
+        dn, up = by_arm[f"{p} down"], by_arm[f"{p} up"]
+        rows.append({"parameter": p, "value": a.values["from"], "down to": a.values[p],
+                     "up to": next(x.values[p] for x in res.arms if x.name == f"{p} up"),
+                     "change down": _change(dn, binary), "change up": _change(up, binary),
+                     "_size": max(abs(dn.change), abs(up.change))})
+    t = pd.DataFrame(rows).sort_values("_size", ascending=False)
+    return t.drop(columns="_size")
+
+
+def _tune_md(res: Result, game) -> str:
+    out = ["## Solved values\n"]
+    m = res.exp.tune.measure
+    rows = []
+    for s in res.tune:
+        rows.append({"target": s["name"], "cell": json.dumps(s["cell"]), "aim": f"{100 * s['target']:.0f}%",
+                     "current value": s["current"], "solved value": s["value"],
+                     f"{m} at solved value [95% CI]": f"{100 * s['rate']:.1f}% [{100 * s['ci95_low']:.1f}, "
+                                                      f"{100 * s['ci95_high']:.1f}]",
+                     "games": f"{s['games']:,}", "note": "" if s["reachable"] else "target outside the range"})
+    out.append(_md(pd.DataFrame(rows)))
+    out.append("Every try played the same games (paired seeds), so the tries differ only by the parameter.\n")
+    for s in res.tune:
+        out.append(f"### {s['name']}: tries\n")
+        out.append(_md(pd.DataFrame([{"value": v, m: f"{100 * r:.1f}%", "95% CI": f"[{100 * lo:.1f}, {100 * hi:.1f}]",
+                                      "games": f"{n:,}"} for v, r, lo, hi, n in s["tries"]])))
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------- plots --
+
+def _cells_label(row, keys):
+    return ", ".join(f"{k} {row[k]}" for k in keys)
+
+
+def forest(res: Result, game, ax):
+    """Every arm's change in the primary measure, per cell, with intervals."""
+    m = res.measures[0]
+    binary = game.MEASURES[m][0]
+    c = res.comparisons[res.comparisons["measure"] == m].reset_index(drop=True)
+    scale = 100 if binary else 1
+    varying = [k for k in res.keys if c.loc[c[k] != "all", k].nunique() > 1]     # label only what differs
+    labels = [f"{r['arm']} — {_cells_label(r, varying)}" if varying else r["arm"] for _, r in c.iterrows()]
+    y = np.arange(len(c))[::-1]
+    ax.errorbar(c["change"] * scale, y, xerr=[(c["change"] - c["ci95_low"]) * scale,
+                                            (c["ci95_high"] - c["change"]) * scale],
+                fmt="o", capsize=3, color="#1565c0")
+    ax.axvline(0, color="grey", ls="--")
+    ax.set_yticks(y, labels, fontsize="small")
+    ax.set_xlabel(f"change in {m}" + (" (percentage points, 95% interval)" if binary else " (95% interval)"))
+    ax.set_ylabel("variant — cell")
+    ax.set_title(f"{res.exp.title}: change against the baseline")
+
+
+def sweep_curve(res: Result, game, ax):
+    """The primary measure along the swept value, one line per cell, with bands."""
+    m = res.measures[0]
+    binary = game.MEASURES[m][0]
+    p = res.exp.sweep.param
+    t = arm_levels(res, game, m)
+    t["x"] = t["arm"].map({a.name: a.values[p] for a in res.arms})
+    cur = next(a.values[p] for a in res.arms if a.name == BASELINE)
+    groups = t.groupby(res.keys, observed=True, sort=True) if res.keys else [((), t)]
+    for key, g in groups:
+        g = g.sort_values("x")
+        key = key if isinstance(key, tuple) else (key,)
+        label = ", ".join(f"{k} {v}" for k, v in zip(res.keys, key)) or m
+        line, = ax.plot(g["x"], g["value"], "o-", label=label)
+        ax.fill_between(g["x"], g["ci95_low"], g["ci95_high"], alpha=0.2, color=line.get_color())
+    ax.axvline(cur, color="grey", ls="--", label=f"ruleset value {cur}")
+    ax.set_xlabel(p)
+    ax.set_ylabel(f"{m}" + (" rate" if binary else "") + " (95% band)")
+    if binary:
+        ax.set_ylim(0, 1)
+    ax.set_title(f"{res.exp.title}")
+    ax.legend(fontsize="small")
+
+
+def sweep_grid(res: Result, game, ax):
+    """Two-parameter sweep: the primary measure (all cells pooled) on the grid."""
+    m = res.measures[0]
+    binary = game.MEASURES[m][0]
+    sw = res.exp.sweep
+    by_arm = res.frame.groupby("arm")[m].mean()
+    grid = np.full((len(sw.values2), len(sw.values)), np.nan)
+    for a in res.arms:
+        if a.values[sw.param] in sw.values and a.values[sw.param2] in sw.values2:
+            grid[sw.values2.index(a.values[sw.param2]), sw.values.index(a.values[sw.param])] = by_arm[a.name]
+    im = ax.imshow(grid, origin="lower", aspect="auto", cmap="viridis")
+    ax.set_xticks(range(len(sw.values)), [_f(v) for v in sw.values])
+    ax.set_yticks(range(len(sw.values2)), [_f(v) for v in sw.values2])
+    for i in range(grid.shape[0]):
+        for j in range(grid.shape[1]):
+            ax.text(j, i, _num(grid[i, j], binary), ha="center", va="center", color="white", fontsize="small")
+    ax.set_xlabel(sw.param)
+    ax.set_ylabel(sw.param2)
+    ax.figure.colorbar(im, ax=ax, label=m)
+    ax.set_title(f"{res.exp.title} (all cells)")
+    ax.grid(False)
+
+
+def _f(v):
+    return f"{v:g}"
+
+
+def tornado(res: Result, game, ax):
+    """Sensitivity: bars from the down change to the up change, largest first."""
+    m = res.measures[0]
+    binary = game.MEASURES[m][0]
+    scale = 100 if binary else 1
+    c = res.comparisons[res.comparisons["measure"] == m]
+    if res.keys and (c[res.keys[0]] == "all").any():
+        c = c[c[res.keys[0]] == "all"]
+    by_arm = {r.arm: r for r in c.itertuples(index=False)}
+    rows = []
+    for a in res.arms:
+        if a.values.get("direction") == "down":
+            p = a.values["param"]
+            rows.append((p, by_arm[f"{p} down"], by_arm[f"{p} up"]))
+    rows.sort(key=lambda r: max(abs(r[1].change), abs(r[2].change)))
+    for i, (p, dn, up) in enumerate(rows):
+        for r, colour, tag, y in ((dn, "#c62828", "down", i - 0.19), (up, "#2e7d32", "up", i + 0.19)):
+            ax.barh(y, r.change * scale, height=0.36, color=colour, alpha=0.7, label=tag if i == 0 else None)
+            ax.errorbar(r.change * scale, y, xerr=[[(r.change - r.ci95_low) * scale], [(r.ci95_high - r.change) * scale]],
+                        fmt="none", color="black", capsize=3)
+    ax.set_yticks(range(len(rows)), [p for p, _, _ in rows], fontsize="small")
+    ax.axvline(0, color="grey")
+    ax.set_xlabel(f"change in {m}" + (" (percentage points, 95% interval)" if binary else ""))
+    ax.set_ylabel("parameter (nudged down / up)")
+    ax.set_title(f"{res.exp.title}: sensitivity")
+    ax.legend(fontsize="small")
+
+
+def tune_curves(res: Result, game, ax):
+    """Tune: each target's tries (rate with interval) and its aim."""
+    for s in res.tune:
+        v = np.array([t[0] for t in s["tries"]], float)
+        r = np.array([t[1] for t in s["tries"]])
+        lo = np.array([t[2] for t in s["tries"]])
+        hi = np.array([t[3] for t in s["tries"]])
+        eb = ax.errorbar(v, r, yerr=[r - lo, hi - r], fmt="o-", capsize=3, label=f"{s['name']} (aim {s['target']:.0%})")
+        colour = eb[0].get_color()
+        ax.axhline(s["target"], color=colour, ls=":")
+        ax.plot([s["value"]], [s["rate"]], "*", ms=14, color=colour)
+    ax.set_xlabel("parameter value (each target's own parameter)")
+    ax.set_ylabel(f"{res.exp.tune.measure} rate (95% interval)")
+    ax.set_ylim(0, 1)
+    ax.set_title(f"{res.exp.title}: tries (star = solved value)")
+    ax.legend(fontsize="small")
+
+
+def plots_for(res: Result) -> dict:
+    """The plots that suit the experiment's kind."""
+    k = res.exp.kind
+    if k == "tune":
+        return {"tune": tune_curves}
+    if k == "sensitivity":
+        return {"tornado": tornado, "changes": forest}
+    if k == "sweep":
+        return {"sweep": sweep_grid if res.exp.sweep.param2 else sweep_curve, "changes": forest}
+    return {"changes": forest}
+
+
+def write(res: Result, game, out, command="") -> Path:
+    """Write ``report.md``, the plots and ``comparisons.csv`` into ``out``;
+    returns the report's path."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for name, draw in plots_for(res).items():
+        n = len(res.comparisons[res.comparisons["measure"] == res.measures[0]]) if not res.comparisons.empty else 8
+        fig, ax = plt.subplots(figsize=(9, max(4.5, 0.32 * n + 1.5)) if name in ("changes", "tornado") else (9, 5.5),
+                               layout="constrained")
+        draw(res, game, ax)
+        if name != "sweep" or not res.exp.sweep.param2:
+            ax.grid(alpha=0.3)
+        fig.savefig(out / f"{name}.png", dpi=110)
+        plt.close(fig)
+        paths.append(out / f"{name}.png")
+    if not res.comparisons.empty:
+        res.comparisons.to_csv(out / "comparisons.csv", index=False)
+    report = out / "report.md"
+    report.write_text(markdown(res, game, paths, command))
+    return report
