@@ -11,6 +11,7 @@ recursion between kernels.
 import numpy as np
 from numba import njit
 
+from simcore.jit import kernel, needs_nrt
 from simcore.rng import N_STREAMS, STREAM_DICE, STREAM_SETUP, randint, seed_streams, shuffle
 from . import layout as L
 from . import tables as TB
@@ -21,12 +22,12 @@ OPB = L.OPB
 
 # ------------------------------------------------------------------ basics --
 
-@njit(cache=True)
+@kernel
 def pb(seat):
     return L.G_P + seat * L.PS
 
 
-@njit(cache=True)
+@kernel
 def log(s, kind, seat, a, b, c, d, ev):
     """Append one event when logging (replay only)."""
     if s[L.G_LOG] == 0:
@@ -43,19 +44,19 @@ def log(s, kind, seat, a, b, c, d, ev):
         s[L.G_LOGN] = i + 1
 
 
-@njit(cache=True)
+@kernel
 def roll(T, rng, die):
     """One face of the red (0) or blue (1) die: 1..6, or a symbol < 0 (QM-MOVE-01/02)."""
     n = T[TB.P_NFACES_RED + die]
     return T[TB.O_FACES + die * TB.MAX_FACES + randint(rng, STREAM_DICE, n)]
 
 
-@njit(cache=True)
+@kernel
 def over(s):
     return s[L.G_WIN] != L.WIN_NONE
 
 
-@njit(cache=True)
+@kernel
 def ask(s, T, legal, n, rng, pp, seat, ctx, arg):
     """Ask ``seat``'s policy to pick one of ``legal[:n]``; an illegal answer
     is counted and replaced by the first legal code."""
@@ -71,7 +72,7 @@ def ask(s, T, legal, n, rng, pp, seat, ctx, arg):
     return legal[0]
 
 
-@njit(cache=True)
+@kernel
 def add_legal(legal, n, code):
     """Append ``code`` unless present; returns the new count."""
     for i in range(n):
@@ -81,7 +82,7 @@ def add_legal(legal, n, code):
     return n + 1
 
 
-@njit(cache=True)
+@kernel
 def race_ok(T, row, race):
     m = T[row + L.E_RACES]
     return m == 0 or (m >> race) & 1 == 1
@@ -89,7 +90,7 @@ def race_ok(T, row, race):
 
 # ----------------------------------------------------------- items and hand --
 
-@njit(cache=True)
+@kernel
 def remove_card(s, seat, kind):
     """Take one card of ``kind`` out of the hand (returns False if none)."""
     b = pb(seat)
@@ -102,14 +103,14 @@ def remove_card(s, seat, kind):
     return False
 
 
-@njit(cache=True)
+@kernel
 def to_used(s, kind):
     """A used or discarded Item card goes to the used Item pile (QM-HAND-03)."""
     s[L.G_ITEM_USED + s[L.G_ITEM_USED_N]] = kind
     s[L.G_ITEM_USED_N] += 1
 
 
-@njit(cache=True)
+@kernel
 def discard_choice(s, T, ev, legal, rng, pp, seat, ctx):
     """The holder chooses one card to discard (QM-GAP-28, QM-RULING-03)."""
     b = pb(seat)
@@ -124,7 +125,7 @@ def discard_choice(s, T, ev, legal, rng, pp, seat, ctx):
     log(s, L.EV_DISCARD, seat, kind, 0, 0, 0, ev)
 
 
-@njit(cache=True)
+@kernel
 def draw_item(s, T, ev, legal, rng, pp, seat):
     """Draw one Item card; an empty deck is rebuilt from the used pile
     (QM-HAND-05, QM-GAP-29); then the hand limit (QM-HAND-02)."""
@@ -150,7 +151,7 @@ def draw_item(s, T, ev, legal, rng, pp, seat):
 
 # ------------------------------------------------------- life and the end --
 
-@njit(cache=True)
+@kernel
 def declare_win(s, seat, how, ev):
     if not over(s):
         s[L.G_WINNER] = seat
@@ -158,7 +159,7 @@ def declare_win(s, seat, how, ev):
         log(s, L.EV_WIN, seat, how, 0, 0, 0, ev)
 
 
-@njit(cache=True)
+@kernel
 def gain_hp(s, T, ev, seat, n):
     """Hp up; above ``win_hp_above`` the player wins at once (QM-END-05)."""
     b = pb(seat)
@@ -170,7 +171,7 @@ def gain_hp(s, T, ev, seat, n):
         declare_win(s, seat, L.WIN_HP, ev)
 
 
-@njit(cache=True)
+@kernel
 def eliminate(s, T, ev, seat):
     """Hp 0: out at once; pawn off the board, hand to the used pile, skipped
     in turn order (QM-END-02, QM-GAP-39/40); the last one left wins (QM-END-03)."""
@@ -188,7 +189,7 @@ def eliminate(s, T, ev, seat):
         check_standing(s, ev)
 
 
-@njit(cache=True)
+@kernel
 def check_standing(s, ev):
     """The last player left wins (QM-END-03); if the last players fell
     together, nobody does (QM-GAP-43)."""
@@ -203,7 +204,7 @@ def check_standing(s, ev):
         declare_win(s, -1, L.WIN_NOBODY, ev)
 
 
-@njit(cache=True)
+@kernel
 def lose_hp(s, T, ev, seat, n):
     """Hp down, never below 0; at 0 a held Phoenix (a foot card used
     ``hp_zero``) revives at once with no damage carried (QM-RULING-02,
@@ -235,7 +236,7 @@ def lose_hp(s, T, ev, seat, n):
 
 # ------------------------------------------------------------------ movement --
 
-@njit(cache=True)
+@kernel
 def mark_castle(s, T, ev, seat, sq):
     """Record a landing on a castle; all of them wins at once (QM-END-04)."""
     c = T[TB.O_SQ_CASTLE + sq]
@@ -248,7 +249,7 @@ def mark_castle(s, T, ev, seat, sq):
         declare_win(s, seat, L.WIN_CASTLES, ev)
 
 
-@njit(cache=True)
+@kernel
 def step(s, T, legal, rng, pp, seat, pos, back):
     """One square forward (or back); at a fork the mover chooses (QM-GAP-02)."""
     if back:
@@ -264,7 +265,7 @@ def step(s, T, legal, rng, pp, seat, pos, back):
     return ask(s, T, legal, n, rng, pp, seat, L.CTX_FORK, pos) % OPB
 
 
-@njit(cache=True)
+@kernel
 def walk(s, T, ev, legal, rng, pp, seat, steps):
     """Move ``steps`` squares (negative: back). Passing a Warp square (and
     ending on one, toggle ``warp_on_landing``) offers a warp to another Warp,
@@ -297,7 +298,7 @@ def walk(s, T, ev, legal, rng, pp, seat, steps):
 
 # ------------------------------------------------------------------ effects --
 
-@njit(cache=True)
+@kernel
 def push(s, start, count):
     """Queue an effect list to resolve before the rest of the current one."""
     if count <= 0:
@@ -311,7 +312,7 @@ def push(s, start, count):
     s[L.G_STK_N] = i + 1
 
 
-@njit(cache=True)
+@kernel
 def land(s, T, ev, legal, rng, pp, seat, sq, by_card):
     """The landed square takes effect (QM-SQUARE-02..07): a castle's upper
     or lower ability by race (QM-CARD-15), or the kind's landing effects.
@@ -352,7 +353,7 @@ def land(s, T, ev, legal, rng, pp, seat, sq, by_card):
         push(s, T[TB.O_LAND + 2 * kind], T[TB.O_LAND + 2 * kind + 1])
 
 
-@njit(cache=True)
+@kernel
 def open_event(s, T, ev, rng, seat):
     """Open the top Event card (rebuilding an empty deck from its used pile)
     and queue its ability (QM-CARD-10, QM-HAND-04)."""
@@ -376,13 +377,13 @@ def open_event(s, T, ev, rng, seat):
     push(s, T[o + 1], T[o + 2])
 
 
-@njit(cache=True)
+@kernel
 def die_value(T, rng, die, symbol_value):
     f = roll(T, rng, die)
     return f if f > 0 else symbol_value
 
 
-@njit(cache=True)
+@kernel
 def effect(s, T, ev, legal, rng, pp, seat, row):
     """Carry out one board effect row for ``seat`` (QM-CARD-10/11/12/16)."""
     b = pb(seat)
@@ -446,7 +447,7 @@ def effect(s, T, ev, legal, rng, pp, seat, row):
         push(s, T[row + L.E_BR + 2 * k], T[row + L.E_BR + 2 * k + 1])
 
 
-@njit(cache=True)
+@kernel
 def resolve(s, T, ev, legal, rng, pp, seat):
     """Run queued effect lists until none is left or the game is over."""
     while s[L.G_STK_N] > 0 and not over(s):
@@ -466,7 +467,7 @@ def resolve(s, T, ev, legal, rng, pp, seat):
 
 # --------------------------------------------------------------------- duel --
 
-@njit(cache=True)
+@kernel
 def combat_card_ok(T, kind, attacking, mp):
     """A blue card usable now: sword/sword-and-shield when attacking, shield
     or sword-and-shield when defending, casting cost within Mp (QM-CARD-04..08)."""
@@ -479,7 +480,7 @@ def combat_card_ok(T, kind, attacking, mp):
     return sym == (L.IS_SWORD if attacking else L.IS_SHIELD)
 
 
-@njit(cache=True)
+@kernel
 def combat_effects(s, T, ev, legal, rng, pp, seat, opp, start, count, attacking, card):
     """Apply the combat effects of a card (``card``) or ability: attack ops
     when attacking, defence ops when defending (a sword-and-shield card has
@@ -514,7 +515,7 @@ def combat_effects(s, T, ev, legal, rng, pp, seat, opp, start, count, attacking,
             gain_hp(s, T, ev, seat, n)
 
 
-@njit(cache=True)
+@kernel
 def card_window(s, T, ev, legal, rng, pp, seat, opp, attacking):
     """The attacker adds attack cards and abilities, or the defender shield
     cards and abilities, each paid from Mp, until done (QM-DUEL-05/06, QM-GAP-20)."""
@@ -560,7 +561,7 @@ def card_window(s, T, ev, legal, rng, pp, seat, opp, attacking):
             combat_effects(s, T, ev, legal, rng, pp, seat, opp, T[o + 3], T[o + 4], attacking, False)
 
 
-@njit(cache=True)
+@kernel
 def one_attack(s, T, ev, legal, rng, pp, att, dfn, at):
     """One attack at ``at``: attack cards, then the defence, then damage =
     At - Shield, never below 0, or absorbed (QM-DUEL-05..07, QM-RULING-04)."""
@@ -591,7 +592,7 @@ def one_attack(s, T, ev, legal, rng, pp, att, dfn, at):
     lose_hp(s, T, ev, dfn, dmg)
 
 
-@njit(cache=True)
+@kernel
 def duel(s, T, ev, legal, rng, pp, att):
     """A combat started by ``att``, who chooses any other living player
     (QM-DUEL-01, QM-GAP-25); see duel_with."""
@@ -606,7 +607,7 @@ def duel(s, T, ev, legal, rng, pp, att):
     duel_with(s, T, ev, legal, rng, pp, att, dfn)
 
 
-@njit(cache=True)
+@kernel
 def duel_with(s, T, ev, legal, rng, pp, att, dfn):
     """The combat of ``att`` against ``dfn`` (QM-DUEL-01..12): roll
     Mp (attacker red, defender blue; QM-GAP-30), the compulsory free first
@@ -688,7 +689,7 @@ def duel_with(s, T, ev, legal, rng, pp, att, dfn):
 
 # --------------------------------------------------------------------- turn --
 
-@njit(cache=True)
+@kernel
 def foot_window(s, T, ev, legal, rng, pp, seat, when, ctx):
     """Play foot cards whose moment is ``when`` (QM-TURN-02/03) until done."""
     b = pb(seat)
@@ -720,7 +721,7 @@ def foot_window(s, T, ev, legal, rng, pp, seat, when, ctx):
             resolve(s, T, ev, legal, rng, pp, seat)
 
 
-@njit(cache=True)
+@kernel
 def movement_choices(s, T, legal, r, bl, extra):
     """The legal results of a movement roll (QM-MOVE-04..08; Shoes QM-GAP-49)."""
     n = 0
@@ -744,7 +745,7 @@ def movement_choices(s, T, legal, r, bl, extra):
     return n
 
 
-@njit(cache=True)
+@kernel
 def turn_to_choice(s, T, ev, legal, rng, pp, seat):
     """A turn up to its movement choice (QM-TURN-01/02): cards before the
     roll, the roll, Shoes after it. Returns the number of legal movement
@@ -768,7 +769,7 @@ def turn_to_choice(s, T, ev, legal, rng, pp, seat):
     return movement_choices(s, T, legal, r, bl, s[L.G_EXTRA])
 
 
-@njit(cache=True)
+@kernel
 def after_choice(s, T, ev, legal, rng, pp, seat, c):
     """The rest of a turn once movement choice ``c`` is made: the move, cards
     after moving, the square (QM-TURN-01/03/04); or the symbol taken."""
@@ -791,7 +792,7 @@ def after_choice(s, T, ev, legal, rng, pp, seat, c):
     resolve(s, T, ev, legal, rng, pp, seat)
 
 
-@njit(cache=True)
+@kernel
 def take_turn(s, T, ev, legal, rng, pp, seat):
     """One turn (QM-TURN-01): cards before the roll, the roll and its
     choice, cards after the roll (Shoe) and after moving, the square."""
@@ -804,7 +805,7 @@ def take_turn(s, T, ev, legal, rng, pp, seat):
 
 # ------------------------------------------------------------ set-up, game --
 
-@njit(cache=True)
+@kernel
 def build_deck(s, T, rng, deck, nk, o, width, maxn):
     n = 0
     for k in range(nk):
@@ -816,7 +817,7 @@ def build_deck(s, T, rng, deck, nk, o, width, maxn):
     return n
 
 
-@njit(cache=True)
+@needs_nrt
 def setup(s, T, ev, legal, rng, pp, players, chars, policies, logging):
     """Set up a game (QM-SETUP-01..09): characters (drawn at random where
     ``chars[i] < 0``, each at most once; QM-GAP-08), Hp, the home castle,
@@ -891,7 +892,7 @@ def setup(s, T, ev, legal, rng, pp, players, chars, policies, logging):
         s[pb(p) + L.P_TURNPOS] = (p - s[L.G_FIRST]) % players
 
 
-@njit(cache=True)
+@kernel
 def finish_round(s, T, ev, legal, rng, pp, seat):
     """The turns of this round after ``seat``'s (for resuming a copied game)."""
     np_ = s[L.G_NP]
@@ -902,7 +903,7 @@ def finish_round(s, T, ev, legal, rng, pp, seat):
             take_turn(s, T, ev, legal, rng, pp, p)
 
 
-@njit(cache=True)
+@kernel
 def play(s, T, ev, legal, rng, pp):
     """Rounds of turns in seat order from the first player, skipping the
     eliminated, until a win or the safety cap (its own outcome)."""
@@ -918,7 +919,7 @@ def play(s, T, ev, legal, rng, pp):
                 take_turn(s, T, ev, legal, rng, pp, p)
 
 
-@njit(cache=True)
+@kernel
 def result_row(s, T, out):
     """The per-game result (layout.RESULT_COLUMNS)."""
     out[:] = -1
