@@ -276,7 +276,14 @@ def walk(s, T, ev, legal, rng, pp, seat, steps):
     back = steps < 0
     k = -steps if back else steps
     for i in range(k):
-        pos = step(s, T, legal, rng, pp, seat, pos, back)
+        # most squares have one way on: take it here, without step's call
+        # (a call passes every array field by field, dearer than the step)
+        if back and T[TB.O_PRED_N + pos] == 1:
+            pos = T[TB.O_PRED + pos * TB.MAX_PRED]
+        elif not back and T[TB.O_NEXT_N + pos] == 1:
+            pos = T[TB.O_NEXT + pos * TB.MAX_NEXT]
+        else:
+            pos = step(s, T, legal, rng, pp, seat, pos, back)
         s[b + L.P_POS] = pos
         if T[TB.O_SQ_KIND + pos] == L.SQ_WARP and T[TB.O_WARP_N + pos] > 0 and \
                 (i < k - 1 or T[TB.P_T_WARP_ON_LAND]):
@@ -690,8 +697,20 @@ def duel_with(s, T, ev, legal, rng, pp, att, dfn):
 # --------------------------------------------------------------------- turn --
 
 @kernel
+def holds_foot_card(s, T, seat, when):
+    """Whether ``seat`` holds a foot card played at ``when``: most windows
+    open with none, and this check is cheaper than calling foot_window."""
+    b = pb(seat)
+    for i in range(s[b + L.P_HAND_N]):
+        if T[TB.O_ITEM + s[b + L.P_HAND + i] * TB.IK + 4] == when:
+            return True
+    return False
+
+
+@kernel
 def foot_window(s, T, ev, legal, rng, pp, seat, when, ctx):
-    """Play foot cards whose moment is ``when`` (QM-TURN-02/03) until done."""
+    """Play foot cards whose moment is ``when`` (QM-TURN-02/03) until done
+    (callers skip it when holds_foot_card says there is nothing to play)."""
     b = pb(seat)
     while not over(s) and s[b + L.P_ALIVE]:
         n = 0
@@ -757,7 +776,8 @@ def turn_to_choice(s, T, ev, legal, rng, pp, seat):
     s[L.G_EXTRA] = 0
     s[L.G_STK_N] = 0
     log(s, L.EV_TURN, seat, s[b + L.P_HP], s[b + L.P_POS], 0, 0, ev)
-    foot_window(s, T, ev, legal, rng, pp, seat, L.W_BEFORE_ROLL, L.CTX_BEFORE_ROLL)
+    if holds_foot_card(s, T, seat, L.W_BEFORE_ROLL):
+        foot_window(s, T, ev, legal, rng, pp, seat, L.W_BEFORE_ROLL, L.CTX_BEFORE_ROLL)
     if over(s) or not s[b + L.P_ALIVE]:
         return 0
     r = roll(T, rng, L.DIE_RED)
@@ -765,7 +785,8 @@ def turn_to_choice(s, T, ev, legal, rng, pp, seat):
     s[L.G_DIE_RED] = r
     s[L.G_DIE_BLUE] = bl
     log(s, L.EV_ROLL, seat, r, bl, 0, 0, ev)
-    foot_window(s, T, ev, legal, rng, pp, seat, L.W_AFTER_ROLL, L.CTX_AFTER_ROLL)
+    if holds_foot_card(s, T, seat, L.W_AFTER_ROLL):
+        foot_window(s, T, ev, legal, rng, pp, seat, L.W_AFTER_ROLL, L.CTX_AFTER_ROLL)
     return movement_choices(s, T, legal, r, bl, s[L.G_EXTRA])
 
 
@@ -779,7 +800,8 @@ def after_choice(s, T, ev, legal, rng, pp, seat, c):
     if kind == L.A_MOVE:
         _pos, warped = walk(s, T, ev, legal, rng, pp, seat, c % OPB)
         s[L.G_CHAIN] = 0    # the chain guard counts card moves from here on
-        foot_window(s, T, ev, legal, rng, pp, seat, L.W_AFTER_MOVE, L.CTX_AFTER_MOVE)
+        if holds_foot_card(s, T, seat, L.W_AFTER_MOVE):
+            foot_window(s, T, ev, legal, rng, pp, seat, L.W_AFTER_MOVE, L.CTX_AFTER_MOVE)
         if over(s) or not s[b + L.P_ALIVE]:
             return
         # an after-move card that moved the pawn has already resolved the

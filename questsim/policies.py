@@ -20,7 +20,7 @@ state, never change it, and draw randomness only from the policy stream.
 """
 import numpy as np
 
-from simcore.jit import kernel, needs_nrt
+from simcore.jit import inlined, kernel, needs_nrt
 from simcore.rng import STREAM_POLICY, randint
 from . import layout as L
 from . import tables as TB
@@ -41,7 +41,7 @@ def pbase(seat):
     return L.G_P + seat * L.PS
 
 
-@kernel
+@inlined
 def card_value(T, kind):
     """Rough worth of an Item card: the sum of its effect amounts (a shield +5
     beats a +2; a Phoenix's revival counts its Hp)."""
@@ -293,7 +293,7 @@ def planner(s, T, legal, n, rng, pp, seat):
     return pick
 
 
-@kernel
+@inlined
 def decide(s, T, legal, n, rng, policy, pp, seat):
     """Dispatch to seat's policy by id."""
     if policy == POLICY_GREEDY:

@@ -15,9 +15,11 @@ points, which allocate the game's arrays and keep them until the end.
 numba compiles a called function with its caller's runtime setting unless the
 function sets its own, so a function that allocates and may be called from a
 kernel (a set-up with scratch arrays, a policy, a plug-in's ``decide``) is
-decorated with ``needs_nrt``.
+decorated with ``needs_nrt``. ``inlined`` is a kernel whose body numba copies
+into each caller: for small helpers on hot paths that LLVM leaves as calls.
 """
 from numba import njit
 
 kernel = njit(cache=True, _nrt=False)
 needs_nrt = njit(cache=True, _nrt=True)
+inlined = njit(cache=True, _nrt=False, inline="always")
