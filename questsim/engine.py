@@ -11,7 +11,7 @@ recursion between kernels.
 import numpy as np
 from numba import njit
 
-from simcore.jit import kernel, needs_nrt
+from simcore.jit import inlined, kernel, needs_nrt
 from simcore.rng import N_STREAMS, STREAM_DICE, STREAM_SETUP, randint, seed_streams, shuffle
 from . import layout as L
 from . import tables as TB
@@ -390,7 +390,7 @@ def die_value(T, rng, die, symbol_value):
     return f if f > 0 else symbol_value
 
 
-@kernel
+@inlined
 def effect(s, T, ev, legal, rng, pp, seat, row):
     """Carry out one board effect row for ``seat`` (QM-CARD-10/11/12/16)."""
     b = pb(seat)
@@ -764,7 +764,7 @@ def movement_choices(s, T, legal, r, bl, extra):
     return n
 
 
-@kernel
+@inlined
 def turn_to_choice(s, T, ev, legal, rng, pp, seat):
     """A turn up to its movement choice (QM-TURN-01/02): cards before the
     roll, the roll, Shoes after it. Returns the number of legal movement
@@ -790,7 +790,7 @@ def turn_to_choice(s, T, ev, legal, rng, pp, seat):
     return movement_choices(s, T, legal, r, bl, s[L.G_EXTRA])
 
 
-@kernel
+@inlined
 def after_choice(s, T, ev, legal, rng, pp, seat, c):
     """The rest of a turn once movement choice ``c`` is made: the move, cards
     after moving, the square (QM-TURN-01/03/04); or the symbol taken."""
@@ -814,7 +814,7 @@ def after_choice(s, T, ev, legal, rng, pp, seat, c):
     resolve(s, T, ev, legal, rng, pp, seat)
 
 
-@kernel
+@inlined
 def take_turn(s, T, ev, legal, rng, pp, seat):
     """One turn (QM-TURN-01): cards before the roll, the roll and its
     choice, cards after the roll (Shoe) and after moving, the square."""
