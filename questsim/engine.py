@@ -454,7 +454,7 @@ def effect(s, T, ev, legal, rng, pp, seat, row):
         push(s, T[row + L.E_BR + 2 * k], T[row + L.E_BR + 2 * k + 1])
 
 
-@kernel
+@inlined
 def resolve(s, T, ev, legal, rng, pp, seat):
     """Run queued effect lists until none is left or the game is over."""
     while s[L.G_STK_N] > 0 and not over(s):
@@ -568,7 +568,7 @@ def card_window(s, T, ev, legal, rng, pp, seat, opp, attacking):
             combat_effects(s, T, ev, legal, rng, pp, seat, opp, T[o + 3], T[o + 4], attacking, False)
 
 
-@kernel
+@inlined
 def one_attack(s, T, ev, legal, rng, pp, att, dfn, at):
     """One attack at ``at``: attack cards, then the defence, then damage =
     At - Shield, never below 0, or absorbed (QM-DUEL-05..07, QM-RULING-04)."""
@@ -599,7 +599,7 @@ def one_attack(s, T, ev, legal, rng, pp, att, dfn, at):
     lose_hp(s, T, ev, dfn, dmg)
 
 
-@kernel
+@inlined
 def duel(s, T, ev, legal, rng, pp, att):
     """A combat started by ``att``, who chooses any other living player
     (QM-DUEL-01, QM-GAP-25); see duel_with."""
@@ -740,7 +740,7 @@ def foot_window(s, T, ev, legal, rng, pp, seat, when, ctx):
             resolve(s, T, ev, legal, rng, pp, seat)
 
 
-@kernel
+@inlined
 def movement_choices(s, T, legal, r, bl, extra):
     """The legal results of a movement roll (QM-MOVE-04..08; Shoes QM-GAP-49)."""
     n = 0

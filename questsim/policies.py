@@ -127,7 +127,7 @@ def square_value(s, T, seat, sq, pp):
     return 0.0
 
 
-@kernel
+@inlined
 def greedy(s, T, legal, n, rng, pp, seat):
     """Score every legal code and take the best (ties: the first)."""
     b = pbase(seat)
