@@ -56,14 +56,21 @@ def over(s):
     return s[L.G_WIN] != L.WIN_NONE
 
 
-@kernel
+@inlined
 def ask(s, T, legal, n, rng, pp, seat, ctx, arg):
     """Ask ``seat``'s policy to pick one of ``legal[:n]``; an illegal answer
-    is counted and replaced by the first legal code."""
+    is counted and replaced by the first legal code. A lone legal code is
+    taken without asking; inlined, so that this common case costs no call."""
     s[L.G_CTX] = ctx
     s[L.G_CTX_ARG] = arg
     if n == 1:
         return legal[0]
+    return policy_choice(s, T, legal, n, rng, pp, seat)
+
+
+@kernel
+def policy_choice(s, T, legal, n, rng, pp, seat):
+    """The policy's pick for ask (two or more legal codes)."""
     c = decide(s, T, legal, n, rng, s[pb(seat) + L.P_POLICY], pp[seat], seat)
     for i in range(n):
         if legal[i] == c:
