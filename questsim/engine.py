@@ -257,16 +257,14 @@ def mark_castle(s, T, ev, seat, sq):
 
 
 @kernel
-def step(s, T, legal, rng, pp, seat, pos, back):
-    """One square forward (or back); at a fork the mover chooses (QM-GAP-02)."""
+def fork_step(s, T, legal, rng, pp, seat, pos, back):
+    """One square forward (or back) from a fork: the mover chooses (QM-GAP-02)."""
     if back:
         n = T[TB.O_PRED_N + pos]
         base = TB.O_PRED + pos * TB.MAX_PRED
     else:
         n = T[TB.O_NEXT_N + pos]
         base = TB.O_NEXT + pos * TB.MAX_NEXT
-    if n == 1:
-        return T[base]
     for k in range(n):
         legal[k] = L.A_STEP * OPB + T[base + k]
     return ask(s, T, legal, n, rng, pp, seat, L.CTX_FORK, pos) % OPB
@@ -283,14 +281,14 @@ def walk(s, T, ev, legal, rng, pp, seat, steps):
     back = steps < 0
     k = -steps if back else steps
     for i in range(k):
-        # most squares have one way on: take it here, without step's call
-        # (a call passes every array field by field, dearer than the step)
+        # most squares have one way on: take it here, without a call (a call
+        # passes every array field by field, dearer than the step itself)
         if back and T[TB.O_PRED_N + pos] == 1:
             pos = T[TB.O_PRED + pos * TB.MAX_PRED]
         elif not back and T[TB.O_NEXT_N + pos] == 1:
             pos = T[TB.O_NEXT + pos * TB.MAX_NEXT]
         else:
-            pos = step(s, T, legal, rng, pp, seat, pos, back)
+            pos = fork_step(s, T, legal, rng, pp, seat, pos, back)
         s[b + L.P_POS] = pos
         if T[TB.O_SQ_KIND + pos] == L.SQ_WARP and T[TB.O_WARP_N + pos] > 0 and \
                 (i < k - 1 or T[TB.P_T_WARP_ON_LAND]):
