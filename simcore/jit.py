@@ -1,4 +1,6 @@
-"""The numba decorator of engine kernels that allocate nothing.
+"""numba decorators of the engine kernels: ``kernel`` for those that allocate
+nothing, ``needs_nrt`` for those that do, ``inlined`` for hot ones copied
+into their callers.
 
 numba reference-counts every array a compiled function receives: each call
 between kernels increfs and decrefs the meminfo of each array argument
@@ -16,7 +18,8 @@ numba compiles a called function with its caller's runtime setting unless the
 function sets its own, so a function that allocates and may be called from a
 kernel (a set-up with scratch arrays, a policy, a plug-in's ``decide``) is
 decorated with ``needs_nrt``. ``inlined`` is a kernel whose body numba copies
-into each caller: for small helpers on hot paths that LLVM leaves as calls.
+into each caller: for hot functions with one or two callers, and for small
+helpers that LLVM leaves as calls (a call passes each array field by field).
 """
 from numba import njit
 
