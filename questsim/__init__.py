@@ -16,4 +16,4 @@ from simcore import jitcache as _jitcache
 # kernels whenever any engine source (layout, tables, policies...) changes
 _here = _Path(__file__).parent
 _jitcache.guard([_here], [_here / f for f in ("layout.py", "tables.py", "policies.py", "engine.py")]
-                + [_Path(_jitcache.__file__).parent / "rng.py"])
+                + [_Path(_jitcache.__file__).parent / f for f in ("rng.py", "jit.py")])

@@ -11,6 +11,7 @@ recursion between kernels.
 import numpy as np
 from numba import njit
 
+from simcore.jit import inlined, kernel, needs_nrt
 from simcore.rng import N_STREAMS, STREAM_DICE, STREAM_SETUP, randint, seed_streams, shuffle
 from . import layout as L
 from . import tables as TB
@@ -21,12 +22,12 @@ OPB = L.OPB
 
 # ------------------------------------------------------------------ basics --
 
-@njit(cache=True)
+@kernel
 def pb(seat):
     return L.G_P + seat * L.PS
 
 
-@njit(cache=True)
+@kernel
 def log(s, kind, seat, a, b, c, d, ev):
     """Append one event when logging (replay only)."""
     if s[L.G_LOG] == 0:
@@ -43,26 +44,33 @@ def log(s, kind, seat, a, b, c, d, ev):
         s[L.G_LOGN] = i + 1
 
 
-@njit(cache=True)
+@kernel
 def roll(T, rng, die):
     """One face of the red (0) or blue (1) die: 1..6, or a symbol < 0 (QM-MOVE-01/02)."""
     n = T[TB.P_NFACES_RED + die]
     return T[TB.O_FACES + die * TB.MAX_FACES + randint(rng, STREAM_DICE, n)]
 
 
-@njit(cache=True)
+@kernel
 def over(s):
     return s[L.G_WIN] != L.WIN_NONE
 
 
-@njit(cache=True)
+@inlined
 def ask(s, T, legal, n, rng, pp, seat, ctx, arg):
     """Ask ``seat``'s policy to pick one of ``legal[:n]``; an illegal answer
-    is counted and replaced by the first legal code."""
+    is counted and replaced by the first legal code. A lone legal code is
+    taken without asking; inlined, so that this common case costs no call."""
     s[L.G_CTX] = ctx
     s[L.G_CTX_ARG] = arg
     if n == 1:
         return legal[0]
+    return policy_choice(s, T, legal, n, rng, pp, seat)
+
+
+@kernel
+def policy_choice(s, T, legal, n, rng, pp, seat):
+    """The policy's pick for ask (two or more legal codes)."""
     c = decide(s, T, legal, n, rng, s[pb(seat) + L.P_POLICY], pp[seat], seat)
     for i in range(n):
         if legal[i] == c:
@@ -71,7 +79,7 @@ def ask(s, T, legal, n, rng, pp, seat, ctx, arg):
     return legal[0]
 
 
-@njit(cache=True)
+@kernel
 def add_legal(legal, n, code):
     """Append ``code`` unless present; returns the new count."""
     for i in range(n):
@@ -81,7 +89,7 @@ def add_legal(legal, n, code):
     return n + 1
 
 
-@njit(cache=True)
+@kernel
 def race_ok(T, row, race):
     m = T[row + L.E_RACES]
     return m == 0 or (m >> race) & 1 == 1
@@ -89,7 +97,7 @@ def race_ok(T, row, race):
 
 # ----------------------------------------------------------- items and hand --
 
-@njit(cache=True)
+@kernel
 def remove_card(s, seat, kind):
     """Take one card of ``kind`` out of the hand (returns False if none)."""
     b = pb(seat)
@@ -102,14 +110,14 @@ def remove_card(s, seat, kind):
     return False
 
 
-@njit(cache=True)
+@kernel
 def to_used(s, kind):
     """A used or discarded Item card goes to the used Item pile (QM-HAND-03)."""
     s[L.G_ITEM_USED + s[L.G_ITEM_USED_N]] = kind
     s[L.G_ITEM_USED_N] += 1
 
 
-@njit(cache=True)
+@kernel
 def discard_choice(s, T, ev, legal, rng, pp, seat, ctx):
     """The holder chooses one card to discard (QM-GAP-28, QM-RULING-03)."""
     b = pb(seat)
@@ -124,7 +132,7 @@ def discard_choice(s, T, ev, legal, rng, pp, seat, ctx):
     log(s, L.EV_DISCARD, seat, kind, 0, 0, 0, ev)
 
 
-@njit(cache=True)
+@kernel
 def draw_item(s, T, ev, legal, rng, pp, seat):
     """Draw one Item card; an empty deck is rebuilt from the used pile
     (QM-HAND-05, QM-GAP-29); then the hand limit (QM-HAND-02)."""
@@ -150,7 +158,7 @@ def draw_item(s, T, ev, legal, rng, pp, seat):
 
 # ------------------------------------------------------- life and the end --
 
-@njit(cache=True)
+@kernel
 def declare_win(s, seat, how, ev):
     if not over(s):
         s[L.G_WINNER] = seat
@@ -158,7 +166,7 @@ def declare_win(s, seat, how, ev):
         log(s, L.EV_WIN, seat, how, 0, 0, 0, ev)
 
 
-@njit(cache=True)
+@kernel
 def gain_hp(s, T, ev, seat, n):
     """Hp up; above ``win_hp_above`` the player wins at once (QM-END-05)."""
     b = pb(seat)
@@ -170,7 +178,7 @@ def gain_hp(s, T, ev, seat, n):
         declare_win(s, seat, L.WIN_HP, ev)
 
 
-@njit(cache=True)
+@kernel
 def eliminate(s, T, ev, seat):
     """Hp 0: out at once; pawn off the board, hand to the used pile, skipped
     in turn order (QM-END-02, QM-GAP-39/40); the last one left wins (QM-END-03)."""
@@ -188,7 +196,7 @@ def eliminate(s, T, ev, seat):
         check_standing(s, ev)
 
 
-@njit(cache=True)
+@kernel
 def check_standing(s, ev):
     """The last player left wins (QM-END-03); if the last players fell
     together, nobody does (QM-GAP-43)."""
@@ -203,7 +211,7 @@ def check_standing(s, ev):
         declare_win(s, -1, L.WIN_NOBODY, ev)
 
 
-@njit(cache=True)
+@kernel
 def lose_hp(s, T, ev, seat, n):
     """Hp down, never below 0; at 0 a held Phoenix (a foot card used
     ``hp_zero``) revives at once with no damage carried (QM-RULING-02,
@@ -235,7 +243,7 @@ def lose_hp(s, T, ev, seat, n):
 
 # ------------------------------------------------------------------ movement --
 
-@njit(cache=True)
+@kernel
 def mark_castle(s, T, ev, seat, sq):
     """Record a landing on a castle; all of them wins at once (QM-END-04)."""
     c = T[TB.O_SQ_CASTLE + sq]
@@ -248,23 +256,21 @@ def mark_castle(s, T, ev, seat, sq):
         declare_win(s, seat, L.WIN_CASTLES, ev)
 
 
-@njit(cache=True)
-def step(s, T, legal, rng, pp, seat, pos, back):
-    """One square forward (or back); at a fork the mover chooses (QM-GAP-02)."""
+@kernel
+def fork_step(s, T, legal, rng, pp, seat, pos, back):
+    """One square forward (or back) from a fork: the mover chooses (QM-GAP-02)."""
     if back:
         n = T[TB.O_PRED_N + pos]
         base = TB.O_PRED + pos * TB.MAX_PRED
     else:
         n = T[TB.O_NEXT_N + pos]
         base = TB.O_NEXT + pos * TB.MAX_NEXT
-    if n == 1:
-        return T[base]
     for k in range(n):
         legal[k] = L.A_STEP * OPB + T[base + k]
     return ask(s, T, legal, n, rng, pp, seat, L.CTX_FORK, pos) % OPB
 
 
-@njit(cache=True)
+@kernel
 def walk(s, T, ev, legal, rng, pp, seat, steps):
     """Move ``steps`` squares (negative: back). Passing a Warp square (and
     ending on one, toggle ``warp_on_landing``) offers a warp to another Warp,
@@ -275,7 +281,14 @@ def walk(s, T, ev, legal, rng, pp, seat, steps):
     back = steps < 0
     k = -steps if back else steps
     for i in range(k):
-        pos = step(s, T, legal, rng, pp, seat, pos, back)
+        # most squares have one way on: take it here, without a call (a call
+        # passes every array field by field, dearer than the step itself)
+        if back and T[TB.O_PRED_N + pos] == 1:
+            pos = T[TB.O_PRED + pos * TB.MAX_PRED]
+        elif not back and T[TB.O_NEXT_N + pos] == 1:
+            pos = T[TB.O_NEXT + pos * TB.MAX_NEXT]
+        else:
+            pos = fork_step(s, T, legal, rng, pp, seat, pos, back)
         s[b + L.P_POS] = pos
         if T[TB.O_SQ_KIND + pos] == L.SQ_WARP and T[TB.O_WARP_N + pos] > 0 and \
                 (i < k - 1 or T[TB.P_T_WARP_ON_LAND]):
@@ -297,7 +310,7 @@ def walk(s, T, ev, legal, rng, pp, seat, steps):
 
 # ------------------------------------------------------------------ effects --
 
-@njit(cache=True)
+@kernel
 def push(s, start, count):
     """Queue an effect list to resolve before the rest of the current one."""
     if count <= 0:
@@ -311,7 +324,7 @@ def push(s, start, count):
     s[L.G_STK_N] = i + 1
 
 
-@njit(cache=True)
+@kernel
 def land(s, T, ev, legal, rng, pp, seat, sq, by_card):
     """The landed square takes effect (QM-SQUARE-02..07): a castle's upper
     or lower ability by race (QM-CARD-15), or the kind's landing effects.
@@ -352,7 +365,7 @@ def land(s, T, ev, legal, rng, pp, seat, sq, by_card):
         push(s, T[TB.O_LAND + 2 * kind], T[TB.O_LAND + 2 * kind + 1])
 
 
-@njit(cache=True)
+@kernel
 def open_event(s, T, ev, rng, seat):
     """Open the top Event card (rebuilding an empty deck from its used pile)
     and queue its ability (QM-CARD-10, QM-HAND-04)."""
@@ -376,13 +389,13 @@ def open_event(s, T, ev, rng, seat):
     push(s, T[o + 1], T[o + 2])
 
 
-@njit(cache=True)
+@kernel
 def die_value(T, rng, die, symbol_value):
     f = roll(T, rng, die)
     return f if f > 0 else symbol_value
 
 
-@njit(cache=True)
+@inlined
 def effect(s, T, ev, legal, rng, pp, seat, row):
     """Carry out one board effect row for ``seat`` (QM-CARD-10/11/12/16)."""
     b = pb(seat)
@@ -446,7 +459,7 @@ def effect(s, T, ev, legal, rng, pp, seat, row):
         push(s, T[row + L.E_BR + 2 * k], T[row + L.E_BR + 2 * k + 1])
 
 
-@njit(cache=True)
+@inlined
 def resolve(s, T, ev, legal, rng, pp, seat):
     """Run queued effect lists until none is left or the game is over."""
     while s[L.G_STK_N] > 0 and not over(s):
@@ -466,7 +479,7 @@ def resolve(s, T, ev, legal, rng, pp, seat):
 
 # --------------------------------------------------------------------- duel --
 
-@njit(cache=True)
+@kernel
 def combat_card_ok(T, kind, attacking, mp):
     """A blue card usable now: sword/sword-and-shield when attacking, shield
     or sword-and-shield when defending, casting cost within Mp (QM-CARD-04..08)."""
@@ -479,7 +492,7 @@ def combat_card_ok(T, kind, attacking, mp):
     return sym == (L.IS_SWORD if attacking else L.IS_SHIELD)
 
 
-@njit(cache=True)
+@kernel
 def combat_effects(s, T, ev, legal, rng, pp, seat, opp, start, count, attacking, card):
     """Apply the combat effects of a card (``card``) or ability: attack ops
     when attacking, defence ops when defending (a sword-and-shield card has
@@ -514,7 +527,7 @@ def combat_effects(s, T, ev, legal, rng, pp, seat, opp, start, count, attacking,
             gain_hp(s, T, ev, seat, n)
 
 
-@njit(cache=True)
+@kernel
 def card_window(s, T, ev, legal, rng, pp, seat, opp, attacking):
     """The attacker adds attack cards and abilities, or the defender shield
     cards and abilities, each paid from Mp, until done (QM-DUEL-05/06, QM-GAP-20)."""
@@ -560,7 +573,7 @@ def card_window(s, T, ev, legal, rng, pp, seat, opp, attacking):
             combat_effects(s, T, ev, legal, rng, pp, seat, opp, T[o + 3], T[o + 4], attacking, False)
 
 
-@njit(cache=True)
+@inlined
 def one_attack(s, T, ev, legal, rng, pp, att, dfn, at):
     """One attack at ``at``: attack cards, then the defence, then damage =
     At - Shield, never below 0, or absorbed (QM-DUEL-05..07, QM-RULING-04)."""
@@ -591,7 +604,7 @@ def one_attack(s, T, ev, legal, rng, pp, att, dfn, at):
     lose_hp(s, T, ev, dfn, dmg)
 
 
-@njit(cache=True)
+@inlined
 def duel(s, T, ev, legal, rng, pp, att):
     """A combat started by ``att``, who chooses any other living player
     (QM-DUEL-01, QM-GAP-25); see duel_with."""
@@ -606,7 +619,7 @@ def duel(s, T, ev, legal, rng, pp, att):
     duel_with(s, T, ev, legal, rng, pp, att, dfn)
 
 
-@njit(cache=True)
+@kernel
 def duel_with(s, T, ev, legal, rng, pp, att, dfn):
     """The combat of ``att`` against ``dfn`` (QM-DUEL-01..12): roll
     Mp (attacker red, defender blue; QM-GAP-30), the compulsory free first
@@ -688,9 +701,21 @@ def duel_with(s, T, ev, legal, rng, pp, att, dfn):
 
 # --------------------------------------------------------------------- turn --
 
-@njit(cache=True)
+@kernel
+def holds_foot_card(s, T, seat, when):
+    """Whether ``seat`` holds a foot card played at ``when``: most windows
+    open with none, and this check is cheaper than calling foot_window."""
+    b = pb(seat)
+    for i in range(s[b + L.P_HAND_N]):
+        if T[TB.O_ITEM + s[b + L.P_HAND + i] * TB.IK + 4] == when:
+            return True
+    return False
+
+
+@kernel
 def foot_window(s, T, ev, legal, rng, pp, seat, when, ctx):
-    """Play foot cards whose moment is ``when`` (QM-TURN-02/03) until done."""
+    """Play foot cards whose moment is ``when`` (QM-TURN-02/03) until done
+    (callers skip it when holds_foot_card says there is nothing to play)."""
     b = pb(seat)
     while not over(s) and s[b + L.P_ALIVE]:
         n = 0
@@ -720,7 +745,7 @@ def foot_window(s, T, ev, legal, rng, pp, seat, when, ctx):
             resolve(s, T, ev, legal, rng, pp, seat)
 
 
-@njit(cache=True)
+@inlined
 def movement_choices(s, T, legal, r, bl, extra):
     """The legal results of a movement roll (QM-MOVE-04..08; Shoes QM-GAP-49)."""
     n = 0
@@ -744,7 +769,7 @@ def movement_choices(s, T, legal, r, bl, extra):
     return n
 
 
-@njit(cache=True)
+@inlined
 def turn_to_choice(s, T, ev, legal, rng, pp, seat):
     """A turn up to its movement choice (QM-TURN-01/02): cards before the
     roll, the roll, Shoes after it. Returns the number of legal movement
@@ -756,7 +781,8 @@ def turn_to_choice(s, T, ev, legal, rng, pp, seat):
     s[L.G_EXTRA] = 0
     s[L.G_STK_N] = 0
     log(s, L.EV_TURN, seat, s[b + L.P_HP], s[b + L.P_POS], 0, 0, ev)
-    foot_window(s, T, ev, legal, rng, pp, seat, L.W_BEFORE_ROLL, L.CTX_BEFORE_ROLL)
+    if holds_foot_card(s, T, seat, L.W_BEFORE_ROLL):
+        foot_window(s, T, ev, legal, rng, pp, seat, L.W_BEFORE_ROLL, L.CTX_BEFORE_ROLL)
     if over(s) or not s[b + L.P_ALIVE]:
         return 0
     r = roll(T, rng, L.DIE_RED)
@@ -764,11 +790,12 @@ def turn_to_choice(s, T, ev, legal, rng, pp, seat):
     s[L.G_DIE_RED] = r
     s[L.G_DIE_BLUE] = bl
     log(s, L.EV_ROLL, seat, r, bl, 0, 0, ev)
-    foot_window(s, T, ev, legal, rng, pp, seat, L.W_AFTER_ROLL, L.CTX_AFTER_ROLL)
+    if holds_foot_card(s, T, seat, L.W_AFTER_ROLL):
+        foot_window(s, T, ev, legal, rng, pp, seat, L.W_AFTER_ROLL, L.CTX_AFTER_ROLL)
     return movement_choices(s, T, legal, r, bl, s[L.G_EXTRA])
 
 
-@njit(cache=True)
+@inlined
 def after_choice(s, T, ev, legal, rng, pp, seat, c):
     """The rest of a turn once movement choice ``c`` is made: the move, cards
     after moving, the square (QM-TURN-01/03/04); or the symbol taken."""
@@ -778,7 +805,8 @@ def after_choice(s, T, ev, legal, rng, pp, seat, c):
     if kind == L.A_MOVE:
         _pos, warped = walk(s, T, ev, legal, rng, pp, seat, c % OPB)
         s[L.G_CHAIN] = 0    # the chain guard counts card moves from here on
-        foot_window(s, T, ev, legal, rng, pp, seat, L.W_AFTER_MOVE, L.CTX_AFTER_MOVE)
+        if holds_foot_card(s, T, seat, L.W_AFTER_MOVE):
+            foot_window(s, T, ev, legal, rng, pp, seat, L.W_AFTER_MOVE, L.CTX_AFTER_MOVE)
         if over(s) or not s[b + L.P_ALIVE]:
             return
         # an after-move card that moved the pawn has already resolved the
@@ -791,7 +819,7 @@ def after_choice(s, T, ev, legal, rng, pp, seat, c):
     resolve(s, T, ev, legal, rng, pp, seat)
 
 
-@njit(cache=True)
+@inlined
 def take_turn(s, T, ev, legal, rng, pp, seat):
     """One turn (QM-TURN-01): cards before the roll, the roll and its
     choice, cards after the roll (Shoe) and after moving, the square."""
@@ -804,7 +832,7 @@ def take_turn(s, T, ev, legal, rng, pp, seat):
 
 # ------------------------------------------------------------ set-up, game --
 
-@njit(cache=True)
+@kernel
 def build_deck(s, T, rng, deck, nk, o, width, maxn):
     n = 0
     for k in range(nk):
@@ -816,7 +844,7 @@ def build_deck(s, T, rng, deck, nk, o, width, maxn):
     return n
 
 
-@njit(cache=True)
+@needs_nrt
 def setup(s, T, ev, legal, rng, pp, players, chars, policies, logging):
     """Set up a game (QM-SETUP-01..09): characters (drawn at random where
     ``chars[i] < 0``, each at most once; QM-GAP-08), Hp, the home castle,
@@ -894,7 +922,7 @@ def setup(s, T, ev, legal, rng, pp, players, chars, policies, logging):
         draw_item(s, T, ev, legal, rng, pp, (s[L.G_FIRST] + players - 1) % players)
 
 
-@njit(cache=True)
+@kernel
 def finish_round(s, T, ev, legal, rng, pp, seat):
     """The turns of this round after ``seat``'s (for resuming a copied game)."""
     np_ = s[L.G_NP]
@@ -905,7 +933,7 @@ def finish_round(s, T, ev, legal, rng, pp, seat):
             take_turn(s, T, ev, legal, rng, pp, p)
 
 
-@njit(cache=True)
+@kernel
 def play(s, T, ev, legal, rng, pp):
     """Rounds of turns in seat order from the first player, skipping the
     eliminated, until a win or the safety cap (its own outcome)."""
@@ -921,7 +949,7 @@ def play(s, T, ev, legal, rng, pp):
                 take_turn(s, T, ev, legal, rng, pp, p)
 
 
-@njit(cache=True)
+@kernel
 def result_row(s, T, out):
     """The per-game result (layout.RESULT_COLUMNS)."""
     out[:] = -1

@@ -25,6 +25,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+import simcore
 from simcore.errors import InputError
 from simcore.plugins import cache_root, generated_package, import_plugin
 from .policies import BUILTIN_POLICIES
@@ -32,6 +33,8 @@ from .policies import BUILTIN_POLICIES
 PLUGIN_ID = 100   # policy id of a plug-in inside its own engine copy
 _HERE = Path(__file__).parent
 ENGINE_SOURCES = ("layout.py", "tables.py", "policies.py", "engine.py", "plugins.py")
+_SIMCORE = Path(simcore.__file__).parent
+SIMCORE_SOURCES = ("rng.py", "jit.py")
 _DESCRIPTIONS = {
     "random": "uniform over the legal choices",
     "greedy": "rules of thumb: new castles, Item cards, fights when stronger, the weakest target",
@@ -108,9 +111,8 @@ import importlib
 import importlib.util
 import sys
 
-from numba import njit
-
 from questsim.policies import decide as builtin_decide
+from simcore.jit import needs_nrt
 
 if {module!r} not in sys.modules:
     try:
@@ -123,7 +125,7 @@ if {module!r} not in sys.modules:
 plugin_choose = getattr(sys.modules[{module!r}], {func!r})
 
 
-@njit(cache=True)
+@needs_nrt
 def decide(s, T, legal, n, rng, policy, pp, seat):
     if policy == {pid}:
         return plugin_choose(s, T, legal, n, rng, pp, seat)
@@ -142,6 +144,8 @@ def engine_for(info: PolicyInfo):
     h = hashlib.sha256()
     for f in ENGINE_SOURCES:
         h.update((_HERE / f).read_bytes())
+    for f in SIMCORE_SOURCES:      # the kernels' generators and decorator flags
+        h.update((_SIMCORE / f).read_bytes())
     h.update(Path(info.source).read_bytes())
     h.update(f"{info.name}:{info.module}:{func}".encode())
     src = (_HERE / "engine.py").read_text()

@@ -19,8 +19,8 @@ state, never change it, and draw randomness only from the policy stream.
   time), ``castle_weight`` (worth of a new castle in Item cards).
 """
 import numpy as np
-from numba import njit
 
+from simcore.jit import inlined, kernel, needs_nrt
 from simcore.rng import STREAM_POLICY, randint
 from . import layout as L
 from . import tables as TB
@@ -36,12 +36,12 @@ BUILTIN_POLICIES = (
 )
 
 
-@njit(cache=True)
+@kernel
 def pbase(seat):
     return L.G_P + seat * L.PS
 
 
-@njit(cache=True)
+@inlined
 def card_value(T, kind):
     """Rough worth of an Item card: the sum of its effect amounts (a shield +5
     beats a +2; a Phoenix's revival counts its Hp)."""
@@ -59,7 +59,7 @@ def card_value(T, kind):
     return v - 0.3 * T[o + 3]
 
 
-@njit(cache=True)
+@kernel
 def strength(s, T, seat):
     """Hp plus the worth of the combat cards in hand: a crude fighting power."""
     b = pbase(seat)
@@ -69,7 +69,7 @@ def strength(s, T, seat):
     return v
 
 
-@njit(cache=True)
+@kernel
 def weakest_opponent(s, T, seat):
     best, who = 1e9, -1
     for p in range(s[L.G_NP]):
@@ -80,7 +80,7 @@ def weakest_opponent(s, T, seat):
     return who, best
 
 
-@njit(cache=True)
+@kernel
 def forward(T, pos, k):
     """The square ``k`` steps ahead along the first branch (for scoring only)."""
     for _ in range(k):
@@ -88,7 +88,7 @@ def forward(T, pos, k):
     return pos
 
 
-@njit(cache=True)
+@kernel
 def dist_to_new_castle(s, T, seat, pos):
     """Steps forward to the nearest castle not yet landed on (first branch)."""
     b = pbase(seat)
@@ -100,7 +100,7 @@ def dist_to_new_castle(s, T, seat, pos):
     return n
 
 
-@njit(cache=True)
+@kernel
 def fight_value(s, T, seat, pp):
     who, opp = weakest_opponent(s, T, seat)
     if who < 0:
@@ -108,7 +108,7 @@ def fight_value(s, T, seat, pp):
     return (strength(s, T, seat) - opp - pp[0]) / 5.0
 
 
-@njit(cache=True)
+@kernel
 def square_value(s, T, seat, sq, pp):
     """What landing on ``sq`` is worth to ``seat``."""
     kind = T[TB.O_SQ_KIND + sq]
@@ -127,7 +127,7 @@ def square_value(s, T, seat, sq, pp):
     return 0.0
 
 
-@njit(cache=True)
+@inlined
 def greedy(s, T, legal, n, rng, pp, seat):
     """Score every legal code and take the best (ties: the first)."""
     b = pbase(seat)
@@ -193,7 +193,7 @@ def greedy(s, T, legal, n, rng, pp, seat):
     return pick
 
 
-@njit(cache=True)
+@kernel
 def move_probs(T, out):
     """Exact chance of each number of squares moved in a turn by a player
     who moves whenever a number shows (both numbers: the sum)."""
@@ -207,7 +207,7 @@ def move_probs(T, out):
             out[k] += 1.0 / (nr * nb)
 
 
-@njit(cache=True)
+@kernel
 def castle_chance(s, T, seat, sq, probs):
     """Chance that next turn's move from ``sq`` ends on a castle ``seat`` has
     not landed on yet."""
@@ -221,7 +221,7 @@ def castle_chance(s, T, seat, sq, probs):
     return p
 
 
-@njit(cache=True)
+@kernel
 def castles_of(s, T, seat):
     k = 0
     for i in range(T[TB.P_NCASTLES]):
@@ -229,13 +229,13 @@ def castles_of(s, T, seat):
     return k
 
 
-@njit(cache=True)
+@kernel
 def threat(s, T, p):
     """How near opponent ``p`` is to winning: castles, and Hp towards 40."""
     return castles_of(s, T, p) / T[TB.P_CASTLES_TO_WIN] + s[pbase(p) + L.P_HP] / (T[TB.P_WIN_HP] + 1.0)
 
 
-@njit(cache=True)
+@needs_nrt
 def planner(s, T, legal, n, rng, pp, seat):
     """Greedy, with the castle race looked ahead and duels aimed (see the
     module docstring); falls back on greedy's choice where it adds nothing."""
@@ -293,7 +293,7 @@ def planner(s, T, legal, n, rng, pp, seat):
     return pick
 
 
-@njit(cache=True)
+@inlined
 def decide(s, T, legal, n, rng, policy, pp, seat):
     """Dispatch to seat's policy by id."""
     if policy == POLICY_GREEDY:

@@ -77,7 +77,6 @@ def next_u64(st, s):
 def randint(st, s, n):
     """Uniform integer in [0, n) from stream ``s`` (Lemire's method, unbiased)."""
     bound = np.uint64(n)
-    threshold = (np.uint64(0) - bound) % bound
     while True:
         r = next_u64(st, s)
         # 128-bit multiply via 32-bit halves: high word of r * bound
@@ -92,7 +91,9 @@ def randint(st, s, n):
         mid = (ll >> np.uint64(32)) + (lh & np.uint64(0xFFFFFFFF)) + (hl & np.uint64(0xFFFFFFFF))
         hi = hh + (lh >> np.uint64(32)) + (hl >> np.uint64(32)) + (mid >> np.uint64(32))
         lo = r * bound
-        if lo >= threshold:
+        # reject lo < (2**64 - bound) % bound; that threshold is below bound,
+        # so its division is needed only in the rare case lo < bound
+        if lo >= bound or lo >= (np.uint64(0) - bound) % bound:
             return np.int64(hi)
 
 
