@@ -15,9 +15,9 @@ from numba import njit
 from simcore.rng import STREAM_POLICY, randint
 from . import layout as L
 from . import tables as TB
-from .core import (ability_total, charms_held, db, dice_for_combat, disc_occupied, hb,
+from .core import (ability_total, charms_held, db, disc_occupied, hb,
                    life_left, moon_colour, nb, xb, bog_level)
-from .odds import p_win
+from .odds import p_attack
 
 POLICY_RANDOM = 0
 POLICY_GREEDY = 1
@@ -65,12 +65,11 @@ def checked(s, legal, n, ch):
 
 
 @njit(cache=True)
-def win_chance(s, T, h, row, a, defending):
-    """Exact chance that hero ``h`` beats enemy row ``row`` on ability ``a`` now."""
-    levels = np.zeros(8, np.int32)
-    nd = dice_for_combat(s, T, levels, 0)
-    tgt = T[TB.O_ENEMY + row * 12 + (moon_colour(s, T)) * 3 + a]
-    return p_win(T, levels, nd, ability_total(s, T, h, a), 0, tgt, moon_colour(s, T) == L.BLUE, defending)
+def win_chance(s, T, h, row, a):
+    """Exact chance that hero ``h`` beats enemy row ``row`` attacking on ability ``a`` now."""
+    mc = moon_colour(s, T)
+    tgt = T[TB.O_ENEMY + row * 12 + mc * 3 + a]
+    return p_attack(T, s[L.G_POOL], tgt - ability_total(s, T, h, a), mc == L.BLUE)
 
 
 @njit(cache=True)
@@ -167,7 +166,7 @@ def danger_at(s, T, h, sp, risk):
             best = 0.0
             for a in range(3):
                 if (s[nb(k) + L.N_WOUNDS] >> a) & 1 == 0:
-                    best = max(best, win_chance(s, T, h, L.EV_NM + k, a, False))
+                    best = max(best, win_chance(s, T, h, L.EV_NM + k, a))
             if best < risk:
                 pen += 6.0
     for c in range(4):
@@ -175,7 +174,7 @@ def danger_at(s, T, h, sp, risk):
             lv = bog_level(s, T, c)
             best = 0.0
             for a in range(3):
-                best = max(best, win_chance(s, T, h, L.EV_BOG + lv - 1, a, False))
+                best = max(best, win_chance(s, T, h, L.EV_BOG + lv - 1, a))
             if best < risk:
                 pen += 2.0
     return pen
@@ -214,17 +213,17 @@ def score_turn(s, T, h, op, arg, goal, pp):
         tgt = arg // 4
         a = arg % 4
         if tgt < L.TGT_BOGBEAN:
-            p = win_chance(s, T, h, L.EV_NM + tgt, a, False)
+            p = win_chance(s, T, h, L.EV_NM + tgt, a)
             if life_left(s, T, h) <= 1:
                 return -5.0
             return 9.0 * p - 6.0 * (1 - p) if p >= risk else -1.0
         if tgt < L.TGT_SHIM:
             c = tgt - L.TGT_BOGBEAN
-            p = win_chance(s, T, h, L.EV_BOG + bog_level(s, T, c) - 1, a, False)
+            p = win_chance(s, T, h, L.EV_BOG + bog_level(s, T, c) - 1, a)
             if charms_held(s, h) == 0 and cards_or_none(s, T, h) and life_left(s, T, h) <= 1:
                 return -5.0
             return 5.0 * p - 3.0 * (1 - p) if p >= risk else -1.0
-        p = win_chance(s, T, h, L.EV_SHIM, a, False)
+        p = win_chance(s, T, h, L.EV_SHIM, a)
         return 3.0 + 10.0 * p
     if op == L.A_MOVE:
         if goal < 0:
