@@ -36,7 +36,7 @@ from .policies import decide
 # =============================================================================
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def offer_card(s, T, ev, rng, legal, pp, h, c):
     """Hero ``h`` holds card ``c``: equip it (a higher value replaces the card
     under that ability, which goes to the Surplus) or discard it to the
@@ -60,7 +60,7 @@ def offer_card(s, T, ev, rng, legal, pp, h, c):
         log(s, ev, L.EVT_EQUIP, h, c, a, T[TB.O_CARDS + c * 3 + 1], 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw_relic(s, T, ev, rng, legal, pp, h):
     """Hero ``h`` draws the top relic; a sabotaged one acts at once (MQ-CARD-12)."""
     if s[L.G_RELIC_N] == 0:
@@ -76,7 +76,7 @@ def draw_relic(s, T, ev, rng, legal, pp, h):
         s[L.G_RELIC_OWNER + r] = h
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw_equipment(s, T, ev, rng, legal, pp, h):
     """Hero ``h`` draws the top face-down equipment card; a Hag acts at once and
     leaves the game (MQ-CARD-09/10)."""
@@ -96,7 +96,7 @@ def draw_equipment(s, T, ev, rng, legal, pp, h):
 # =============================================================================
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hero_near(s, T, h, sp, rng_):
     """Hero ``h`` is within ``rng_`` steps of space ``sp`` (on the board)."""
     pos = s[hb(h) + L.H_POS]
@@ -105,7 +105,7 @@ def hero_near(s, T, h, sp, rng_):
     return T[TB.O_DIST_E + sp * 64 + pos] <= rng_
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_simple_effect(s, T, ev, e, user, param):
     """Carry out effect ``e`` used by ``user`` (a hero, or -1-k for nightmare k)
     when it needs no movement: everything but move_to and extra_move.
@@ -168,7 +168,7 @@ def apply_simple_effect(s, T, ev, e, user, param):
             discard_equipped(s, ev, user, best, False)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_effect(s, T, ev, rng, legal, pp, e, user, param):
     """Carry out a skill or relic effect chosen in a turn; move_to moves hero
     ``param // 4`` to the crossroads of corner ``param % 4``."""
@@ -185,7 +185,7 @@ def apply_effect(s, T, ev, rng, legal, pp, e, user, param):
         apply_simple_effect(s, T, ev, e, user, param)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def effect_targets(s, T, e, user, active, out):
     """Legal targets of turn-window effect ``e`` used by hero ``user`` while
     hero ``active`` plays; writes params to ``out`` and returns the count
@@ -246,7 +246,7 @@ def effect_targets(s, T, e, user, active, out):
 # =============================================================================
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def arrive(s, T, ev, rng, legal, pp, h):
     """What happens when hero ``h`` arrives on its space: the Dunnywater tunnel
     (MQ-MOVE-11) and Magical Pots at crossroads (MQ-CARD-11)."""
@@ -265,7 +265,7 @@ def arrive(s, T, ev, rng, legal, pp, h):
         draw_relic(s, T, ev, rng, legal, pp, h)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def can_enter(s, T, h, sp):
     if T[TB.O_KIND + sp] == L.K_DISC:
         return False

@@ -17,7 +17,7 @@ from . import tables as TB
 from .core import score_roll
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def p_win(T, levels, n, ability, bonus, target, blue, defending):
     """Probability that a hero with ``ability`` (+``bonus``) beats ``target``
     rolling dice ``levels[:n]`` once (no re-rolls), each face equally likely."""
@@ -44,7 +44,7 @@ def p_win(T, levels, n, ability, bonus, target, blue, defending):
     return wins / total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def p_attack(T, pool, need, blue):
     """``p_win`` of an attack roll with ``pool`` dice unlocked (the dice
     ``core.dice_for_combat`` picks, no extra dice), no bonus, not defending,

@@ -34,7 +34,7 @@ OPB = L.OP_BASE
 INF = 1000000
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def decide(s, T, legal, n, rng, pp, h):
     """Ask the active policy to choose one of ``legal[:n]`` for hero ``h``."""
     if n == 1:
@@ -51,7 +51,7 @@ def decide(s, T, legal, n, rng, pp, h):
     return checked(s, legal, n, ch)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def checked(s, legal, n, ch):
     """``ch`` if it is one of ``legal[:n]``; else count it in G_ILLEGAL and
     play the first legal choice (the engine never applies an illegal one)."""
@@ -64,7 +64,7 @@ def checked(s, legal, n, ch):
 # ---- greedy helpers --------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def win_chance(s, T, h, row, a):
     """Exact chance that hero ``h`` beats enemy row ``row`` attacking on ability ``a`` now."""
     mc = moon_colour(s, T)
@@ -72,7 +72,7 @@ def win_chance(s, T, h, row, a):
     return p_attack(T, s[L.G_POOL], tgt - ability_total(s, T, h, a), mc == L.BLUE)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def team_need(s, T, t):
     """Charms of type ``t`` still wanted by discs that can be cast out, minus
     those the heroes already carry."""
@@ -86,7 +86,7 @@ def team_need(s, T, t):
     return need
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def nearest_of(T, pos, off):
     """The nearest (hero distance) of the four spaces listed at ``T[off:off+4]``."""
     best = T[off]
@@ -97,7 +97,7 @@ def nearest_of(T, pos, off):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def goal_space(s, T, h):
     """Where hero ``h`` wants to go now (a space index), or -1."""
     o = hb(h)
@@ -157,7 +157,7 @@ def goal_space(s, T, h):
     return nearest_of(T, pos, TB.O_NEXUS)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def danger_at(s, T, h, sp, risk):
     """Penalty for stepping onto ``sp``: an enemy there the hero cannot beat."""
     pen = 0.0
@@ -180,7 +180,7 @@ def danger_at(s, T, h, sp, risk):
     return pen
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def score_turn(s, T, h, op, arg, goal, pp):
     o = hb(h)
     pos = s[o + L.H_POS]
@@ -292,7 +292,7 @@ def score_turn(s, T, h, op, arg, goal, pp):
     return -1.0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def cards_or_none(s, T, h):
     for a in range(3):
         if s[hb(h) + L.H_EQ + a] >= 0:
@@ -303,7 +303,7 @@ def cards_or_none(s, T, h):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def score_other(s, T, h, op, arg):
     """Scores for decisions outside the turn: reactions, cards, theft."""
     ctx = s[L.G_CTX]
@@ -369,7 +369,7 @@ def score_other(s, T, h, op, arg):
     return 0.5
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def greedy(s, T, legal, n, rng, pp, h):
     """Pick the legal choice with the best rule-of-thumb score (ties: random)."""
     # turn actions have ops below R_ACCEPT (END is absent on a first turn)
@@ -377,7 +377,7 @@ def greedy(s, T, legal, n, rng, pp, h):
     return best_scored(s, T, legal, n, rng, pp, h, goal)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def guard_post(s, T, h):
     """The key stone hero ``h`` guards in the Final Battle: heroes in seat
     order each take a free key stone, damaged sections first, then the nearest
@@ -399,19 +399,19 @@ def guard_post(s, T, h):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def param(pp, i, default):
     return pp[i] if pp.shape[0] > i else default
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def disc_missing(s, T, d, t):
     """Charms of type ``t`` disc ``d`` still needs to cast its Nightmare out."""
     k = s[db(d) + L.D_NM]
     return max(0, T[TB.O_NM_CHARMS + k * 4 + t] - s[db(d) + L.D_DEP + t])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hero_dist(s, T, g, sp):
     """Steps from hero ``g`` to space ``sp`` (from a Disc: 2 to its Key Stone)."""
     pos = s[hb(g) + L.H_POS]
@@ -421,7 +421,7 @@ def hero_dist(s, T, g, sp):
     return T[TB.O_DIST_H + pos * 64 + sp]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def assigned_disc(s, T, h, mode):
     """The Disc hero ``h`` works for before the Final Battle, or -1.
 
@@ -469,13 +469,13 @@ def assigned_disc(s, T, h, mode):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def moon_left(s, T):
     """Hero turns left before the Shimnavore appears."""
     return T[TB.P_MOON_LEN] * T[TB.P_CYCLES] - s[L.G_MOON_STEPS]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def plan_goal(s, T, h, pp):
     """planner's goal space for hero ``h`` (see docs/policies.md)."""
     o = hb(h)
@@ -528,7 +528,7 @@ def plan_goal(s, T, h, pp):
     return goal_space(s, T, h)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def prepare_post(s, T, h):
     """A Key Stone to wait on for the Final Battle: like ``guard_post`` but
     only in front of Discs whose Nightmare is gone (an emerging Nightmare
@@ -552,7 +552,7 @@ def prepare_post(s, T, h):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def planner(s, T, legal, n, rng, pp, h):
     """A coordinated team (docs/policies.md): each hero works for one Disc,
     most urgent first; the team gets ready for the Shimnavore; talismans are
@@ -573,7 +573,7 @@ def planner(s, T, legal, n, rng, pp, h):
     return best_scored(s, T, legal, n, rng, pp, h, -1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def score_all(s, T, legal, n, pp, h, goal, scores):
     """Fill ``scores[:n]`` with the rule-of-thumb score of each legal choice;
     returns the best score."""
@@ -592,7 +592,7 @@ def score_all(s, T, legal, n, pp, h, goal, scores):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def best_scored(s, T, legal, n, rng, pp, h, goal):
     """The legal choice with the best score towards ``goal`` (ties: random)."""
     scores = np.empty(n, np.float64)

@@ -75,7 +75,7 @@ from .policies import decide
 # =============================================================================
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def nightmare_gone(s, T, ev, k, fate):
     """Nightmare ``k`` is cast out or defeated: the next die and tile level
     unlock; a cast-out leaves a Talisman (MQ-CHARM-12, MQ-COMBAT-26)."""
@@ -102,7 +102,7 @@ def nightmare_gone(s, T, ev, k, fate):
     raise_encounter_level(s, T, ev)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def charms_needed(s, T, d, t):
     """Charms of type ``t`` the disc at ``d`` still requires."""
     k = s[db(d) + L.D_NM]
@@ -115,13 +115,13 @@ def charms_needed(s, T, d, t):
 # =============================================================================
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def add(legal, n, op, arg):
     legal[n] = op * OPB + arg
     return n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_turn(s, T, h, legal, buf):
     """Every legal action for hero ``h`` now (MQ-ACT-04, MQ-ACT-09)."""
     n = 0
@@ -242,7 +242,7 @@ def legal_turn(s, T, h, legal, buf):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def attack(s, T, ev, rng, legal, pp, h, arg):
     """Hero ``h`` attacks (MQ-COMBAT-13..27, MQ-FINAL-23..27)."""
     tgt = arg // 4
@@ -286,7 +286,7 @@ def attack(s, T, ev, rng, legal, pp, h, arg):
             s[L.G_TURN_OVER] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_turn(s, T, ev, rng, legal, pp, h, ch):
     """Carry out turn action ``ch`` of hero ``h``."""
     op = ch // OPB
@@ -384,7 +384,7 @@ def apply_turn(s, T, ev, rng, legal, pp, h, ch):
         apply_effect(s, T, ev, rng, legal, pp, e, u, param)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hero_turn(s, T, ev, snaps, rng, legal, pp, h):
     """One hero's actions (MQ-ACT-02/03), ending when the policy ends the turn,
     an attack is lost, or the game ends."""
@@ -407,7 +407,7 @@ def hero_turn(s, T, ev, snaps, rng, legal, pp, h):
     turn_actions(s, T, ev, rng, legal, pp, h)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def turn_actions(s, T, ev, rng, legal, pp, h):
     """Ask for and apply hero ``h``'s actions until the turn ends. A search
     policy resumes a copied game here after applying a candidate action."""
