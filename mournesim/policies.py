@@ -87,6 +87,31 @@ def team_need(s, T, t):
 
 
 @njit(cache=True, _nrt=False)
+def team_needs(s, T):
+    """``team_need`` of the four charm types at once, in one pass over the
+    discs and heroes (the scoring of a turn reads it for many choices)."""
+    n0 = 0
+    n1 = 0
+    n2 = 0
+    n3 = 0
+    for d in range(4):
+        if s[db(d) + L.D_STATE] == L.DS_ON:
+            want = TB.O_NM_CHARMS + s[db(d) + L.D_NM] * 4
+            dep = db(d) + L.D_DEP
+            n0 += max(0, T[want] - s[dep])
+            n1 += max(0, T[want + 1] - s[dep + 1])
+            n2 += max(0, T[want + 2] - s[dep + 2])
+            n3 += max(0, T[want + 3] - s[dep + 3])
+    for g in range(s[L.G_NHEROES]):
+        o = hb(g) + L.H_CH
+        n0 -= s[o]
+        n1 -= s[o + 1]
+        n2 -= s[o + 2]
+        n3 -= s[o + 3]
+    return (n0, n1, n2, n3)
+
+
+@njit(cache=True, _nrt=False)
 def nearest_of(T, pos, off):
     """The nearest (hero distance) of the four spaces listed at ``T[off:off+4]``."""
     best = T[off]
@@ -144,8 +169,9 @@ def goal_space(s, T, h):
     # fetch a charm the team still needs, nearest cache first
     if charms_held(s, h) < T[TB.P_BACKPACK]:
         cb = -1
+        need = team_needs(s, T)
         for t in range(4):
-            if team_need(s, T, t) > 0 and s[L.G_POOL_CHARMS + t] > 0:
+            if need[t] > 0 and s[L.G_POOL_CHARMS + t] > 0:
                 sp = T[TB.O_CACHE_OF + t]
                 if cb < 0 or T[TB.O_DIST_H + pos * 64 + sp] < T[TB.O_DIST_H + pos * 64 + cb]:
                     cb = sp
@@ -181,7 +207,10 @@ def danger_at(s, T, h, sp, risk):
 
 
 @njit(cache=True, _nrt=False)
-def score_turn(s, T, h, op, arg, goal, pp):
+def score_turn(s, T, h, op, arg, goal, pp, need, other_goal):
+    """Score of turn action ``op``/``arg`` for hero ``h`` heading for ``goal``;
+    ``need`` is ``team_needs`` now and ``other_goal`` the ``goal_space`` of the
+    hero a move_to relic or skill would move (see ``moved_hero``)."""
     o = hb(h)
     pos = s[o + L.H_POS]
     risk = pp[0] if pp.shape[0] > 0 else 0.55
@@ -198,11 +227,10 @@ def score_turn(s, T, h, op, arg, goal, pp):
         gain = T[TB.O_CARDS + c * 3 + 1] - (T[TB.O_CARDS + cur * 3 + 1] if cur >= 0 else 0)
         return 1.0 + gain if gain > 0 else -1.0
     if op == L.A_PICKUP:
-        t = T[TB.O_CHARM + pos]
-        need = team_need(s, T, t)
-        if need <= 0:
+        nt = need[T[TB.O_CHARM + pos]]
+        if nt <= 0:
             return -1.0
-        return cw * (6.0 + min(arg, need) - 0.5 * max(0, arg - need))
+        return cw * (6.0 + min(arg, nt) - 0.5 * max(0, arg - nt))
     if op == L.A_DEPOSIT:
         return 10.0 * cw
     if op == L.A_HEAL:
@@ -241,12 +269,12 @@ def score_turn(s, T, h, op, arg, goal, pp):
     if op == L.A_TRADE:
         a = arg // 4
         b = arg % 4
-        if team_need(s, T, a) < 0 and team_need(s, T, b) > 0:
+        if need[a] < 0 and need[b] > 0:
             return 3.0
         return -1.0
     if op == L.A_TRADE_RELIC:
         for t in range(4):
-            if (arg >> (2 * t)) & 3 > 0 and team_need(s, T, t) >= 0:
+            if (arg >> (2 * t)) & 3 > 0 and need[t] >= 0:
                 return -1.0
         return 2.0
     if op == L.A_PASS:
@@ -258,7 +286,7 @@ def score_turn(s, T, h, op, arg, goal, pp):
         gain = T[TB.O_CARDS + c * 3 + 1] - (T[TB.O_CARDS + cur * 3 + 1] if cur >= 0 else 0)
         return 0.5 * (gain - T[TB.O_CARDS + c * 3 + 1]) + 0.5 if gain > T[TB.O_CARDS + c * 3 + 1] else -1.0
     if op == L.A_DISCARD:
-        if team_need(s, T, arg) < 0 and charms_held(s, h) >= T[TB.P_BACKPACK]:
+        if need[arg] < 0 and charms_held(s, h) >= T[TB.P_BACKPACK]:
             return 0.5
         return -1.0
     if op == L.A_RELIC or op == L.A_SKILL:
@@ -279,10 +307,10 @@ def score_turn(s, T, h, op, arg, goal, pp):
         if kind == L.E_EXTRA_ACTION:
             return 4.0 if s[L.G_ACTS] == 0 and s[L.G_TURN_OVER] == 0 else -5.0
         if kind == L.E_GAIN_CHARM:
-            return 5.0 if team_need(s, T, param) > 0 else -5.0
+            return 5.0 if need[param] > 0 else -5.0
         if kind == L.E_MOVE_TO:
             g = param // 4
-            gg = goal if g == h else goal_space(s, T, g)
+            gg = goal if g == h else other_goal
             if gg < 0:
                 return -5.0
             gp = s[hb(g) + L.H_POS]
@@ -574,16 +602,39 @@ def planner(s, T, legal, n, rng, pp, h):
 
 
 @njit(cache=True, _nrt=False)
+def moved_hero(s, T, op, arg):
+    """The hero that turn action ``op``/``arg`` moves if it is a move_to relic
+    or skill, else -1."""
+    if op == L.A_RELIC:
+        e = T[TB.O_RELICS + (arg // 64) * 2 + 0]
+    elif op == L.A_SKILL:
+        e = T[TB.O_HERO_SKILL + (s[hb(arg // 64) + L.H_ID])]
+    else:
+        return -1
+    if T[TB.O_EFFECTS + e * 5 + L.EF_KIND] != L.E_MOVE_TO:
+        return -1
+    return (arg % 64 - 1) // 4
+
+
+@njit(cache=True, _nrt=False)
 def score_all(s, T, legal, n, pp, h, goal, scores):
     """Fill ``scores[:n]`` with the rule-of-thumb score of each legal choice;
     returns the best score."""
     is_turn = legal[0] // OPB < L.R_ACCEPT
+    # the scoring loop of best_scored, storing every score
+    need = team_needs(s, T) if is_turn else (0, 0, 0, 0)
+    mg = -1
+    mgoal = -1
     best = -1e9
     for i in range(n):
         op = legal[i] // OPB
         arg = legal[i] % OPB
         if is_turn:
-            v = score_turn(s, T, h, op, arg, goal, pp)
+            g = moved_hero(s, T, op, arg)
+            if g >= 0 and g != h and g != mg:
+                mg = g
+                mgoal = goal_space(s, T, g)
+            v = score_turn(s, T, h, op, arg, goal, pp, need, mgoal)
         else:
             v = score_other(s, T, h, op, arg)
         scores[i] = v
@@ -592,9 +643,67 @@ def score_all(s, T, legal, n, pp, h, goal, scores):
     return best
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True, _nrt=False)
 def best_scored(s, T, legal, n, rng, pp, h, goal):
-    """The legal choice with the best score towards ``goal`` (ties: random)."""
+    """The legal choice with the best score towards ``goal`` (ties: random).
+
+    The ties are every choice scoring within 1e-9 of the best score, and one
+    is drawn uniformly in legal order. They are tracked while scoring as a
+    bit mask, so no score array is allocated: when a new best arrives, the
+    earlier ties all stay (the lowest of them is within 1e-9 of it) or all
+    drop (the old best is not). Anything else, or more than 62 choices, is
+    settled exactly by ``best_scored_array``."""
+    if n > 62:
+        return best_scored_array(s, T, legal, n, rng, pp, h, goal)
+    is_turn = legal[0] // OPB < L.R_ACCEPT
+    need = team_needs(s, T) if is_turn else (0, 0, 0, 0)
+    # goal_space of the hero a move_to would move, kept for the last such
+    # hero: its choices come one per crossroads in a row
+    mg = -1
+    mgoal = -1
+    best = -1e9
+    mask = 0
+    nbest = 0
+    lowest = np.inf   # the lowest score among the ties so far
+    for i in range(n):
+        op = legal[i] // OPB
+        arg = legal[i] % OPB
+        if is_turn:
+            g = moved_hero(s, T, op, arg)
+            if g >= 0 and g != h and g != mg:
+                mg = g
+                mgoal = goal_space(s, T, g)
+            v = score_turn(s, T, h, op, arg, goal, pp, need, mgoal)
+        else:
+            v = score_other(s, T, h, op, arg)
+        if v > best:
+            if best < v - 1e-9:
+                mask = 0
+                nbest = 0
+                lowest = v
+            elif lowest < v - 1e-9:
+                return best_scored_array(s, T, legal, n, rng, pp, h, goal)
+            else:
+                lowest = min(lowest, v)
+            best = v
+            mask |= 1 << i
+            nbest += 1
+        elif v >= best - 1e-9:
+            mask |= 1 << i
+            nbest += 1
+            lowest = min(lowest, v)
+    pick = randint(rng, STREAM_POLICY, nbest) if nbest > 1 else 0
+    for i in range(n):
+        if (mask >> i) & 1:
+            if pick == 0:
+                return legal[i]
+            pick -= 1
+    return legal[0]
+
+
+@njit(cache=True, _nrt=True)
+def best_scored_array(s, T, legal, n, rng, pp, h, goal):
+    """``best_scored`` by storing every score, then the ties."""
     scores = np.empty(n, np.float64)
     best = score_all(s, T, legal, n, pp, h, goal, scores)
     nbest = 0
