@@ -229,6 +229,9 @@ def effect_targets(s, T, e, user, active, out):
             out[0] = -1
             n = 1
     elif kind == L.E_MOVE_TO:
+        # room on each crossroads, counted once rather than once per hero
+        room = (minis_at(s, T[TB.O_CROSSROADS]) < T[TB.P_MINIS], minis_at(s, T[TB.O_CROSSROADS + 1]) < T[TB.P_MINIS],
+                minis_at(s, T[TB.O_CROSSROADS + 2]) < T[TB.P_MINIS], minis_at(s, T[TB.O_CROSSROADS + 3]) < T[TB.P_MINIS])
         for h in range(s[L.G_NHEROES]):
             if tgt == L.T_SELF and h != user:
                 continue
@@ -236,7 +239,7 @@ def effect_targets(s, T, e, user, active, out):
                 sp = T[TB.O_CROSSROADS + c]
                 if h == active and sp == s[L.G_FORBID]:
                     continue
-                if s[hb(h) + L.H_POS] != sp and minis_at(s, sp) < T[TB.P_MINIS]:
+                if s[hb(h) + L.H_POS] != sp and room[c]:
                     out[n] = h * 4 + c
                     n += 1
     return n

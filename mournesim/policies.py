@@ -206,7 +206,9 @@ def danger_at(s, T, h, sp, risk):
     return pen
 
 
-@njit(cache=True, _nrt=False)
+# inlined into its two scoring loops: a call per scored choice, passing the
+# state, rules and parameter arrays, cost about as much as the scoring
+@njit(cache=True, _nrt=False, inline="always")
 def score_turn(s, T, h, op, arg, goal, pp, need, other_goal):
     """Score of turn action ``op``/``arg`` for hero ``h`` heading for ``goal``;
     ``need`` is ``team_needs`` now and ``other_goal`` the ``goal_space`` of the
