@@ -186,48 +186,51 @@ def apply_effect(s, T, ev, rng, legal, pp, e, user, param):
 
 
 @njit(cache=True, _nrt=False)
-def effect_targets(s, T, e, user, active, out):
-    """Legal targets of turn-window effect ``e`` used by hero ``user`` while
-    hero ``active`` plays; writes params to ``out`` and returns the count
-    (0: not usable now)."""
+def put_target(legal, n, base, param):
+    """Append action code ``base + param + 1`` to ``legal[:n]`` while there is
+    room (``MAX_LEGAL``); returns the new count."""
+    if n < L.MAX_LEGAL:
+        legal[n] = base + param + 1
+        return n + 1
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def effect_targets(s, T, e, user, active, legal, n, base):
+    """Append to ``legal[:n]`` the action of each legal target of turn-window
+    effect ``e`` used by hero ``user`` while hero ``active`` plays (code
+    ``base + target + 1``, see ``put_target``); returns the new count."""
     kind = T[TB.O_EFFECTS + e * 5 + L.EF_KIND]
     tgt = T[TB.O_EFFECTS + e * 5 + L.EF_TARGET]
-    n = 0
     if tgt == L.T_SELF and user != active:
-        return 0
+        return n
     if kind == L.E_HEAL:
         if tgt == L.T_SELF:
             if s[hb(user) + L.H_WOUNDS] > 0:
-                out[0] = user
-                n = 1
+                n = put_target(legal, n, base, user)
         else:
             for h in range(s[L.G_NHEROES]):
                 if s[hb(h) + L.H_WOUNDS] > 0:
-                    out[n] = h
-                    n += 1
+                    n = put_target(legal, n, base, h)
     elif kind == L.E_GAIN_CHARM:
         if charms_held(s, user) < T[TB.P_BACKPACK]:
             for t in range(4):
                 if s[L.G_POOL_CHARMS + t] > 0:
-                    out[n] = t
-                    n += 1
+                    n = put_target(legal, n, base, t)
     elif kind == L.E_REPAIR_WALL:
         for d in range(4):
             if s[L.G_WALL + d] == 1:
-                out[n] = d
-                n += 1
+                n = put_target(legal, n, base, d)
     elif kind == L.E_ROTATE_DISC:
         if tgt == L.T_CHOSEN_DISC:
             for d in range(4):
                 o = db(d)
                 if disc_occupied(s, d) and (T[TB.O_EFFECTS + e * 5 + L.EF_AMOUNT] > 0 or
                                             s[o + L.D_CLICKS] < s[o + L.D_START_CLICKS]):
-                    out[n] = d
-                    n += 1
+                    n = put_target(legal, n, base, d)
     elif kind == L.E_EXTRA_ACTION:
         if s[L.G_TURN_OVER] == 0:
-            out[0] = -1
-            n = 1
+            n = put_target(legal, n, base, -1)
     elif kind == L.E_MOVE_TO:
         # room on each crossroads, counted once rather than once per hero
         room = (minis_at(s, T[TB.O_CROSSROADS]) < T[TB.P_MINIS], minis_at(s, T[TB.O_CROSSROADS + 1]) < T[TB.P_MINIS],
@@ -240,8 +243,7 @@ def effect_targets(s, T, e, user, active, out):
                 if h == active and sp == s[L.G_FORBID]:
                     continue
                 if s[hb(h) + L.H_POS] != sp and room[c]:
-                    out[n] = h * 4 + c
-                    n += 1
+                    n = put_target(legal, n, base, h * 4 + c)
     return n
 
 # =============================================================================
