@@ -35,12 +35,12 @@ from .policies import decide
 # =============================================================================
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def enemy_value(s, T, row, a):
     return T[TB.O_ENEMY + row * 12 + (moon_colour(s, T)) * 3 + a]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def hero_combat(s, T, ev, rng, legal, pp, h, row, a, defending):
     """Hero ``h`` fights enemy-table row ``row`` on ability ``a``: roll the
     dice pool, then the reaction window (talisman re-rolls, combat relics and
@@ -133,7 +133,7 @@ def hero_combat(s, T, ev, rng, legal, pp, h, row, a, defending):
     return win
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def strongest_ability(s, T, row, wounds, skip_mask):
     """Enemy's strongest ability now, skipping those in ``skip_mask``; ties go
     Courage, Strength, Magic (MQ-GAP-31). -1 if none is left."""
@@ -150,7 +150,7 @@ def strongest_ability(s, T, row, wounds, skip_mask):
 # =============================================================================
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def bogbean_drops(s, T, ev, rng, legal, pp, h, c, reward):
     """A beaten or fended-off bogbean runs away leaving its charms (MQ-COMBAT-18,
     MQ-ENEMY-10); a beaten Louse Wort also gives a card (MQ-COMBAT-19)."""
@@ -179,7 +179,7 @@ def bogbean_drops(s, T, ev, rng, legal, pp, h, c, reward):
                 draw_relic(s, T, ev, rng, legal, pp, h)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def bogbean_theft(s, T, ev, rng, legal, pp, h, c):
     """A bogbean beats hero ``h``: it steals the charms on its tile, else a
     card, else a life point, and runs away (MQ-COMBAT-21..23, MQ-GAP-57)."""

@@ -13,20 +13,20 @@ from . import tables as TB
 OPB = L.OP_BASE
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def code(op, arg):
     """The action code of operation ``op`` with argument ``arg``."""
     return op * OPB + arg
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def running(s):
     return s[L.G_OUTCOME] == L.O_RUNNING
 
 # ---- event log --------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def log(s, ev, etype, actor, a, b, c, d, e):
     """Append one event when logging (costs one branch in batch runs)."""
     if s[L.G_LOG] == 0:
@@ -44,50 +44,53 @@ def log(s, ev, etype, actor, a, b, c, d, e):
         s[L.G_LOGN] = n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def snapshot(s, ev, snaps, actor):
     """Log a turn_start event holding a full copy of the state."""
     if s[L.G_LOG] == 0:
         return
     k = s[L.G_SNAPN]
     if k < snaps.shape[0]:
-        snaps[k, :] = s
+        # element by element: a slice assignment may need a temporary copy,
+        # which a kernel compiled without NRT cannot allocate
+        for i in range(s.shape[0]):
+            snaps[k, i] = s[i]
         s[L.G_SNAPN] = k + 1
         log(s, ev, L.EVT_TURN_START, actor, k, s[L.G_MOON], s[L.G_FINAL], 0, 0)
 
 # ---- accessors ------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hb(h):
     """Offset of hero ``h``'s block."""
     return L.G_HERO + h * L.HS
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def db(d):
     """Offset of the disc block at direction ``d``."""
     return L.G_DISC + d * L.DSZ
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def nb(k):
     """Offset of nightmare ``k``'s block."""
     return L.G_NM + k * L.NSZ
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def xb(c):
     """Offset of the nexus slot block at corner ``c``."""
     return L.G_NEX + c * L.XSZ
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def moon_colour(s, T):
     return T[TB.O_MOON + (s[L.G_MOON])]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def ability_total(s, T, h, a):
     """Hero ``h``'s current level in ability ``a`` (printed value + equipment)."""
     o = hb(h)
@@ -98,18 +101,18 @@ def ability_total(s, T, h, a):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def charms_held(s, h):
     o = hb(h) + L.H_CH
     return s[o] + s[o + 1] + s[o + 2] + s[o + 3]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def life_left(s, T, h):
     return T[TB.P_LIFE] - s[hb(h) + L.H_WOUNDS]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def relics_held(s, T, h):
     n = 0
     for r in range(T[TB.P_N_RELICS]):
@@ -118,7 +121,7 @@ def relics_held(s, T, h):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def cards_held(s, T, h):
     """Equipment plus relic cards a hero holds."""
     n = relics_held(s, T, h)
@@ -128,12 +131,12 @@ def cards_held(s, T, h):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def on_disc(s, T, h):
     return T[TB.O_KIND + (s[hb(h) + L.H_POS])] == L.K_DISC
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def bog_level(s, T, c):
     """Level (1..3) of the bogbean of nexus slot ``c``, or 0 if none in play."""
     o = xb(c)
@@ -142,7 +145,7 @@ def bog_level(s, T, c):
     return T[TB.O_TILES + (s[o + L.X_TILE]) * 6 + L.TL_LEVEL]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def minis_at(s, sp):
     """Miniatures on a space: heroes, bogbeans and nightmares."""
     n = 0
@@ -158,7 +161,7 @@ def minis_at(s, sp):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def heroes_at(s, sp):
     n = 0
     for h in range(s[L.G_NHEROES]):
@@ -167,7 +170,7 @@ def heroes_at(s, sp):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def first_hero_at(s, sp):
     """Hero in the earliest seat on a space, or -1."""
     for h in range(s[L.G_NHEROES]):
@@ -176,7 +179,7 @@ def first_hero_at(s, sp):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def nightmare_at(s, sp):
     for k in range(4):
         if s[nb(k) + L.N_POS] == sp:
@@ -184,7 +187,7 @@ def nightmare_at(s, sp):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def bogbeans_at(s, sp):
     n = 0
     for c in range(4):
@@ -193,7 +196,7 @@ def bogbeans_at(s, sp):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def enemies_in_play(s):
     """Bogbeans and nightmares on the main board."""
     n = 0
@@ -206,7 +209,7 @@ def enemies_in_play(s):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pot_at(s, T, sp):
     """Nexus slot whose pot marker lies on space ``sp``, or -1."""
     for c in range(4):
@@ -215,20 +218,20 @@ def pot_at(s, T, sp):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def disc_occupied(s, d):
     st = s[db(d) + L.D_STATE]
     return st == L.DS_ON or st == L.DS_RELEASED
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def charm_multi(s, T):
     return T[TB.P_MULTI_EASY + s[L.G_LEVEL]] == 1
 
 # ---- charms, life, cards -----------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def gain_charms(s, T, ev, h, t, n):
     """Give hero ``h`` up to ``n`` charms of type ``t`` (room and pool allowing).
 
@@ -242,7 +245,7 @@ def gain_charms(s, T, ev, h, t, n):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def drop_charms(s, ev, h, t, n):
     """Hero ``h`` returns ``n`` charms of type ``t`` to the pool."""
     if n > 0:
@@ -251,7 +254,7 @@ def drop_charms(s, ev, h, t, n):
         log(s, ev, L.EVT_CHARM_LOSS, h, t, n, 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def lose_most_plentiful_charms(s, ev, h, n):
     """Remove ``n`` charms, each time of the type held most (ties: lowest type)."""
     for _ in range(n):
@@ -264,7 +267,7 @@ def lose_most_plentiful_charms(s, ev, h, n):
         drop_charms(s, ev, h, best, 1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def lose_life(s, T, ev, h, n):
     """Wound hero ``h``; a hero with no life left dies and the game is lost."""
     o = hb(h)
@@ -274,7 +277,7 @@ def lose_life(s, T, ev, h, n):
         s[L.G_OUTCOME] = L.O_HERO_DIED
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def heal(s, T, ev, h, n):
     o = hb(h)
     k = min(n, s[o + L.H_WOUNDS])
@@ -284,7 +287,7 @@ def heal(s, T, ev, h, n):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def discard_equipped(s, ev, h, a, to_surplus):
     """Remove hero ``h``'s card under ability ``a``: onto the Surplus Deck or out of play."""
     o = hb(h) + L.H_EQ + a
@@ -298,7 +301,7 @@ def discard_equipped(s, ev, h, a, to_surplus):
     log(s, ev, L.EVT_CARD_LOST, h, 0, c, to_surplus, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def to_surplus(s, c):
     s[L.G_SURPLUS + s[L.G_SURPLUS_N]] = c
     s[L.G_SURPLUS_N] += 1
@@ -306,18 +309,18 @@ def to_surplus(s, c):
 # ---- dice ----------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def roll_die(T, rng, level):
     """One face of combat die ``level`` (0 grey .. 3 red)."""
     return T[TB.O_DICE + level * 12 + (randint(rng, STREAM_DICE, T[TB.O_DICE_NF + level]))]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def roll_compass(T, rng):
     return T[TB.O_COMPASS_FACES + (randint(rng, STREAM_DICE, T[TB.P_COMPASS_NF]))]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def dice_for_combat(s, T, levels, extra):
     """Fill ``levels`` with the dice a hero rolls: every unlocked die up to the
     maximum, the highest levels first; ``extra`` relic dice add the next
@@ -343,7 +346,7 @@ def dice_for_combat(s, T, levels, extra):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def score_roll(T, faces, n, ability, bonus, target, blue, defending):
     """Resolve a combat roll: returns (win, total). total is -1 on a fumble.
 
@@ -386,7 +389,7 @@ def score_roll(T, faces, n, ability, bonus, target, blue, defending):
 # ---- discs, levels, dice pool ---------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def raise_encounter_level(s, T, ev):
     """Add the next level's tiles to the bag (MQ-ENC-01/02); no-op at level 3."""
     lv = s[L.G_ENC_LEVEL]
@@ -400,7 +403,7 @@ def raise_encounter_level(s, T, ev):
     log(s, ev, L.EVT_ENCOUNTER_LEVEL, L.ACTOR_GAME, lv + 1, n, 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def unlock_die(s, ev):
     """A Nightmare cast out or defeated adds the next combat die (MQ-COMBAT-04..06)."""
     if s[L.G_POOL] < 4:
@@ -408,7 +411,7 @@ def unlock_die(s, ev):
         log(s, ev, L.EVT_DICE_POOL, L.ACTOR_GAME, s[L.G_POOL], 0, 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def click_disc(s, T, ev, d, clicks):
     """Turn the disc at direction ``d`` by ``clicks`` (negative turns it back).
 
@@ -430,7 +433,7 @@ def click_disc(s, T, ev, d, clicks):
     log(s, ev, L.EVT_DISC_CLICK, L.ACTOR_GAME, d, clicks, s[o + L.D_CLICKS], s[o + L.D_STATE], 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def next_occupied_disc(s, d):
     """The first occupied disc from ``d`` clockwise (roll-over, MQ-MOON-11), or -1."""
     for i in range(4):
@@ -440,7 +443,7 @@ def next_occupied_disc(s, d):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def most_advanced_disc(s):
     """Occupied disc with the fewest clicks to release (ties: clockwise from N)."""
     best = -1
@@ -451,7 +454,7 @@ def most_advanced_disc(s):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def discard_tile(s, ev, c):
     """Discard the encounter tile beside nexus ``c`` (and its bogbean or pot)."""
     o = xb(c)
@@ -470,7 +473,7 @@ def discard_tile(s, ev, c):
     s[o + L.X_ENTERED] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def remove_bogbean(s, T, ev, c, reason):
     """Take the bogbean of slot ``c`` off the board and discard its tile."""
     lv = bog_level(s, T, c)
@@ -481,7 +484,7 @@ def remove_bogbean(s, T, ev, c, reason):
     discard_tile(s, ev, c)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def knock_back_to_start(s, T, ev, h):
     """Move hero ``h`` to its own Start Point, or the nearest one with room."""
     o = hb(h)

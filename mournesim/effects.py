@@ -36,7 +36,7 @@ from .policies import decide
 # =============================================================================
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def offer_card(s, T, ev, rng, legal, pp, h, c):
     """Hero ``h`` holds card ``c``: equip it (a higher value replaces the card
     under that ability, which goes to the Surplus) or discard it to the
@@ -60,7 +60,7 @@ def offer_card(s, T, ev, rng, legal, pp, h, c):
         log(s, ev, L.EVT_EQUIP, h, c, a, T[TB.O_CARDS + c * 3 + 1], 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw_relic(s, T, ev, rng, legal, pp, h):
     """Hero ``h`` draws the top relic; a sabotaged one acts at once (MQ-CARD-12)."""
     if s[L.G_RELIC_N] == 0:
@@ -76,7 +76,7 @@ def draw_relic(s, T, ev, rng, legal, pp, h):
         s[L.G_RELIC_OWNER + r] = h
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw_equipment(s, T, ev, rng, legal, pp, h):
     """Hero ``h`` draws the top face-down equipment card; a Hag acts at once and
     leaves the game (MQ-CARD-09/10)."""
@@ -96,7 +96,7 @@ def draw_equipment(s, T, ev, rng, legal, pp, h):
 # =============================================================================
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hero_near(s, T, h, sp, rng_):
     """Hero ``h`` is within ``rng_`` steps of space ``sp`` (on the board)."""
     pos = s[hb(h) + L.H_POS]
@@ -105,7 +105,7 @@ def hero_near(s, T, h, sp, rng_):
     return T[TB.O_DIST_E + sp * 64 + pos] <= rng_
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_simple_effect(s, T, ev, e, user, param):
     """Carry out effect ``e`` used by ``user`` (a hero, or -1-k for nightmare k)
     when it needs no movement: everything but move_to and extra_move.
@@ -168,7 +168,7 @@ def apply_simple_effect(s, T, ev, e, user, param):
             discard_equipped(s, ev, user, best, False)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_effect(s, T, ev, rng, legal, pp, e, user, param):
     """Carry out a skill or relic effect chosen in a turn; move_to moves hero
     ``param // 4`` to the crossroads of corner ``param % 4``."""
@@ -185,50 +185,56 @@ def apply_effect(s, T, ev, rng, legal, pp, e, user, param):
         apply_simple_effect(s, T, ev, e, user, param)
 
 
-@njit(cache=True)
-def effect_targets(s, T, e, user, active, out):
-    """Legal targets of turn-window effect ``e`` used by hero ``user`` while
-    hero ``active`` plays; writes params to ``out`` and returns the count
-    (0: not usable now)."""
+@njit(cache=True, _nrt=False)
+def put_target(legal, n, base, param):
+    """Append action code ``base + param + 1`` to ``legal[:n]`` while there is
+    room (``MAX_LEGAL``); returns the new count."""
+    if n < L.MAX_LEGAL:
+        legal[n] = base + param + 1
+        return n + 1
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def effect_targets(s, T, e, user, active, legal, n, base):
+    """Append to ``legal[:n]`` the action of each legal target of turn-window
+    effect ``e`` used by hero ``user`` while hero ``active`` plays (code
+    ``base + target + 1``, see ``put_target``); returns the new count."""
     kind = T[TB.O_EFFECTS + e * 5 + L.EF_KIND]
     tgt = T[TB.O_EFFECTS + e * 5 + L.EF_TARGET]
-    n = 0
     if tgt == L.T_SELF and user != active:
-        return 0
+        return n
     if kind == L.E_HEAL:
         if tgt == L.T_SELF:
             if s[hb(user) + L.H_WOUNDS] > 0:
-                out[0] = user
-                n = 1
+                n = put_target(legal, n, base, user)
         else:
             for h in range(s[L.G_NHEROES]):
                 if s[hb(h) + L.H_WOUNDS] > 0:
-                    out[n] = h
-                    n += 1
+                    n = put_target(legal, n, base, h)
     elif kind == L.E_GAIN_CHARM:
         if charms_held(s, user) < T[TB.P_BACKPACK]:
             for t in range(4):
                 if s[L.G_POOL_CHARMS + t] > 0:
-                    out[n] = t
-                    n += 1
+                    n = put_target(legal, n, base, t)
     elif kind == L.E_REPAIR_WALL:
         for d in range(4):
             if s[L.G_WALL + d] == 1:
-                out[n] = d
-                n += 1
+                n = put_target(legal, n, base, d)
     elif kind == L.E_ROTATE_DISC:
         if tgt == L.T_CHOSEN_DISC:
             for d in range(4):
                 o = db(d)
                 if disc_occupied(s, d) and (T[TB.O_EFFECTS + e * 5 + L.EF_AMOUNT] > 0 or
                                             s[o + L.D_CLICKS] < s[o + L.D_START_CLICKS]):
-                    out[n] = d
-                    n += 1
+                    n = put_target(legal, n, base, d)
     elif kind == L.E_EXTRA_ACTION:
         if s[L.G_TURN_OVER] == 0:
-            out[0] = -1
-            n = 1
+            n = put_target(legal, n, base, -1)
     elif kind == L.E_MOVE_TO:
+        # room on each crossroads, counted once rather than once per hero
+        room = (minis_at(s, T[TB.O_CROSSROADS]) < T[TB.P_MINIS], minis_at(s, T[TB.O_CROSSROADS + 1]) < T[TB.P_MINIS],
+                minis_at(s, T[TB.O_CROSSROADS + 2]) < T[TB.P_MINIS], minis_at(s, T[TB.O_CROSSROADS + 3]) < T[TB.P_MINIS])
         for h in range(s[L.G_NHEROES]):
             if tgt == L.T_SELF and h != user:
                 continue
@@ -236,9 +242,8 @@ def effect_targets(s, T, e, user, active, out):
                 sp = T[TB.O_CROSSROADS + c]
                 if h == active and sp == s[L.G_FORBID]:
                     continue
-                if s[hb(h) + L.H_POS] != sp and minis_at(s, sp) < T[TB.P_MINIS]:
-                    out[n] = h * 4 + c
-                    n += 1
+                if s[hb(h) + L.H_POS] != sp and room[c]:
+                    n = put_target(legal, n, base, h * 4 + c)
     return n
 
 # =============================================================================
@@ -246,7 +251,7 @@ def effect_targets(s, T, e, user, active, out):
 # =============================================================================
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def arrive(s, T, ev, rng, legal, pp, h):
     """What happens when hero ``h`` arrives on its space: the Dunnywater tunnel
     (MQ-MOVE-11) and Magical Pots at crossroads (MQ-CARD-11)."""
@@ -265,7 +270,7 @@ def arrive(s, T, ev, rng, legal, pp, h):
         draw_relic(s, T, ev, rng, legal, pp, h)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def can_enter(s, T, h, sp):
     if T[TB.O_KIND + sp] == L.K_DISC:
         return False

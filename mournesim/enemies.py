@@ -35,7 +35,7 @@ from .effects import apply_simple_effect
 # =============================================================================
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def nearest_hero(s, T, sp, avoid):
     """Hero nearest to ``sp`` on the enemy graph; ties go to the one first
     clockwise from the enemy's bearing (MQ-ENEMY-04, MQ-GAP-42). Heroes on
@@ -58,7 +58,7 @@ def nearest_hero(s, T, sp, avoid):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def enemy_step(s, T, ev, is_nm, idx, avoid):
     """Move one enemy one space towards its nearest hero. Returns 1 if it
     moved onto a hero's space, 0 if it moved elsewhere, -1 if it did not move
@@ -117,7 +117,7 @@ def enemy_step(s, T, ev, is_nm, idx, avoid):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def move_enemy(s, T, ev, is_nm, idx, steps):
     """Move an enemy up to ``steps`` spaces, stopping on a hero (MQ-GAP-43).
     With enemy_on_hero_attacks off, an enemy that starts with a hero leaves
@@ -132,7 +132,7 @@ def move_enemy(s, T, ev, is_nm, idx, steps):
             break
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def nightmare_attack(s, T, ev, rng, legal, pp, k):
     """Nightmare ``k`` on a hero's space attacks on its strongest unwounded
     ability; a lost defence costs a life point (MQ-ENEMY-07/08, MQ-COMBAT-27)."""
@@ -148,7 +148,7 @@ def nightmare_attack(s, T, ev, rng, legal, pp, k):
         lose_life(s, T, ev, h, 1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def bogbean_attack(s, T, ev, rng, legal, pp, c):
     """Bogbean of slot ``c`` attacks the hero on its space (MQ-ENEMY-09/10)."""
     sp = s[xb(c) + L.X_BOG_POS]
@@ -164,7 +164,7 @@ def bogbean_attack(s, T, ev, rng, legal, pp, c):
         bogbean_theft(s, T, ev, rng, legal, pp, h, c)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def enemy_attacks(s, T, ev, rng, legal, pp, only_entered):
     """Every enemy on a hero's space attacks: nightmares in disc order, then
     bogbeans NE..NW (MQ-GAP-45). With ``only_entered`` only those that moved
@@ -188,7 +188,7 @@ def enemy_attacks(s, T, ev, rng, legal, pp, only_entered):
         bogbean_attack(s, T, ev, rng, legal, pp, c)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def clear_entered(s):
     for k in range(4):
         s[nb(k) + L.N_JUST] = 0
@@ -196,7 +196,7 @@ def clear_entered(s):
         s[xb(c) + L.X_ENTERED] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def move_all_enemies(s, T, ev, nm_steps, bog_steps, skip_just_escaped):
     for d in range(4):
         k = s[db(d) + L.D_NM]
@@ -209,7 +209,7 @@ def move_all_enemies(s, T, ev, nm_steps, bog_steps, skip_just_escaped):
             move_enemy(s, T, ev, False, c, bog_steps)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def movement_tile(s, T, ev, rng, legal, pp, steps):
     """A movement tile moves every enemy; those reaching a hero attack at once
     (MQ-ENC-08..10, MQ-GAP-46)."""
@@ -219,7 +219,7 @@ def movement_tile(s, T, ev, rng, legal, pp, steps):
     clear_entered(s)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def place_nightmare(s, T, ev, k, d):
     """Nightmare ``k`` arrives on the key stone of direction ``d``: bogbeans
     there flee, heroes there are knocked back to their start (MQ-GAP-27)."""
@@ -264,7 +264,7 @@ def place_nightmare(s, T, ev, k, d):
         s[db(d) + L.D_DEP + t] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def escapes(s, T, ev):
     """Released nightmares escape onto their key stones (MQ-DISC-04)."""
     for d in range(4):
@@ -278,7 +278,7 @@ def escapes(s, T, ev):
             raise_encounter_level(s, T, ev)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def evil_powers(s, T, ev, rng, legal, pp):
     """Each nightmare on the board uses its evil power once (MQ-ENEMY-05)."""
     for d in range(4):
@@ -293,7 +293,7 @@ def evil_powers(s, T, ev, rng, legal, pp):
             apply_simple_effect(s, T, ev, e, -1 - k, -1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw_tile(s, T, ev, rng):
     """Take a random tile from the bag, refilling it when exhausted
     (MQ-GAP-50). Returns -1 when there is nothing to draw."""
@@ -316,7 +316,7 @@ def draw_tile(s, T, ev, rng):
     return t
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def resolve_tile(s, T, ev, rng, legal, pp, c, t):
     """Place tile ``t`` drawn for nexus ``c`` (MQ-ENC-06..08)."""
     kind = T[TB.O_TILES + t * 6 + L.TL_KIND]
@@ -347,7 +347,7 @@ def resolve_tile(s, T, ev, rng, legal, pp, c, t):
         movement_tile(s, T, ev, rng, legal, pp, 1 if kind == L.TK_MOVE1 else 2)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw_encounters(s, T, ev, rng, legal, pp):
     """Draw a tile for every nexus with no miniature and no tile, NE first
     (MQ-ENC-04). The optional pre-game draw on Difficult is the same pass made
@@ -364,7 +364,7 @@ def draw_encounters(s, T, ev, rng, legal, pp):
         resolve_tile(s, T, ev, rng, legal, pp, c, t)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def enemy_phase(s, T, ev, rng, legal, pp, draws):
     """Enemy phase (MQ-ENEMY-01): escapes, movement, evil powers, attacks,
     encounter draws (not in the Final Battle)."""

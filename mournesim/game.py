@@ -19,7 +19,7 @@ from .policies import decide
 from .rules import hero_turn
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def setup(s, T, ev, rng, legal, pp, level, players, heroes, policy, logging):
     """Lay out a new game (MQ-SETUP-01..11, MQ-SOLO-01..04, MQ-LEVEL-02..05).
 
@@ -174,7 +174,7 @@ def setup(s, T, ev, rng, legal, pp, level, players, heroes, policy, logging):
         draw_encounters(s, T, ev, rng, legal, pp)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play(s, T, ev, snaps, rng, legal, pp):
     """Play rounds until the game ends (MQ-ACT-01/02, MQ-FINAL-06..10, MQ-END)."""
     cap = T[TB.P_CAP_ROUNDS]
@@ -189,7 +189,7 @@ def play(s, T, ev, snaps, rng, legal, pp):
     log(s, ev, L.EVT_GAME_END, L.ACTOR_GAME, s[L.G_OUTCOME], s[L.G_ROUND], 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def finish_round(s, T, ev, snaps, rng, legal, pp, h0):
     """The turns of heroes ``h0..`` of this round, then its Enemy Phase (or the
     start of the Final Battle). A search policy continues a copied game with
@@ -210,7 +210,7 @@ def finish_round(s, T, ev, snaps, rng, legal, pp, h0):
     enemy_phase(s, T, ev, rng, legal, pp, s[L.G_FINAL] == L.FB_NONE)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def result_row(s, T, out):
     """Fill one result row (layout.RESULT_COLUMNS) from a finished game."""
     out[0] = s[L.G_OUTCOME]
@@ -239,7 +239,7 @@ def result_row(s, T, out):
     out[27] = s[L.G_ILLEGAL]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def run_batch(seed, first, n, level, players, heroes, policy, pp, T, out):
     """Play games ``first .. first+n-1`` of ``seed``; row ``j`` of ``out`` gets game ``first+j``."""
     s = np.zeros(L.STATE_SIZE, np.int32)
@@ -254,7 +254,7 @@ def run_batch(seed, first, n, level, players, heroes, policy, pp, T, out):
         result_row(s, T, out[j])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def play_logged(seed, game, level, players, heroes, policy, pp, T, ev, snaps, final_state):
     """Play one game with its event log; returns (events written, snapshots written)."""
     s = np.zeros(L.STATE_SIZE, np.int32)

@@ -1,6 +1,15 @@
 """Exact combat odds by enumerating every face combination of the dice rolled
 (no simulation). Used by the heuristic policies and by the ``odds`` tooling;
-tests check it against the engine's own dice."""
+tests check it against the engine's own dice.
+
+``p_win`` enumerates the rolls on every call. The policies ask about the
+plain attack roll (the unlocked dice, no bonus, not defending) hundreds of
+times a game, so ``attack_counts`` counts those rolls once per ruleset into
+the rules array and ``p_attack`` reads the answer: the same integer counts,
+so the same probabilities to the last bit.
+"""
+import itertools
+
 import numpy as np
 from numba import njit
 
@@ -8,7 +17,7 @@ from . import tables as TB
 from .core import score_roll
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def p_win(T, levels, n, ability, bonus, target, blue, defending):
     """Probability that a hero with ``ability`` (+``bonus``) beats ``target``
     rolling dice ``levels[:n]`` once (no re-rolls), each face equally likely."""
@@ -91,3 +100,51 @@ def combat_table(rules, hero, pools=(1, 2, 3, 4), defending=False):
                                                                           defending)[0]
                 rows.append(row)
     return pd.DataFrame(rows)
+@njit(cache=True, _nrt=False)
+def p_attack(T, pool, need, blue):
+    """``p_win`` of an attack roll with ``pool`` dice unlocked (the dice
+    ``core.dice_for_combat`` picks, no extra dice), no bonus, not defending,
+    when the dice must add ``need`` = target - ability; read from the table
+    ``attack_counts`` filled."""
+    x = min(max(need, 0), TB.ODDS_W - 1)
+    b = 1 if blue else 0
+    return T[TB.O_ODDS + (pool * 2 + b) * TB.ODDS_W + x] / T[TB.O_ODDS_TOTAL + pool]
+
+
+def attack_counts(T):
+    """The ``odds`` and ``odds_total`` tables of ``tables.Tables`` for the flat
+    rules array ``T`` (its other sections filled).
+
+    For each pool size the dice are those ``core.dice_for_combat`` picks (the
+    highest unlocked levels, at most ``max_dice``); each face combination is
+    scored once by the engine's ``score_roll`` with ability 0 and target 0,
+    which gives its dice value (or a sure win, or a fumble). A roll beats a
+    needed value ``x`` when it is a sure win or its value is at least ``x``;
+    values never go below 0, so ``x`` <= 0 counts like 0, and the last column
+    (above every value) holds the sure wins."""
+    score = getattr(score_roll, "py_func", score_roll)
+    odds = np.zeros((5, 2, TB.ODDS_W), np.int32)
+    total = np.zeros(5, np.int32)
+    for pool in range(5):
+        n = min(pool, int(T[TB.P_MAX_DICE]))
+        levels = [pool - 1 - i for i in range(n)]
+        faces_by_die = [[int(T[TB.O_DICE + lv * 12 + j]) for j in range(int(T[TB.O_DICE_NF + lv]))] for lv in levels]
+        for b in range(2):
+            sure = 0
+            values = np.zeros(TB.ODDS_W, np.int64)
+            combos = 0
+            for faces in itertools.product(*faces_by_die):
+                combos += 1
+                w, v = score(T, np.array(faces, np.int32), n, 0, 0, 0, b == 1, False)
+                if not w:
+                    continue   # a fumble: loses whatever is needed
+                if v == 999:
+                    sure += 1
+                else:
+                    if v >= TB.ODDS_W - 1:
+                        raise ValueError(f"dice value {v} does not fit the odds table (ODDS_W={TB.ODDS_W})")
+                    values[v] += 1
+            # wins at x: sure wins plus rolls worth x or more
+            odds[pool, b] = sure + np.cumsum(values[::-1])[::-1]
+            total[pool] = combos
+    return {"odds": odds, "odds_total": total}

@@ -163,7 +163,9 @@ if {module!r} not in sys.modules:
 plugin_choose = getattr(sys.modules[{module!r}], {func!r})
 
 
-@njit(cache=True)
+# NRT on explicitly: the engine kernels calling this are compiled without it,
+# and a plug-in's own kernels (which may allocate) inherit the flag from here
+@njit(cache=True, _nrt=True)
 def decide(s, T, legal, n, rng, pp, h):
     if n == 1:
         return legal[0]

@@ -15,9 +15,9 @@ from numba import njit
 from simcore.rng import STREAM_POLICY, randint
 from . import layout as L
 from . import tables as TB
-from .core import (ability_total, charms_held, db, dice_for_combat, disc_occupied, hb,
+from .core import (ability_total, charms_held, db, disc_occupied, hb,
                    life_left, moon_colour, nb, xb, bog_level)
-from .odds import p_win
+from .odds import p_attack
 
 POLICY_RANDOM = 0
 POLICY_GREEDY = 1
@@ -34,7 +34,7 @@ OPB = L.OP_BASE
 INF = 1000000
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def decide(s, T, legal, n, rng, pp, h):
     """Ask the active policy to choose one of ``legal[:n]`` for hero ``h``."""
     if n == 1:
@@ -51,7 +51,7 @@ def decide(s, T, legal, n, rng, pp, h):
     return checked(s, legal, n, ch)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def checked(s, legal, n, ch):
     """``ch`` if it is one of ``legal[:n]``; else count it in G_ILLEGAL and
     play the first legal choice (the engine never applies an illegal one)."""
@@ -64,16 +64,15 @@ def checked(s, legal, n, ch):
 # ---- greedy helpers --------------------------------------------------------------
 
 
-@njit(cache=True)
-def win_chance(s, T, h, row, a, defending):
-    """Exact chance that hero ``h`` beats enemy row ``row`` on ability ``a`` now."""
-    levels = np.zeros(8, np.int32)
-    nd = dice_for_combat(s, T, levels, 0)
-    tgt = T[TB.O_ENEMY + row * 12 + (moon_colour(s, T)) * 3 + a]
-    return p_win(T, levels, nd, ability_total(s, T, h, a), 0, tgt, moon_colour(s, T) == L.BLUE, defending)
+@njit(cache=True, _nrt=False)
+def win_chance(s, T, h, row, a):
+    """Exact chance that hero ``h`` beats enemy row ``row`` attacking on ability ``a`` now."""
+    mc = moon_colour(s, T)
+    tgt = T[TB.O_ENEMY + row * 12 + mc * 3 + a]
+    return p_attack(T, s[L.G_POOL], tgt - ability_total(s, T, h, a), mc == L.BLUE)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def team_need(s, T, t):
     """Charms of type ``t`` still wanted by discs that can be cast out, minus
     those the heroes already carry."""
@@ -87,7 +86,32 @@ def team_need(s, T, t):
     return need
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def team_needs(s, T):
+    """``team_need`` of the four charm types at once, in one pass over the
+    discs and heroes (the scoring of a turn reads it for many choices)."""
+    n0 = 0
+    n1 = 0
+    n2 = 0
+    n3 = 0
+    for d in range(4):
+        if s[db(d) + L.D_STATE] == L.DS_ON:
+            want = TB.O_NM_CHARMS + s[db(d) + L.D_NM] * 4
+            dep = db(d) + L.D_DEP
+            n0 += max(0, T[want] - s[dep])
+            n1 += max(0, T[want + 1] - s[dep + 1])
+            n2 += max(0, T[want + 2] - s[dep + 2])
+            n3 += max(0, T[want + 3] - s[dep + 3])
+    for g in range(s[L.G_NHEROES]):
+        o = hb(g) + L.H_CH
+        n0 -= s[o]
+        n1 -= s[o + 1]
+        n2 -= s[o + 2]
+        n3 -= s[o + 3]
+    return (n0, n1, n2, n3)
+
+
+@njit(cache=True, _nrt=False)
 def nearest_of(T, pos, off):
     """The nearest (hero distance) of the four spaces listed at ``T[off:off+4]``."""
     best = T[off]
@@ -98,7 +122,7 @@ def nearest_of(T, pos, off):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def goal_space(s, T, h):
     """Where hero ``h`` wants to go now (a space index), or -1."""
     o = hb(h)
@@ -145,8 +169,9 @@ def goal_space(s, T, h):
     # fetch a charm the team still needs, nearest cache first
     if charms_held(s, h) < T[TB.P_BACKPACK]:
         cb = -1
+        need = team_needs(s, T)
         for t in range(4):
-            if team_need(s, T, t) > 0 and s[L.G_POOL_CHARMS + t] > 0:
+            if need[t] > 0 and s[L.G_POOL_CHARMS + t] > 0:
                 sp = T[TB.O_CACHE_OF + t]
                 if cb < 0 or T[TB.O_DIST_H + pos * 64 + sp] < T[TB.O_DIST_H + pos * 64 + cb]:
                     cb = sp
@@ -158,7 +183,7 @@ def goal_space(s, T, h):
     return nearest_of(T, pos, TB.O_NEXUS)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def danger_at(s, T, h, sp, risk):
     """Penalty for stepping onto ``sp``: an enemy there the hero cannot beat."""
     pen = 0.0
@@ -167,7 +192,7 @@ def danger_at(s, T, h, sp, risk):
             best = 0.0
             for a in range(3):
                 if (s[nb(k) + L.N_WOUNDS] >> a) & 1 == 0:
-                    best = max(best, win_chance(s, T, h, L.EV_NM + k, a, False))
+                    best = max(best, win_chance(s, T, h, L.EV_NM + k, a))
             if best < risk:
                 pen += 6.0
     for c in range(4):
@@ -175,14 +200,19 @@ def danger_at(s, T, h, sp, risk):
             lv = bog_level(s, T, c)
             best = 0.0
             for a in range(3):
-                best = max(best, win_chance(s, T, h, L.EV_BOG + lv - 1, a, False))
+                best = max(best, win_chance(s, T, h, L.EV_BOG + lv - 1, a))
             if best < risk:
                 pen += 2.0
     return pen
 
 
-@njit(cache=True)
-def score_turn(s, T, h, op, arg, goal, pp):
+# inlined into its two scoring loops: a call per scored choice, passing the
+# state, rules and parameter arrays, cost about as much as the scoring
+@njit(cache=True, _nrt=False, inline="always")
+def score_turn(s, T, h, op, arg, goal, pp, need, other_goal):
+    """Score of turn action ``op``/``arg`` for hero ``h`` heading for ``goal``;
+    ``need`` is ``team_needs`` now and ``other_goal`` the ``goal_space`` of the
+    hero a move_to relic or skill would move (see ``moved_hero``)."""
     o = hb(h)
     pos = s[o + L.H_POS]
     risk = pp[0] if pp.shape[0] > 0 else 0.55
@@ -199,11 +229,10 @@ def score_turn(s, T, h, op, arg, goal, pp):
         gain = T[TB.O_CARDS + c * 3 + 1] - (T[TB.O_CARDS + cur * 3 + 1] if cur >= 0 else 0)
         return 1.0 + gain if gain > 0 else -1.0
     if op == L.A_PICKUP:
-        t = T[TB.O_CHARM + pos]
-        need = team_need(s, T, t)
-        if need <= 0:
+        nt = need[T[TB.O_CHARM + pos]]
+        if nt <= 0:
             return -1.0
-        return cw * (6.0 + min(arg, need) - 0.5 * max(0, arg - need))
+        return cw * (6.0 + min(arg, nt) - 0.5 * max(0, arg - nt))
     if op == L.A_DEPOSIT:
         return 10.0 * cw
     if op == L.A_HEAL:
@@ -214,17 +243,17 @@ def score_turn(s, T, h, op, arg, goal, pp):
         tgt = arg // 4
         a = arg % 4
         if tgt < L.TGT_BOGBEAN:
-            p = win_chance(s, T, h, L.EV_NM + tgt, a, False)
+            p = win_chance(s, T, h, L.EV_NM + tgt, a)
             if life_left(s, T, h) <= 1:
                 return -5.0
             return 9.0 * p - 6.0 * (1 - p) if p >= risk else -1.0
         if tgt < L.TGT_SHIM:
             c = tgt - L.TGT_BOGBEAN
-            p = win_chance(s, T, h, L.EV_BOG + bog_level(s, T, c) - 1, a, False)
+            p = win_chance(s, T, h, L.EV_BOG + bog_level(s, T, c) - 1, a)
             if charms_held(s, h) == 0 and cards_or_none(s, T, h) and life_left(s, T, h) <= 1:
                 return -5.0
             return 5.0 * p - 3.0 * (1 - p) if p >= risk else -1.0
-        p = win_chance(s, T, h, L.EV_SHIM, a, False)
+        p = win_chance(s, T, h, L.EV_SHIM, a)
         return 3.0 + 10.0 * p
     if op == L.A_MOVE:
         if goal < 0:
@@ -242,12 +271,12 @@ def score_turn(s, T, h, op, arg, goal, pp):
     if op == L.A_TRADE:
         a = arg // 4
         b = arg % 4
-        if team_need(s, T, a) < 0 and team_need(s, T, b) > 0:
+        if need[a] < 0 and need[b] > 0:
             return 3.0
         return -1.0
     if op == L.A_TRADE_RELIC:
         for t in range(4):
-            if (arg >> (2 * t)) & 3 > 0 and team_need(s, T, t) >= 0:
+            if (arg >> (2 * t)) & 3 > 0 and need[t] >= 0:
                 return -1.0
         return 2.0
     if op == L.A_PASS:
@@ -259,7 +288,7 @@ def score_turn(s, T, h, op, arg, goal, pp):
         gain = T[TB.O_CARDS + c * 3 + 1] - (T[TB.O_CARDS + cur * 3 + 1] if cur >= 0 else 0)
         return 0.5 * (gain - T[TB.O_CARDS + c * 3 + 1]) + 0.5 if gain > T[TB.O_CARDS + c * 3 + 1] else -1.0
     if op == L.A_DISCARD:
-        if team_need(s, T, arg) < 0 and charms_held(s, h) >= T[TB.P_BACKPACK]:
+        if need[arg] < 0 and charms_held(s, h) >= T[TB.P_BACKPACK]:
             return 0.5
         return -1.0
     if op == L.A_RELIC or op == L.A_SKILL:
@@ -280,10 +309,10 @@ def score_turn(s, T, h, op, arg, goal, pp):
         if kind == L.E_EXTRA_ACTION:
             return 4.0 if s[L.G_ACTS] == 0 and s[L.G_TURN_OVER] == 0 else -5.0
         if kind == L.E_GAIN_CHARM:
-            return 5.0 if team_need(s, T, param) > 0 else -5.0
+            return 5.0 if need[param] > 0 else -5.0
         if kind == L.E_MOVE_TO:
             g = param // 4
-            gg = goal if g == h else goal_space(s, T, g)
+            gg = goal if g == h else other_goal
             if gg < 0:
                 return -5.0
             gp = s[hb(g) + L.H_POS]
@@ -293,7 +322,7 @@ def score_turn(s, T, h, op, arg, goal, pp):
     return -1.0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def cards_or_none(s, T, h):
     for a in range(3):
         if s[hb(h) + L.H_EQ + a] >= 0:
@@ -304,7 +333,7 @@ def cards_or_none(s, T, h):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def score_other(s, T, h, op, arg):
     """Scores for decisions outside the turn: reactions, cards, theft."""
     ctx = s[L.G_CTX]
@@ -370,7 +399,7 @@ def score_other(s, T, h, op, arg):
     return 0.5
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def greedy(s, T, legal, n, rng, pp, h):
     """Pick the legal choice with the best rule-of-thumb score (ties: random)."""
     # turn actions have ops below R_ACCEPT (END is absent on a first turn)
@@ -378,7 +407,7 @@ def greedy(s, T, legal, n, rng, pp, h):
     return best_scored(s, T, legal, n, rng, pp, h, goal)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def guard_post(s, T, h):
     """The key stone hero ``h`` guards in the Final Battle: heroes in seat
     order each take a free key stone, damaged sections first, then the nearest
@@ -400,19 +429,19 @@ def guard_post(s, T, h):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def param(pp, i, default):
     return pp[i] if pp.shape[0] > i else default
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def disc_missing(s, T, d, t):
     """Charms of type ``t`` disc ``d`` still needs to cast its Nightmare out."""
     k = s[db(d) + L.D_NM]
     return max(0, T[TB.O_NM_CHARMS + k * 4 + t] - s[db(d) + L.D_DEP + t])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hero_dist(s, T, g, sp):
     """Steps from hero ``g`` to space ``sp`` (from a Disc: 2 to its Key Stone)."""
     pos = s[hb(g) + L.H_POS]
@@ -422,7 +451,7 @@ def hero_dist(s, T, g, sp):
     return T[TB.O_DIST_H + pos * 64 + sp]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def assigned_disc(s, T, h, mode):
     """The Disc hero ``h`` works for before the Final Battle, or -1.
 
@@ -470,13 +499,13 @@ def assigned_disc(s, T, h, mode):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def moon_left(s, T):
     """Hero turns left before the Shimnavore appears."""
     return T[TB.P_MOON_LEN] * T[TB.P_CYCLES] - s[L.G_MOON_STEPS]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def plan_goal(s, T, h, pp):
     """planner's goal space for hero ``h`` (see docs/policies.md)."""
     o = hb(h)
@@ -529,7 +558,7 @@ def plan_goal(s, T, h, pp):
     return goal_space(s, T, h)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def prepare_post(s, T, h):
     """A Key Stone to wait on for the Final Battle: like ``guard_post`` but
     only in front of Discs whose Nightmare is gone (an emerging Nightmare
@@ -553,7 +582,7 @@ def prepare_post(s, T, h):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def planner(s, T, legal, n, rng, pp, h):
     """A coordinated team (docs/policies.md): each hero works for one Disc,
     most urgent first; the team gets ready for the Shimnavore; talismans are
@@ -574,17 +603,40 @@ def planner(s, T, legal, n, rng, pp, h):
     return best_scored(s, T, legal, n, rng, pp, h, -1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def moved_hero(s, T, op, arg):
+    """The hero that turn action ``op``/``arg`` moves if it is a move_to relic
+    or skill, else -1."""
+    if op == L.A_RELIC:
+        e = T[TB.O_RELICS + (arg // 64) * 2 + 0]
+    elif op == L.A_SKILL:
+        e = T[TB.O_HERO_SKILL + (s[hb(arg // 64) + L.H_ID])]
+    else:
+        return -1
+    if T[TB.O_EFFECTS + e * 5 + L.EF_KIND] != L.E_MOVE_TO:
+        return -1
+    return (arg % 64 - 1) // 4
+
+
+@njit(cache=True, _nrt=False)
 def score_all(s, T, legal, n, pp, h, goal, scores):
     """Fill ``scores[:n]`` with the rule-of-thumb score of each legal choice;
     returns the best score."""
     is_turn = legal[0] // OPB < L.R_ACCEPT
+    # the scoring loop of best_scored, storing every score
+    need = team_needs(s, T) if is_turn else (0, 0, 0, 0)
+    mg = -1
+    mgoal = -1
     best = -1e9
     for i in range(n):
         op = legal[i] // OPB
         arg = legal[i] % OPB
         if is_turn:
-            v = score_turn(s, T, h, op, arg, goal, pp)
+            g = moved_hero(s, T, op, arg)
+            if g >= 0 and g != h and g != mg:
+                mg = g
+                mgoal = goal_space(s, T, g)
+            v = score_turn(s, T, h, op, arg, goal, pp, need, mgoal)
         else:
             v = score_other(s, T, h, op, arg)
         scores[i] = v
@@ -593,9 +645,67 @@ def score_all(s, T, legal, n, pp, h, goal, scores):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def best_scored(s, T, legal, n, rng, pp, h, goal):
-    """The legal choice with the best score towards ``goal`` (ties: random)."""
+    """The legal choice with the best score towards ``goal`` (ties: random).
+
+    The ties are every choice scoring within 1e-9 of the best score, and one
+    is drawn uniformly in legal order. They are tracked while scoring as a
+    bit mask, so no score array is allocated: when a new best arrives, the
+    earlier ties all stay (the lowest of them is within 1e-9 of it) or all
+    drop (the old best is not). Anything else, or more than 62 choices, is
+    settled exactly by ``best_scored_array``."""
+    if n > 62:
+        return best_scored_array(s, T, legal, n, rng, pp, h, goal)
+    is_turn = legal[0] // OPB < L.R_ACCEPT
+    need = team_needs(s, T) if is_turn else (0, 0, 0, 0)
+    # goal_space of the hero a move_to would move, kept for the last such
+    # hero: its choices come one per crossroads in a row
+    mg = -1
+    mgoal = -1
+    best = -1e9
+    mask = 0
+    nbest = 0
+    lowest = np.inf   # the lowest score among the ties so far
+    for i in range(n):
+        op = legal[i] // OPB
+        arg = legal[i] % OPB
+        if is_turn:
+            g = moved_hero(s, T, op, arg)
+            if g >= 0 and g != h and g != mg:
+                mg = g
+                mgoal = goal_space(s, T, g)
+            v = score_turn(s, T, h, op, arg, goal, pp, need, mgoal)
+        else:
+            v = score_other(s, T, h, op, arg)
+        if v > best:
+            if best < v - 1e-9:
+                mask = 0
+                nbest = 0
+                lowest = v
+            elif lowest < v - 1e-9:
+                return best_scored_array(s, T, legal, n, rng, pp, h, goal)
+            else:
+                lowest = min(lowest, v)
+            best = v
+            mask |= 1 << i
+            nbest += 1
+        elif v >= best - 1e-9:
+            mask |= 1 << i
+            nbest += 1
+            lowest = min(lowest, v)
+    pick = randint(rng, STREAM_POLICY, nbest) if nbest > 1 else 0
+    for i in range(n):
+        if (mask >> i) & 1:
+            if pick == 0:
+                return legal[i]
+            pick -= 1
+    return legal[0]
+
+
+@njit(cache=True, _nrt=True)
+def best_scored_array(s, T, legal, n, rng, pp, h, goal):
+    """``best_scored`` by storing every score, then the ties."""
     scores = np.empty(n, np.float64)
     best = score_all(s, T, legal, n, pp, h, goal, scores)
     nbest = 0

@@ -42,7 +42,7 @@ DESCRIPTION = ("search: plays the planner's best few actions forward to the end 
                "with the engine itself and keeps the best; planner elsewhere")
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def continuation(s2, T, rng2, legal2, pp, h, ch):
     """Play a copied game from hero ``h``'s decision ``ch`` to its end."""
     ev = np.zeros((1, L.EV_COLS), np.int32)
@@ -69,7 +69,7 @@ def value(s2, T, progress):
     return progress * w / (3.0 * T[TB.P_SHIM_WINS])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def choose(s, T, legal, n, rng, pp, h):
     """Pick one of ``legal[:n]`` for hero ``h`` (see the module docstring)."""
     width = int(pp[5])

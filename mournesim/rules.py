@@ -9,7 +9,6 @@ Battle) and this module; ``rules`` re-exports them all so ``rules.X`` names
 any rule kernel. Rule IDs (MQ-*) refer to shared/rules/mournequest-rules.md;
 MQ-GAP rulings to docs/rulings.md.
 """
-import numpy as np
 from numba import njit
 
 from . import layout as L
@@ -75,7 +74,7 @@ from .policies import decide
 # =============================================================================
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def nightmare_gone(s, T, ev, k, fate):
     """Nightmare ``k`` is cast out or defeated: the next die and tile level
     unlock; a cast-out leaves a Talisman (MQ-CHARM-12, MQ-COMBAT-26)."""
@@ -102,7 +101,7 @@ def nightmare_gone(s, T, ev, k, fate):
     raise_encounter_level(s, T, ev)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def charms_needed(s, T, d, t):
     """Charms of type ``t`` the disc at ``d`` still requires."""
     k = s[db(d) + L.D_NM]
@@ -115,14 +114,14 @@ def charms_needed(s, T, d, t):
 # =============================================================================
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def add(legal, n, op, arg):
     legal[n] = op * OPB + arg
     return n + 1
 
 
-@njit(cache=True)
-def legal_turn(s, T, h, legal, buf):
+@njit(cache=True, _nrt=False)
+def legal_turn(s, T, h, legal):
     """Every legal action for hero ``h`` now (MQ-ACT-04, MQ-ACT-09)."""
     n = 0
     o = hb(h)
@@ -227,22 +226,16 @@ def legal_turn(s, T, h, legal, buf):
     for r in range(T[TB.P_N_RELICS]):
         u = s[L.G_RELIC_OWNER + r]
         if u >= 0 and T[TB.O_EFFECTS + (T[TB.O_RELICS + r * 2 + 0]) * 5 + L.EF_WHEN] == L.W_TURN:
-            m = effect_targets(s, T, T[TB.O_RELICS + r * 2 + 0], u, h, buf)
-            for i in range(m):
-                if n < L.MAX_LEGAL:
-                    n = add(legal, n, L.A_RELIC, r * 64 + buf[i] + 1)
+            n = effect_targets(s, T, T[TB.O_RELICS + r * 2 + 0], u, h, legal, n, L.A_RELIC * OPB + r * 64)
     for u in range(s[L.G_NHEROES]):
         if s[hb(u) + L.H_SKILLS] > 0:
             e = T[TB.O_HERO_SKILL + (s[hb(u) + L.H_ID])]
             if T[TB.O_EFFECTS + e * 5 + L.EF_WHEN] == L.W_TURN:
-                m = effect_targets(s, T, e, u, h, buf)
-                for i in range(m):
-                    if n < L.MAX_LEGAL:
-                        n = add(legal, n, L.A_SKILL, u * 64 + buf[i] + 1)
+                n = effect_targets(s, T, e, u, h, legal, n, L.A_SKILL * OPB + u * 64)
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def attack(s, T, ev, rng, legal, pp, h, arg):
     """Hero ``h`` attacks (MQ-COMBAT-13..27, MQ-FINAL-23..27)."""
     tgt = arg // 4
@@ -286,7 +279,7 @@ def attack(s, T, ev, rng, legal, pp, h, arg):
             s[L.G_TURN_OVER] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_turn(s, T, ev, rng, legal, pp, h, ch):
     """Carry out turn action ``ch`` of hero ``h``."""
     op = ch // OPB
@@ -384,7 +377,7 @@ def apply_turn(s, T, ev, rng, legal, pp, h, ch):
         apply_effect(s, T, ev, rng, legal, pp, e, u, param)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hero_turn(s, T, ev, snaps, rng, legal, pp, h):
     """One hero's actions (MQ-ACT-02/03), ending when the policy ends the turn,
     an attack is lost, or the game ends."""
@@ -407,14 +400,13 @@ def hero_turn(s, T, ev, snaps, rng, legal, pp, h):
     turn_actions(s, T, ev, rng, legal, pp, h)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def turn_actions(s, T, ev, rng, legal, pp, h):
     """Ask for and apply hero ``h``'s actions until the turn ends. A search
     policy resumes a copied game here after applying a candidate action."""
-    buf = np.zeros(64, np.int32)
     guard = 0
     while running(s):
-        n = legal_turn(s, T, h, legal, buf)
+        n = legal_turn(s, T, h, legal)
         if s[L.G_MUST_MOVE] != 0:
             can_move = False
             for i in range(n):
@@ -423,7 +415,7 @@ def turn_actions(s, T, ev, rng, legal, pp, h):
             if not can_move:
                 # no legal move off the space: the obligation lapses
                 s[L.G_MUST_MOVE] = 0
-                n = legal_turn(s, T, h, legal, buf)
+                n = legal_turn(s, T, h, legal)
         ch = decide(s, T, legal, n, rng, pp, h)
         if ch // OPB == L.A_END:
             break

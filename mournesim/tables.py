@@ -41,6 +41,10 @@ MAX_EFFECTS = 96
 MAX_CARDS = 40
 MAX_RELICS = 32
 MAX_TILES = 96
+# exact attack odds by dice pool (see odds.attack_counts): for pool 0..4 and
+# Blue Moon off/on, the winning face combinations for each needed value
+# 0 .. ODDS_W-1 (target minus ability, clamped)
+ODDS_W = 160
 _SECTIONS = (("P", 64), ("ADJ", MAX_S * 8), ("DEG", MAX_S), ("KIND", MAX_S), ("COMPASS", MAX_S),
              ("CHARM", MAX_S), ("ARROW", MAX_S), ("TUNNEL", MAX_S), ("BEARING", MAX_S),
              ("DIST_H", MAX_S * MAX_S), ("DIST_E", MAX_S * MAX_S), ("KEYSTONE", 4), ("DISC", 4),
@@ -49,7 +53,7 @@ _SECTIONS = (("P", 64), ("ADJ", MAX_S * 8), ("DEG", MAX_S), ("KIND", MAX_S), ("C
              ("HERO_ABIL", MAX_HERO_DEFS * 3), ("HERO_SKILL", MAX_HERO_DEFS),
              ("EFFECTS", MAX_EFFECTS * 5), ("CARDS", MAX_CARDS * 3), ("RELICS", MAX_RELICS * 2),
              ("TILES", MAX_TILES * 6), ("LEVEL_TILES", 3 * 2), ("ENEMY", 8 * 4 * 3), ("WINS_NEEDED", 3),
-             ("NM_CHARMS", 16), ("NM_POWER", 4))
+             ("NM_CHARMS", 16), ("NM_POWER", 4), ("ODDS", 5 * 2 * ODDS_W), ("ODDS_TOTAL", 5))
 _o = 0
 for _name, _size in _SECTIONS:
     globals()["O_" + _name] = _o
@@ -92,6 +96,8 @@ class Tables(NamedTuple):
     wins_needed: np.ndarray  # int32[3] bogbean wins per level
     nm_charms: np.ndarray    # int32[4, 4] charms required per nightmare
     nm_power: np.ndarray     # int32[4] effect index
+    odds: np.ndarray         # int32[5, 2, ODDS_W] winning attack rolls by pool, blue, needed value
+    odds_total: np.ndarray   # int32[5] face combinations rolled by pool
 
 
 class Names(NamedTuple):
@@ -323,7 +329,12 @@ def compile_tables(rs: Ruleset):
                hero_abil=hero_abil, hero_skill=hero_skill, effects=i32(eff_rows, L.EF_COLS),
                cards=i32(cards, 3), relics=i32(relics, 2), tiles=i32(tiles, L.TL_COLS),
                level_tiles=level_tiles, enemy=enemy, wins_needed=wins_needed,
-               nm_charms=nm_charms, nm_power=nm_power)
+               nm_charms=nm_charms, nm_power=nm_power,
+               odds=np.zeros((5, 2, ODDS_W), np.int32), odds_total=np.zeros(5, np.int32))
+    # the odds tables are counted with the engine's own scoring of a roll,
+    # which reads the other sections of the flat array
+    from .odds import attack_counts
+    T = T._replace(**attack_counts(flatten(T)))
     names = Names(spaces=sp_names, heroes=hero_names, skills=[h.skill for h in rs.heroes.values()],
                   cards=card_names, relics=relic_names, nightmares=nm_names, effects=eff_names,
                   tiles=tile_names)

@@ -22,7 +22,7 @@ _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _splitmix(x):
     """One SplitMix64 step: returns (new_state, output)."""
     x = x + _GOLDEN
@@ -32,7 +32,7 @@ def _splitmix(x):
     return x, z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def seed_streams(master_seed, game_index, out):
     """Fill ``out`` (uint64[N_STREAMS*4]) with the streams of one game."""
     x = np.uint64(master_seed)
@@ -45,12 +45,12 @@ def seed_streams(master_seed, game_index, out):
             out[s * 4 + k] = v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def next_u64(st, s):
     """Next 64-bit output of stream ``s`` held in ``st``."""
     o = s * 4
@@ -73,7 +73,7 @@ def next_u64(st, s):
     return result
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def randint(st, s, n):
     """Uniform integer in [0, n) from stream ``s`` (Lemire's method, unbiased)."""
     bound = np.uint64(n)
@@ -97,7 +97,7 @@ def randint(st, s, n):
             return np.int64(hi)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def shuffle(st, s, arr, n):
     """Fisher-Yates shuffle of the first ``n`` entries of ``arr`` in place."""
     for i in range(n - 1, 0, -1):

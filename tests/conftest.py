@@ -82,7 +82,6 @@ class Game:
         self.ev = np.zeros((20000, L.EV_COLS), np.int32)
         self.snaps = np.zeros((400, L.STATE_SIZE), np.int32)
         self.legal = np.zeros(L.MAX_LEGAL, np.int32)
-        self.buf = np.zeros(64, np.int32)
         self.pp = np.array([0.55, 1.0])
         nh = 2 if players == 1 else players
         h = np.full(4, -1, np.int32)
@@ -179,7 +178,7 @@ class Game:
         s[L.G_MUST_MOVE] = 0
 
     def legal_codes(self, h):
-        n = rules.legal_turn(self.s, self.T, int(h), self.legal, self.buf)
+        n = rules.legal_turn(self.s, self.T, int(h), self.legal)
         return [int(c) for c in self.legal[:n]]
 
     def ops(self, h, op):

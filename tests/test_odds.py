@@ -19,7 +19,7 @@ import pytest
 from mournesim import layout as L
 from mournesim import sim
 from mournesim.core import dice_for_combat, roll_die, score_roll
-from mournesim.odds import p_win
+from mournesim.odds import p_attack, p_win
 from simcore.rng import N_STREAMS, seed_streams
 
 RULES = sim.prepare()
@@ -208,3 +208,20 @@ def test_exact_odds_follow_the_combat_toggles(toggle):
             assert p == pytest.approx(float(reference(list(lv), ability, target, rules=alt)), abs=1e-12)
             changed |= abs(p - exact(lv, n, ability, target)) > 1e-12
     assert changed, f"{toggle} changed no probability"
+
+
+@pytest.mark.parametrize("overrides", [(), ("toggles.doubles_stack=true",), ("toggles.dandelion_beats_fumble=false",),
+                                       ("rules.max_combat_dice=4",), ("rules.max_combat_dice=1",)])
+def test_attack_table_equals_enumeration_bit_for_bit(overrides):
+    """The policies' table of attack odds (``p_attack``, counted once per
+    ruleset) gives exactly the float ``p_win`` enumerates, for every pool,
+    Blue Moon or not, and abilities/targets on both sides of the dice range:
+    the policies choose as they did when they enumerated at each call."""
+    rules = sim.prepare(overrides=overrides)
+    for pool in range(1, 5):
+        lv, n = pool_levels(pool, rules)
+        for blue in (False, True):
+            for ability in (0, 3, 9, 25):
+                for target in range(0, 200, 1):
+                    assert p_attack(rules.T, pool, target - ability, blue) == \
+                        exact(lv, n, ability, target, blue=blue, rules=rules), (overrides, pool, blue, ability, target)

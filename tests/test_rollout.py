@@ -64,7 +64,7 @@ def _search_position():
             s = snap.copy()
             h = int(s[L.G_CUR])
             legal = np.zeros(L.MAX_LEGAL, np.int32)
-            n = rules.legal_turn(s, T, h, legal, np.zeros(64, np.int32))
+            n = rules.legal_turn(s, T, h, legal)
             if n >= 3 and s[L.G_EQ_N] >= 2:
                 return s, h, legal, int(n)
     raise AssertionError("no turn start in the search window")
