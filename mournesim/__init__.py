@@ -5,6 +5,11 @@ from simcore import jitcache as _jitcache
 
 __version__ = "0.1.0"
 
+# Changes exactly when the games played change (rules, policies, random
+# streams); guarded by tests/golden/mournesim.json (simcore.golden). History:
+#   1  the engine up to issue 12 (2026-12-01)
+BEHAVIOUR_VERSION = 1
+
 _here = _Path(__file__).parent
 _core = _Path(_jitcache.__file__).parent
 _jitcache.guard([_here, _core],

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from simcore import batch as driver
-from simcore import store
+from simcore import identity, store
 from simcore.errors import InputError
 from . import __version__, plugins
 from .ruleset import normalise_level
@@ -88,7 +88,8 @@ def make_plan(games=10_000, seed=1, levels=("medium",), players=(4,), policies=(
                 labels.append(dict(level=lv, players=p, policy=pol, params=[float(x) for x in pp],
                                    param_names=list(info.param_names), heroes=list(heroes) or "random"))
                 batches.append(min(games, batch or info.meta.get("batch", DEFAULT_BATCH)))
-    meta = dict(package="mournesim", version=__version__, rules_version=rules.ruleset.meta.rules_version,
+    meta = dict(package="mournesim", version=__version__, **identity.engine("mournesim"),
+                rules_version=rules.ruleset.meta.rules_version,
                 ruleset_hash=rules.hash, ruleset=str(ruleset) if ruleset else None, overrides=list(overrides),
                 plugins=list(specs), command=command or " ".join(sys.argv))
     return driver.Plan(payloads, labels, seed, games, batches, target_ci, meta, first)
@@ -113,6 +114,7 @@ def plan_from_run(run: dict, rules: Rules | None = None) -> driver.Plan:
             cfg.resolved(rules)
             payloads.append((rules, cfg, specs))
         meta = {k: v for k, v in run.items() if k not in ("seed", "games", "batch", "target_ci", "cells")}
+        meta.update(identity.engine("mournesim"))   # same behaviour version; this build finishes it
         return driver.Plan(payloads, run["cells"], int(run["seed"]), int(run["games"]), list(run["batch"]),
                            run.get("target_ci"), meta)
     except (KeyError, TypeError, ValueError, IndexError) as e:
@@ -135,6 +137,8 @@ def run_grid(games=10_000, seed=1, levels=("medium",), players=(4,), policies=("
 
 def resume(out, workers=None, cluster=None, progress=None):
     """Finish the interrupted run in ``out``; returns its cells like run_grid."""
-    plan = plan_from_run(store.read_run(out))
+    run = store.read_run(out)
+    identity.check_same(run, "mournesim", out)
+    plan = plan_from_run(run)
     _, summary = driver.run(plan, play_batch, out, workers, cluster, progress, resume=True)
     return None, [(lab, n, w) for lab, (n, w) in zip(plan.labels, summary)]

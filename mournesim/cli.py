@@ -13,6 +13,7 @@ import click
 
 from simcore.cli import add_experiment_command, add_rules_commands, check_resume, error_group, interrupted, \
     ruleset_options as ruleset_options_for
+from simcore import identity
 from simcore.errors import InputError
 from . import __version__
 from .policies import BUILTIN_POLICIES
@@ -138,11 +139,11 @@ def simulate(ctx, games, seed, level, players, policy, heroes, params, workers, 
     speed = f"{total:,} games in {dt:.1f}s, {total / dt:,.0f} games/s"
     if out:
         click.echo(render({"win rate by cell": _cell_table(cells)}, "table",
-                          f"MourneQuest run in {out}  seed={seed}  ({speed})"))
+                          f"MourneQuest run in {out}  seed={seed}  ({speed})\n{identity.describe(PROG)}"))
         click.echo(f"full report: mournesim report {out}")
         return
     title = (f"MourneQuest  level={level} players={players} policy={policy} heroes={heroes} "
-             f"games={games} seed={seed} rules={rules.hash}  ({speed})\n{headline(df)}")
+             f"games={games} seed={seed} rules={rules.hash}  ({speed})\n{identity.describe(PROG)}\n{headline(df)}")
     click.echo(render(standard_report(df), "table", title), nl=False)
 
 
@@ -178,7 +179,7 @@ def report(directory, by, fmt, plots):
         click.echo(f"mournesim: note: the run in {directory} is unfinished; this report covers its finished "
                    f"batches (finish with: mournesim simulate --resume {directory})", err=True)
     title = (f"MourneQuest balance report: {directory}  seed={run['seed']} rules={run.get('rules_version')} "
-             f"hash={run.get('ruleset_hash')}\n{rep.headline(df)}")
+             f"hash={run.get('ruleset_hash')}\n{identity.describe(PROG, run)}\n{rep.headline(df)}")
     tables = rep.standard_report(df) if cols is None else rep.by_report(df, cols)
     click.echo(render(tables, fmt, title), nl=False)
     if plots:

@@ -8,6 +8,11 @@ rulings to docs/rulings.md (section "Quest Master").
 
 __version__ = "0.1.0"
 
+# Changes exactly when the games played change (rules, policies, random
+# streams); guarded by tests/golden/questsim.json (simcore.golden). History:
+#   1  the engine up to issue 12 (2026-12-01)
+BEHAVIOUR_VERSION = 1
+
 from pathlib import Path as _Path
 
 from simcore import jitcache as _jitcache

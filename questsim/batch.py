@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from simcore import batch as driver
-from simcore import store
+from simcore import identity, store
 from simcore.errors import InputError
 from . import __version__
 from . import plugins
@@ -80,7 +80,8 @@ def make_plan(games=10_000, seed=1, players=(4,), tables=(("greedy",),), charact
             payloads.append((rules, cfg, plugin_specs()))
             labels.append(dict(players=p, policy="+".join(tab), characters=list(characters) or "random",
                                params=list(params)))
-    meta = dict(package="questsim", version=__version__, rules_version=rules.ruleset.meta.rules_version,
+    meta = dict(package="questsim", version=__version__, **identity.engine("questsim"),
+                rules_version=rules.ruleset.meta.rules_version,
                 ruleset_hash=rules.hash, ruleset=str(ruleset) if ruleset else None, overrides=list(overrides),
                 plugins=list(plugin_specs()), command=command or " ".join(sys.argv))
     return driver.Plan(payloads, labels, seed, games, [min(games, batch or DEFAULT_BATCH)] * len(payloads),
@@ -111,6 +112,7 @@ def plan_from_run(run: dict) -> driver.Plan:
             cfg.resolved(rules)
             payloads.append((rules, cfg, plugin_specs()))
         meta = {k: v for k, v in run.items() if k not in ("seed", "games", "batch", "target_ci", "cells")}
+        meta.update(identity.engine("questsim"))   # same behaviour version; this build finishes it
         return driver.Plan(payloads, run["cells"], int(run["seed"]), int(run["games"]), list(run["batch"]),
                            run.get("target_ci"), meta)
     except (KeyError, TypeError, ValueError, IndexError) as e:
@@ -130,6 +132,8 @@ def run_grid(out=None, workers=None, cluster=None, progress=None, **kw):
 
 def resume(out, workers=None, cluster=None, progress=None):
     """Finish the interrupted run in ``out``."""
-    plan = plan_from_run(store.read_run(out))
+    run = store.read_run(out)
+    identity.check_same(run, "questsim", out)
+    plan = plan_from_run(run)
     _, summary = driver.run(plan, play_batch, out, workers, cluster, progress, resume=True)
     return None, [(lab, n, w) for lab, (n, w) in zip(plan.labels, summary)]

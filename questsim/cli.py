@@ -13,6 +13,7 @@ import click
 
 from simcore.cli import add_experiment_command, add_rules_commands, check_resume, error_group, interrupted, \
     ruleset_options as ruleset_options_for
+from simcore import identity
 from simcore.errors import InputError
 
 from . import __version__
@@ -118,11 +119,12 @@ def simulate(ctx, games, seed, players, policy, characters, params, workers, bat
     if out:
         t = pd.DataFrame([dict(policy=lab["policy"], players=lab["players"], games=n, wins=w) for lab, n, w in cells])
         t = with_interval(t, name="decided_rate")
-        click.echo(render({"games with a winner, by cell": t}, "table", f"Quest Master run in {out}  ({speed})"))
+        click.echo(render({"games with a winner, by cell": t}, "table",
+                            f"Quest Master run in {out}  ({speed})\n{identity.describe(PROG)}"))
         click.echo(f"full report: questsim report {out}")
         return
     title = f"Quest Master  players={players} policy={policy} games={games} seed={seed} rules={rules.hash}  " \
-            f"({speed})\n{headline(df)}"
+            f"({speed})\n{identity.describe(PROG)}\n{headline(df)}"
     click.echo(render(standard_report(df), "table", title), nl=False)
 
 
@@ -148,7 +150,7 @@ def report(directory, by, fmt, plots):
     if cols is not None and not cols:
         raise InputError("--by: give at least one column")
     title = (f"Quest Master balance report: {directory}  seed={run['seed']} rules={run.get('rules_version')} "
-             f"hash={run.get('ruleset_hash')}\n{rep.headline(df)}")
+             f"hash={run.get('ruleset_hash')}\n{identity.describe(PROG, run)}\n{rep.headline(df)}")
     tables = rep.standard_report(df) if cols is None else rep.by_report(df, cols)
     click.echo(render(tables, fmt, title), nl=False)
     if plots:

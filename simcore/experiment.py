@@ -36,7 +36,7 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from . import batch as driver
-from . import paired, store
+from . import identity, paired, store
 from .errors import InputError
 from .rulesets import format_errors
 
@@ -366,6 +366,7 @@ class Runner:
             resume = False
             if (where / store.RUN_FILE).exists():
                 run = store.read_run(where)
+                identity.check_same(run, plan.meta["package"], where, "re-use the games in")
                 if run.get("key") != key:
                     raise InputError(f"{where}: holds games of another experiment (or other --games, or another ruleset); "
                                      "choose another --out (or delete that directory)")
@@ -388,7 +389,8 @@ class Runner:
 
 
 def _plan_key(plan):
-    rec = {k: v for k, v in plan.run_record().items() if k not in ("command",)}
+    # the exact build does not matter, the behaviour version does (identity.check_same)
+    rec = {k: v for k, v in plan.run_record().items() if k not in ("command", "engine_hash")}
     return hashlib.sha256(json.dumps(rec, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import paired
+from . import identity, paired
 from .experiment import BASELINE, Result
 from .plots import plt
 
@@ -123,6 +123,7 @@ def markdown(res: Result, game, plots=(), command="") -> str:
                   ", ".join(f"{n:,} games → ±{100 * w:.2f} pp" for n, w in res.rounds) + ")" if res.rounds else ""))
     out.append(f"- base: `{json.dumps(base)}`" + (f"; ruleset `{Path(e.base['ruleset']).name}`"
                                                    if e.base.get("ruleset") else "; the shipped ruleset"))
+    out.append(f"- {identity.describe(game.PROG)}")
     if command:
         out.append(f"- command: `{command}`")
     notes = {v.name: v.description for v in e.variant or []}
