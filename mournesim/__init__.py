@@ -8,7 +8,9 @@ __version__ = "0.1.0"
 # Changes exactly when the games played change (rules, policies, random
 # streams); guarded by tests/golden/mournesim.json (simcore.golden). History:
 #   1  the engine up to issue 12 (2026-12-01)
-BEHAVIOUR_VERSION = 1
+#   2  issue 13: the literal readings (MQ-GAP-21, -26, -27, -34, -36, -49, -60,
+#      a fumble stands), the planner/greedy step off and back onto a Nexus
+BEHAVIOUR_VERSION = 2
 
 _here = _Path(__file__).parent
 _core = _Path(_jitcache.__file__).parent

@@ -16,6 +16,7 @@ from .core import (
     dice_for_combat,
     discard_equipped,
     drop_charms,
+    fumbled,
     gain_charms,
     hb,
     log,
@@ -53,13 +54,17 @@ def hero_combat(s, T, ev, rng, legal, pp, h, row, a, defending):
     blue = moon_colour(s, T) == L.BLUE
     levels = np.zeros(8, np.int32)
     faces = np.zeros(8, np.int32)
+    spare = np.zeros(8, np.int32)
     n = dice_for_combat(s, T, levels, 0)
     for i in range(n):
         faces[i] = roll_die(T, rng, levels[i])
+    rolled = n      # dice rolled together; a die added later cannot undo their fumble
     bonus = 0
     s[L.G_COMBATS] += 1
     while True:
         win, total = score_roll(T, faces, n, ability, bonus, target, blue, defending)
+        if n > rolled and fumbled(T, faces, rolled, defending):
+            win, total = False, -1
         if s[L.G_LOG] == 1:
             packed = 0
             for i in range(min(n, 6)):
@@ -76,10 +81,14 @@ def hero_combat(s, T, ev, rng, legal, pp, h, row, a, defending):
             for i in range(n):
                 legal[k] = code(L.R_TALISMAN, i)
                 k += 1
+        # an extra-die effect needs a die it may add (MQ-GAP-36)
+        room = dice_for_combat(s, T, spare, n - min(s[L.G_POOL], T[TB.P_MAX_DICE]) + 1) > n
         for r in range(T[TB.P_N_RELICS]):
             if s[L.G_RELIC_OWNER + r] >= 0 and T[TB.O_EFFECTS + (T[TB.O_RELICS + r * 2 + 0]) * 5 + L.EF_WHEN] == L.W_COMBAT:
                 e = T[TB.O_RELICS + r * 2 + 0]
                 if T[TB.O_EFFECTS + e * 5 + L.EF_TARGET] == L.T_SELF and s[L.G_RELIC_OWNER + r] != h:
+                    continue
+                if T[TB.O_EFFECTS + e * 5 + L.EF_KIND] == L.E_EXTRA_DIE and not room:
                     continue
                 legal[k] = code(L.R_RELIC, r)
                 k += 1
@@ -87,6 +96,8 @@ def hero_combat(s, T, ev, rng, legal, pp, h, row, a, defending):
             e = T[TB.O_HERO_SKILL + (s[hb(u) + L.H_ID])]
             if s[hb(u) + L.H_SKILLS] > 0 and T[TB.O_EFFECTS + e * 5 + L.EF_WHEN] == L.W_COMBAT:
                 if T[TB.O_EFFECTS + e * 5 + L.EF_TARGET] == L.T_SELF and u != h:
+                    continue
+                if T[TB.O_EFFECTS + e * 5 + L.EF_KIND] == L.E_EXTRA_DIE and not room:
                     continue
                 legal[k] = code(L.R_SKILL, u)
                 k += 1
@@ -124,6 +135,7 @@ def hero_combat(s, T, ev, rng, legal, pp, h, row, a, defending):
             log(s, ev, L.EVT_REROLL, h, n, 0, 0, 0, 0)
             for i in range(n):
                 faces[i] = roll_die(T, rng, levels[i])
+            rolled = n
         elif kind == L.E_EXTRA_DIE:
             n2 = dice_for_combat(s, T, levels, n - min(s[L.G_POOL], T[TB.P_MAX_DICE]) + amt)
             for i in range(n, n2):

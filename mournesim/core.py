@@ -324,15 +324,18 @@ def roll_compass(T, rng):
 def dice_for_combat(s, T, levels, extra):
     """Fill ``levels`` with the dice a hero rolls: every unlocked die up to the
     maximum, the highest levels first; ``extra`` relic dice add the next
-    highest dice not already rolled. Returns the count."""
+    highest dice not already rolled, while there are any. Returns the count."""
     pool = s[L.G_POOL]
     n = min(pool, T[TB.P_MAX_DICE])
     k = 0
     for lv in range(pool - 1, pool - 1 - n, -1):
         levels[k] = lv
         k += 1
-    # extra dice: highest levels not yet rolled, unlocked or not
-    for lv in range(3, -1, -1):
+    # extra dice: the highest levels not yet rolled; only unlocked ones, for
+    # the pool is all a hero may roll (MQ-COMBAT-03..07, MQ-GAP-36), unless
+    # the toggle extra_die_any_level lets a Relic lend a locked die
+    top = 3 if T[TB.P_T_EXTRA_DIE_ANY] == 1 else pool - 1
+    for lv in range(top, -1, -1):
         if extra <= 0:
             break
         used = False
@@ -386,6 +389,24 @@ def score_roll(T, faces, n, ability, bonus, target, blue, defending):
     v = ability + total * mult + bonus
     return v >= target, v
 
+@njit(cache=True, _nrt=False)
+def fumbled(T, faces, n, defending):
+    """The ``n`` dice rolled together are a fumble that no Dandelion among them
+    saves: "they have fumbled ... and they automatically lose the fight"
+    (MQ-COMBAT-11/12). Dice added to the roll afterwards (an extra-die Relic)
+    cannot undo it; a re-roll replaces the dice and is judged anew."""
+    fails = 0
+    dand = False
+    for i in range(n):
+        if faces[i] == L.FACE_FAIL:
+            fails += 1
+        elif faces[i] == L.FACE_DANDELION:
+            dand = True
+    fumble = (n == 1 and fails == 1) or (n >= 2 and fails >= 2)
+    if defending and T[TB.P_T_DEFENCE_ANY_FAIL] == 1 and fails > 0:
+        fumble = True
+    return fumble and not (dand and T[TB.P_T_DANDELION_BEATS_FUMBLE] == 1)
+
 # ---- discs, levels, dice pool ---------------------------------------------------------
 
 
@@ -404,6 +425,21 @@ def raise_encounter_level(s, T, ev):
 
 
 @njit(cache=True, _nrt=False)
+def encounter_trigger(s, T, ev, count):
+    """A Nightmare event that adds Encounter tiles (MQ-ENC-01/02): ``count`` is
+    how many Nightmares this kind of event has now happened to (cast out or
+    defeated, or escaped). The Level 2 tiles come in with the first, the
+    Level 3 tiles with "a second Nightmare" (MQ-GAP-49); a level already
+    brought in by an exhausted bag is not added twice. With the toggle
+    encounter_level_per_trigger, every event adds the next level instead."""
+    if T[TB.P_T_LEVEL_PER_TRIGGER] == 1:
+        raise_encounter_level(s, T, ev)
+        return
+    while s[L.G_ENC_LEVEL] < min(3, 1 + count):
+        raise_encounter_level(s, T, ev)
+
+
+@njit(cache=True, _nrt=False)
 def unlock_die(s, ev):
     """A Nightmare cast out or defeated adds the next combat die (MQ-COMBAT-04..06)."""
     if s[L.G_POOL] < 4:
@@ -415,20 +451,20 @@ def unlock_die(s, ev):
 def click_disc(s, T, ev, d, clicks):
     """Turn the disc at direction ``d`` by ``clicks`` (negative turns it back).
 
-    A disc at its release position ignores further clicks (MQ-GAP-21); turning
-    back never goes past the level's start marker."""
+    A disc at its release position ignores further clicks either way: its
+    Nightmare will escape (MQ-GAP-21); turning back never goes past the
+    level's start marker."""
     o = db(d)
     if not disc_occupied(s, d):
         return
+    if s[o + L.D_STATE] == L.DS_RELEASED:
+        # "rotated fully": it neither turns on nor back (MQ-DISC-03, MQ-GAP-21)
+        return
     if clicks > 0:
-        if s[o + L.D_STATE] == L.DS_RELEASED:
-            return
         s[o + L.D_CLICKS] = max(0, s[o + L.D_CLICKS] - clicks)
         if s[o + L.D_CLICKS] == 0:
             s[o + L.D_STATE] = L.DS_RELEASED
     else:
-        if s[o + L.D_STATE] == L.DS_RELEASED:
-            s[o + L.D_STATE] = L.DS_ON
         s[o + L.D_CLICKS] = min(s[o + L.D_START_CLICKS], s[o + L.D_CLICKS] - clicks)
     log(s, ev, L.EVT_DISC_CLICK, L.ACTOR_GAME, d, clicks, s[o + L.D_CLICKS], s[o + L.D_STATE], 0)
 

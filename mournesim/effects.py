@@ -14,7 +14,6 @@ from .core import (
     click_disc,
     code,
     db,
-    disc_occupied,
     discard_equipped,
     discard_tile,
     gain_charms,
@@ -225,8 +224,9 @@ def effect_targets(s, T, e, user, active, legal, n, base):
         if tgt == L.T_CHOSEN_DISC:
             for d in range(4):
                 o = db(d)
-                if disc_occupied(s, d) and (T[TB.O_EFFECTS + e * 5 + L.EF_AMOUNT] > 0 or
-                                            s[o + L.D_CLICKS] < s[o + L.D_START_CLICKS]):
+                # a released disc turns neither way (MQ-GAP-21)
+                if s[o + L.D_STATE] == L.DS_ON and (T[TB.O_EFFECTS + e * 5 + L.EF_AMOUNT] > 0 or
+                                                    s[o + L.D_CLICKS] < s[o + L.D_START_CLICKS]):
                     n = put_target(legal, n, base, d)
     elif kind == L.E_EXTRA_ACTION:
         if s[L.G_TURN_OVER] == 0:
@@ -263,6 +263,8 @@ def arrive(s, T, ev, rng, legal, pp, h):
             s[o + L.H_POS] = other
             log(s, ev, L.EVT_TUNNEL, h, sp, other, 0, 0, 0)
             sp = other
+    if h == s[L.G_CUR]:
+        s[L.G_ARRIVED] = sp
     c = pot_at(s, T, sp)
     if c >= 0:
         log(s, ev, L.EVT_POT, h, c, sp, 0, 0, 0)

@@ -23,6 +23,7 @@ from .core import (
     nb,
     nightmare_at,
     pot_at,
+    encounter_trigger,
     raise_encounter_level,
     remove_bogbean,
     running,
@@ -175,6 +176,8 @@ def enemy_attacks(s, T, ev, rng, legal, pp, only_entered):
             continue
         if only_entered and s[nb(k) + L.N_JUST] == 0:
             continue
+        if s[nb(k) + L.N_ESCAPED] == 2 and T[TB.P_T_ESCAPE_ROUND_ACTIVE] == 0:
+            continue   # no attack in the round it escaped (MQ-GAP-26)
         if not running(s):
             return
         nightmare_attack(s, T, ev, rng, legal, pp, k)
@@ -221,61 +224,63 @@ def movement_tile(s, T, ev, rng, legal, pp, steps):
 
 @njit(cache=True, _nrt=False)
 def place_nightmare(s, T, ev, k, d):
-    """Nightmare ``k`` arrives on the key stone of direction ``d``: bogbeans
-    there flee, heroes there are knocked back to their start (MQ-GAP-27)."""
+    """Nightmare ``k`` tries to arrive on the key stone of direction ``d``.
+
+    At the Final Battle emergence, and on an escape with the toggle
+    escape_knocks_back, heroes there are knocked back to their start first
+    (MQ-FINAL-04, MQ-GAP-27). The two-miniature limit holds (MQ-MOVE-07):
+    bogbeans there flee before a nightmare (MQ-ENEMY-12), but heroes and
+    nightmares do not make way, so with no room left the nightmare stays on
+    its disc and tries again at the next enemy step. Returns True if placed."""
     sp = T[TB.O_KEYSTONE + d]
-    for c in range(4):
-        if s[xb(c) + L.X_BOG_POS] == sp:
-            remove_bogbean(s, T, ev, c, 0)
     if T[TB.P_T_ESCAPE_KNOCKS_BACK] == 1 or s[L.G_FINAL] != L.FB_NONE:
         for h in range(s[L.G_NHEROES]):
             if s[hb(h) + L.H_POS] == sp:
                 knock_back_to_start(s, T, ev, h)
-    # keep the two-miniature limit: push the later seat's hero off, then
-    # any nightmare already there steps aside to a neighbour with room
-    while minis_at(s, sp) >= T[TB.P_MINIS]:
-        last = -1
-        for h in range(s[L.G_NHEROES]):
-            if s[hb(h) + L.H_POS] == sp:
-                last = h
-        if last >= 0:
-            knock_back_to_start(s, T, ev, last)
-            continue
-        other = nightmare_at(s, sp)
-        if other < 0:
-            break
-        dest = -1
-        for j in range(T[TB.O_DEG + sp]):
-            nx = T[TB.O_ADJ + sp * 8 + j]
-            if minis_at(s, nx) - bogbeans_at(s, nx) < T[TB.P_MINIS] and nightmare_at(s, nx) < 0:
-                dest = nx
-                break
-        if dest < 0:
-            break
-        for c in range(4):
-            if s[xb(c) + L.X_BOG_POS] == dest:
-                remove_bogbean(s, T, ev, c, 0)
-        log(s, ev, L.EVT_ENEMY_MOVE, L.ACTOR_GAME, 1, other, sp, dest, 0)
-        s[nb(other) + L.N_POS] = dest
+    if minis_at(s, sp) - bogbeans_at(s, sp) >= T[TB.P_MINIS]:
+        return False
+    for c in range(4):
+        if s[xb(c) + L.X_BOG_POS] == sp:
+            remove_bogbean(s, T, ev, c, 0)
     s[nb(k) + L.N_POS] = sp
     s[db(d) + L.D_STATE] = L.DS_BOARD
     for t in range(4):
         s[L.G_POOL_CHARMS + t] += s[db(d) + L.D_DEP + t]
         s[db(d) + L.D_DEP + t] = 0
+    return True
 
 
 @njit(cache=True, _nrt=False)
 def escapes(s, T, ev):
-    """Released nightmares escape onto their key stones (MQ-DISC-04)."""
+    """Released nightmares escape onto their key stones (MQ-DISC-04); one
+    whose key stone is full waits on its disc (MQ-GAP-27). Each escape is an
+    Encounter trigger (MQ-ENC-01/02)."""
     for d in range(4):
         if s[db(d) + L.D_STATE] == L.DS_RELEASED:
             k = s[db(d) + L.D_NM]
-            log(s, ev, L.EVT_ESCAPE, -1 - k, d, T[TB.O_KEYSTONE + d], 0, 0, 0)
-            place_nightmare(s, T, ev, k, d)
+            placed = place_nightmare(s, T, ev, k, d)
+            log(s, ev, L.EVT_ESCAPE, -1 - k, d, T[TB.O_KEYSTONE + d], 0 if placed else 1, 0, 0)
+            if not placed:
+                continue
             s[nb(k) + L.N_FATE] = L.FATE_ESCAPED
-            s[nb(k) + L.N_ESCAPED] = 2   # 2: escaped this phase (no normal move)
+            s[nb(k) + L.N_ESCAPED] = 2   # 2: escaped this round (MQ-GAP-26)
             s[L.G_ESCAPED] += 1
-            raise_encounter_level(s, T, ev)
+            encounter_trigger(s, T, ev, s[L.G_ESCAPED])
+
+
+@njit(cache=True, _nrt=False)
+def emergences(s, T, ev):
+    """Nightmares not cast out emerge onto their key stones at the Final
+    Battle (MQ-FINAL-03/04); one that finds no room waits on its disc and
+    emerges at a later Final Battle enemy step."""
+    for d in range(4):
+        st = s[db(d) + L.D_STATE]
+        if st == L.DS_ON or st == L.DS_RELEASED:
+            k = s[db(d) + L.D_NM]
+            placed = place_nightmare(s, T, ev, k, d)
+            log(s, ev, L.EVT_EMERGE, -1 - k, d, T[TB.O_KEYSTONE + d], 0 if placed else 1, 0, 0)
+            if placed:
+                s[nb(k) + L.N_FATE] = L.FATE_EMERGED
 
 
 @njit(cache=True, _nrt=False)
@@ -285,6 +290,8 @@ def evil_powers(s, T, ev, rng, legal, pp):
         k = s[db(d) + L.D_NM]
         if k < 0 or s[nb(k) + L.N_POS] < 0 or not running(s):
             continue
+        if s[nb(k) + L.N_ESCAPED] == 2 and T[TB.P_T_ESCAPE_ROUND_ACTIVE] == 0:
+            continue   # it acts "on any following rounds" (MQ-GAP-26)
         e = T[TB.O_NM_POWER + k]
         log(s, ev, L.EVT_EVIL_POWER, -1 - k, e, s[nb(k) + L.N_POS], 0, 0, 0)
         if T[TB.O_EFFECTS + e * 5 + L.EF_KIND] == L.E_EXTRA_MOVE:
@@ -372,16 +379,23 @@ def enemy_phase(s, T, ev, rng, legal, pp, draws):
     log(s, ev, L.EVT_ENEMY_PHASE, L.ACTOR_GAME, 0, 0, 0, 0, 0)
     if s[L.G_FINAL] != L.FB_RUNNING:
         escapes(s, T, ev)
+    else:
+        emergences(s, T, ev)   # a nightmare still waiting for room on its key stone
     clear_entered(s)
     move_all_enemies(s, T, ev, T[TB.P_NM_MOVE], T[TB.P_BOG_MOVE], True)
-    for k in range(4):
-        if s[nb(k) + L.N_ESCAPED] == 2:
-            s[nb(k) + L.N_ESCAPED] = 1
-            if s[nb(k) + L.N_POS] >= 0 and heroes_at(s, s[nb(k) + L.N_POS]) > 0:
-                s[nb(k) + L.N_JUST] = 1
+    if T[TB.P_T_ESCAPE_ROUND_ACTIVE] == 1:
+        # the other reading: in play at once, attacking a hero on its key stone
+        for k in range(4):
+            if s[nb(k) + L.N_ESCAPED] == 2:
+                s[nb(k) + L.N_ESCAPED] = 1
+                if s[nb(k) + L.N_POS] >= 0 and heroes_at(s, s[nb(k) + L.N_POS]) > 0:
+                    s[nb(k) + L.N_JUST] = 1
     evil_powers(s, T, ev, rng, legal, pp)
     if running(s):
         enemy_attacks(s, T, ev, rng, legal, pp, T[TB.P_T_ENEMY_ON_HERO_ATTACKS] == 0)
     clear_entered(s)
     if draws and running(s):
         draw_encounters(s, T, ev, rng, legal, pp)
+    for k in range(4):
+        if s[nb(k) + L.N_ESCAPED] == 2:
+            s[nb(k) + L.N_ESCAPED] = 1   # from the next round on it hunts the heroes

@@ -13,13 +13,11 @@ from .core import (
     OPB,
     click_disc,
     code,
-    db,
     disc_occupied,
     first_hero_at,
     hb,
     log,
     lose_life,
-    nb,
     next_occupied_disc,
     nightmare_at,
     remove_bogbean,
@@ -27,7 +25,7 @@ from .core import (
     roll_die,
     xb,
 )
-from .enemies import place_nightmare
+from .enemies import emergences
 from .policies import decide
 
 # =============================================================================
@@ -182,13 +180,7 @@ def start_final_battle(s, T, ev, rng, legal, pp):
     s[L.G_TOKENS] = 0
     s[L.G_FB_POOL] = s[L.G_POOL]
     log(s, ev, L.EVT_FINAL_BATTLE, L.ACTOR_GAME, 1, 0, 0, 0, 0)
-    for d in range(4):
-        st = s[db(d) + L.D_STATE]
-        if st == L.DS_ON or st == L.DS_RELEASED:
-            k = s[db(d) + L.D_NM]
-            log(s, ev, L.EVT_EMERGE, -1 - k, d, T[TB.O_KEYSTONE + d], 0, 0, 0)
-            place_nightmare(s, T, ev, k, d)
-            s[nb(k) + L.N_FATE] = L.FATE_EMERGED
+    emergences(s, T, ev)
     h = randint(rng, STREAM_DICE, s[L.G_NHEROES])
     f = roll_compass(T, rng)
     log(s, ev, L.EVT_COMPASS, h, f, 1, 0, 0, 0)

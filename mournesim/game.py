@@ -34,6 +34,7 @@ def setup(s, T, ev, rng, legal, pp, level, players, heroes, policy, logging):
     s[L.G_POLICY] = policy
     s[L.G_CUR] = -1
     s[L.G_FORBID] = -1
+    s[L.G_ARRIVED] = -1
     s[L.G_SHIM_FACING] = -1
     # heroes
     nd = T[TB.P_N_HERO_DEFS]

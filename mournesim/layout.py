@@ -174,6 +174,8 @@ G_CTX_FACES = _take(8)     # the faces of the combat roll being decided on
 G_WALL_REPAIRS = _take(1)
 G_POLICY = _take(1)        # policy id of the active decision maker
 G_ILLEGAL = _take(1)       # choices a policy returned that were not legal (replaced by the first legal one)
+G_ARRIVED = _take(1)       # space the active hero last moved onto this turn (-1): a Nexus gives Equipment
+                           # only to a hero who "moves on to" it (MQ-CARD-03, MQ-GAP-60)
 G_POOL_CHARMS = _take(4)   # charm pool by type
 G_BOGS_IN_PLAY = _take(3)  # bogbean miniatures on the board by level
 G_WALL = _take(4)          # damaged key stone by direction (0/1)

@@ -258,6 +258,11 @@ def score_turn(s, T, h, op, arg, goal, pp, need, other_goal):
     if op == L.A_MOVE:
         if goal < 0:
             return -0.5
+        if (goal == pos and T[TB.O_KIND + pos] == L.K_NEXUS and s[L.G_ARRIVED] != pos and s[L.G_ACTS] >= 2
+                and s[L.G_NEXUS_USED] == 0 and s[L.G_EQ_N] > 0 and T[TB.P_T_NEXUS_STANDING] == 0):
+            # a Nexus gives Equipment to a hero who moves on to it (MQ-GAP-60):
+            # step off, to step back on
+            return 0.5 - danger_at(s, T, h, arg, risk)
         d0 = T[TB.O_DIST_H + pos * 64 + goal]
         d1 = T[TB.O_DIST_H + arg * 64 + goal]
         if T[TB.O_KIND + pos] == L.K_DISC:

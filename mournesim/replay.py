@@ -227,7 +227,8 @@ def _fields(et, a, b, c, d, e, ctx):
     if n == "compass_token":
         return {"tokens": a}
     if n in ("escape", "emerge"):
-        return {"disc": DIRS[a], "to": ctx.space(b)}
+        # blocked: the key stone is full, the nightmare waits on its disc (MQ-GAP-27)
+        return {"disc": DIRS[a], "to": ctx.space(b), "blocked": bool(c)}
     if n == "enemy_move":
         who = ctx.n.nightmares[b] if a else f"bogbean of {CORN[b]}"
         return {"enemy": who, "from": ctx.space(c), "to": ctx.space(d)}

@@ -21,6 +21,7 @@ from .core import (
     charms_held,
     db,
     drop_charms,
+    encounter_trigger,
     enemies_in_play,
     gain_charms,
     hb,
@@ -31,7 +32,6 @@ from .core import (
     minis_at,
     nb,
     nightmare_at,
-    raise_encounter_level,
     running,
     snapshot,
     unlock_die,
@@ -55,6 +55,7 @@ from .enemies import (  # noqa: F401
     draw_tile,
     enemy_attacks,
     enemy_phase,
+    emergences,
     enemy_step,
     escapes,
     evil_powers,
@@ -98,7 +99,7 @@ def nightmare_gone(s, T, ev, k, fate):
         s[L.G_DEFEATED] += 1
         log(s, ev, L.EVT_NIGHTMARE_DEFEATED, -1 - k, d, 0, 0, 0, 0)
     unlock_die(s, ev)
-    raise_encounter_level(s, T, ev)
+    encounter_trigger(s, T, ev, s[L.G_CASTOUT] + s[L.G_DEFEATED])
 
 
 @njit(cache=True, _nrt=False)
@@ -118,6 +119,18 @@ def charms_needed(s, T, d, t):
 def add(legal, n, op, arg):
     legal[n] = op * OPB + arg
     return n + 1
+
+
+@njit(cache=True, _nrt=False)
+def nexus_open(s, T, pos):
+    """The active hero on ``pos`` may still take an Equipment card there:
+    "When a Hero moves on to a Nexus Point they can choose to either..." —
+    only after moving onto it this turn (MQ-CARD-03, MQ-GAP-60; the toggle
+    nexus_draw_when_standing lets a hero standing there draw too), and only
+    one card a turn (MQ-CARD-04)."""
+    if T[TB.O_KIND + pos] != L.K_NEXUS or s[L.G_NEXUS_USED] != 0:
+        return False
+    return pos == s[L.G_ARRIVED] or T[TB.P_T_NEXUS_STANDING] == 1
 
 
 @njit(cache=True, _nrt=False)
@@ -172,7 +185,7 @@ def legal_turn(s, T, h, legal):
                             n = add(legal, n, L.A_DEPOSIT, t)
                 if s[L.G_WALL + d] == 1 and s[o + L.H_CH + 0] >= T[TB.P_GRANITE]:
                     n = add(legal, n, L.A_REPAIR, d)
-            if kind == L.K_NEXUS and s[L.G_NEXUS_USED] == 0 and s[L.G_SURPLUS_N] > 0:
+            if nexus_open(s, T, pos) and s[L.G_SURPLUS_N] > 0:
                 n = add(legal, n, L.A_SURPLUS, 0)
             if kind == L.K_START and s[o + L.H_WOUNDS] > 0:
                 n = add(legal, n, L.A_HEAL, 0)
@@ -217,7 +230,7 @@ def legal_turn(s, T, h, legal):
     if not over:
         # free actions (MQ-ACT-09) are not actions, so a compulsory first move
         # does not block them; none once a lost attack has ended the turn
-        if kind == L.K_NEXUS and s[L.G_NEXUS_USED] == 0 and s[L.G_EQ_N] > 0:
+        if nexus_open(s, T, pos) and s[L.G_EQ_N] > 0:
             n = add(legal, n, L.A_DRAW_EQ, 0)
         for t in range(4):
             if s[o + L.H_CH + t] > 0:
@@ -385,6 +398,7 @@ def hero_turn(s, T, ev, snaps, rng, legal, pp, h):
     s[L.G_CUR] = h
     s[L.G_ACTS] = T[TB.P_ACTIONS]
     s[L.G_NEXUS_USED] = 0
+    s[L.G_ARRIVED] = -1
     s[L.G_SHIM_ATTACKED] = 0
     s[L.G_TURN_OVER] = 0
     s[L.G_FORBID] = -1

@@ -64,6 +64,10 @@ class Toggles(Strict):
     partial_theft_takes_charms: bool
     transition_enemy_phase: bool
     pregame_encounters: bool
+    nexus_draw_when_standing: bool
+    encounter_level_per_trigger: bool
+    extra_die_any_level: bool
+    escape_round_active: bool
 
 
 class Rules(Strict):

@@ -1,10 +1,13 @@
 """Golden reference games: the guard behind each game's behaviour version.
 
-Each game package has a ``reference`` module whose ``digests()`` plays a fixed
+Each game package has a ``reference`` module whose ``games()`` plays a fixed
 set of reference games (every built-in policy, every level / player count,
-non-default toggles, a replay) and returns ``{name: sha256}`` of their result
-rows and logs. ``tests/golden/<package>.json`` stores those digests together
-with the behaviour version that produced them. The test fails when
+non-default toggles) and returns ``(columns, {name: result rows})``.
+``tests/golden/<package>.json`` stores the sha256 of each cell's rows, the
+result columns they cover and the behaviour version that produced them. Only
+those columns are compared, so adding a result column (a new counter) is not
+a change of play; nor is the wording of a replay, which is not digested. The
+test fails when
 
 - a game changed but ``BEHAVIOUR_VERSION`` did not: play changed by accident,
   or on purpose without saying so (bump the version); or
@@ -38,16 +41,18 @@ def digest_array(a) -> str:
     return h.hexdigest()
 
 
-def digest_text(text: str) -> str:
-    """sha256 of a text (a replay's JSON lines)."""
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
-def current(package: str) -> dict:
-    """The behaviour version and reference digests of the installed engine."""
+def current(package: str, columns=None) -> dict:
+    """The behaviour version and reference digests of the installed engine,
+    over ``columns`` (default: every result column it has now)."""
     mod = import_module(package)
-    return {"behaviour_version": int(mod.BEHAVIOUR_VERSION),
-            "digests": import_module(package + ".reference").digests()}
+    have, games = import_module(package + ".reference").games()
+    columns = list(have) if columns is None else list(columns)
+    missing = [c for c in columns if c not in have]
+    if missing:
+        raise KeyError(f"{package}: result columns {missing} are gone")
+    idx = [list(have).index(c) for c in columns]
+    return {"behaviour_version": int(mod.BEHAVIOUR_VERSION), "columns": columns,
+            "digests": {k: digest_array(np.asarray(v)[:, idx]) for k, v in games.items()}}
 
 
 def path_of(package: str) -> Path:
@@ -60,7 +65,10 @@ def problems(package: str) -> list[str]:
     if not f.is_file():
         return [f"{f}: missing; create it with python -m simcore.golden --update {package}"]
     stored = json.loads(f.read_text())
-    now = current(package)
+    try:
+        now = current(package, stored["columns"])
+    except KeyError as e:
+        return [f"{e.args[0]}; if that is intended, regenerate: python -m simcore.golden --update {package}"]
     if stored["behaviour_version"] != now["behaviour_version"]:
         return [f"{package}: BEHAVIOUR_VERSION is {now['behaviour_version']} but {f.name} was made by "
                 f"v{stored['behaviour_version']}; regenerate it: python -m simcore.golden --update {package}"]

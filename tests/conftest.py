@@ -165,13 +165,16 @@ class Game:
             self.s[self.hero_off(h) + L.H_FIRST_DONE] = 1
 
     # -- turn driving
-    def begin_turn(self, h, acts=None):
+    def begin_turn(self, h, acts=None, arrived=False):
         """Reset the per-turn scalars the way ``rules.hero_turn`` does, without
-        the must-move flags (tests set them when needed)."""
+        the must-move flags (tests set them when needed). ``arrived``: as if
+        the hero had just moved onto its space this turn (a Nexus then gives
+        Equipment, MQ-GAP-60)."""
         s = self.s
         s[L.G_CUR] = int(h)
         s[L.G_ACTS] = int(self.T[TB.P_ACTIONS] if acts is None else acts)
         s[L.G_NEXUS_USED] = 0
+        s[L.G_ARRIVED] = self.pos(h) if arrived else -1
         s[L.G_SHIM_ATTACKED] = 0
         s[L.G_TURN_OVER] = 0
         s[L.G_FORBID] = -1

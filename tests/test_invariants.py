@@ -473,7 +473,8 @@ def test_escaping_nightmare_never_makes_three_miniatures_on_its_key_stone():
         keystone_n:  Nightmare A, Nightmare B   (escaped earlier, on the board)
         disc N:      Nightmare C, released      <- escapes this enemy phase
 
-    (found in seeded random games, e.g. seed 20240611 game 28, hard, solo)."""
+    (found in seeded random games, e.g. seed 20240611 game 28, hard, solo).
+    Nothing makes way for it (MQ-GAP-27): it waits on its released Disc."""
     from mournesim.rules import escapes
     s = _running_snapshot(final_battle=False)
     _clear_enemies(s)
@@ -497,5 +498,7 @@ def test_escaping_nightmare_never_makes_three_miniatures_on_its_key_stone():
     assert _minis_at(s, ks) == 2
     ev, rng, legal, pp = _kernel_args(s)
     escapes(s, RULES.T, ev)
-    assert nm_field(s, disc_field(s, 0, L.D_NM), L.N_POS) >= 0     # it did escape
+    assert nm_field(s, disc_field(s, 0, L.D_NM), L.N_POS) == -1     # it waits
+    assert disc_field(s, 0, L.D_STATE) == L.DS_RELEASED
+    assert [nm_field(s, k, L.N_POS) for k in others] == [ks, ks]   # nobody moved aside
     assert _minis_at(s, ks) <= MINIS

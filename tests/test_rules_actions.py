@@ -240,16 +240,19 @@ def test_trading_post_three_charms_for_a_relic():
 # ---- equipment ---------------------------------------------------------------------------
 
 def test_nexus_face_down_draw_is_free_and_equips():
-    """"Lift the top face-down Equipment Card as a free action" ... "The value on the
-    bottom of the Equipment Card is then added to the value shown for that
-    Ability".  MQ-CARD-01, MQ-CARD-03, MQ-CARD-05."""
-    g = quiet_game(park=("nexus_ne",) + far_spaces()[1:])
+    """"When a Hero moves on to a Nexus Point they can choose to either: Lift the
+    top face-down Equipment Card as a free action" ... "The value on the bottom of
+    the Equipment Card is then added to the value shown for that Ability".
+    MQ-CARD-01, MQ-CARD-03, MQ-CARD-05 (MQ-GAP-60)."""
+    g = quiet_game(park=("path_e1",) + far_spaces()[1:])
     c = g.card_id(STRENGTH, 3)
     _card_on_top(g, c)
     base = g.ability(0, STRENGTH)
     g.begin_turn(0)
+    assert g.ops(0, L.A_DRAW_EQ) == []
+    g.act(0, L.A_MOVE, g.sp("nexus_ne"))
     g.act(0, L.A_DRAW_EQ)
-    assert g.acts() == 3
+    assert g.acts() == 2                               # the move only
     assert g.equipped(0, STRENGTH) == c
     assert g.ability(0, STRENGTH) == base + 3
 
@@ -259,7 +262,7 @@ def test_one_equipment_card_per_turn_and_surplus_costs_an_action():
     "Heroes are limited to collecting only one Equipment Card from a Nexus Point on
     any one turn."  MQ-CARD-03, MQ-CARD-04, MQ-CARD-08."""
     g = quiet_game(park=("nexus_se",) + far_spaces()[1:])
-    g.begin_turn(0)
+    g.begin_turn(0, arrived=True)
     assert g.ops(0, L.A_DRAW_EQ) == [0] and g.ops(0, L.A_SURPLUS) == [0]
     top = _surplus(g)[-1]
     g.act(0, L.A_SURPLUS)
@@ -267,12 +270,12 @@ def test_one_equipment_card_per_turn_and_surplus_costs_an_action():
     assert top in [g.equipped(0, a) for a in range(3)]
     assert g.ops(0, L.A_DRAW_EQ) == [] and g.ops(0, L.A_SURPLUS) == []
     # the other way round: after a free draw no Surplus card
-    g.begin_turn(0)
+    g.begin_turn(0, arrived=True)
     g.act(0, L.A_DRAW_EQ)
     assert g.ops(0, L.A_SURPLUS) == [] and g.ops(0, L.A_DRAW_EQ) == []
     # not away from a Nexus
     g.put(0, "path_s1")
-    g.begin_turn(0)
+    g.begin_turn(0, arrived=True)
     assert g.ops(0, L.A_DRAW_EQ) == [] and g.ops(0, L.A_SURPLUS) == []
 
 
@@ -284,7 +287,7 @@ def test_higher_card_replaces_and_old_goes_to_surplus():
     old = g.equip(0, COURAGE, 2)
     new = g.card_id(COURAGE, 4)
     _card_on_top(g, new)
-    g.begin_turn(0)
+    g.begin_turn(0, arrived=True)
     g.act(0, L.A_DRAW_EQ)
     assert g.equipped(0, COURAGE) == new
     assert _surplus(g)[-1] == old
@@ -300,7 +303,7 @@ def test_equal_or_lower_card_cannot_replace_and_goes_to_surplus():
         drawn = g.card_id(MAGIC, drawn_value, nth=1 if drawn_value == 3 else 0)
         assert drawn != have
         _card_on_top(g, drawn)
-        g.begin_turn(0)
+        g.begin_turn(0, arrived=True)
         g.act(0, L.A_DRAW_EQ)                     # the scripted policy equips if it can
         assert g.equipped(0, MAGIC) == have
         assert _surplus(g)[-1] == drawn
@@ -315,7 +318,7 @@ def test_hag_card_acts_at_once_and_leaves_the_game():
     _card_on_top(g, hag)
     surplus = _surplus(g)
     n = int(g.s[L.G_EQ_N])
-    g.begin_turn(0)
+    g.begin_turn(0, arrived=True)
     g.act(0, L.A_DRAW_EQ)
     assert g.wounds(0) == 1
     assert _surplus(g) == surplus

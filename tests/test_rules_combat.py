@@ -39,12 +39,14 @@ def test_single_fail_is_a_fumble():
 
 def test_two_fails_with_several_dice_is_a_fumble_but_one_is_not():
     """"If they roll two fail results when rolling two or more dice, they have fumbled
-    and again automatically lose the fight."  MQ-COMBAT-12 (MQ-GAP-34: one Fail is
-    not a fumble, also in defence)."""
+    and again automatically lose the fight."  MQ-COMBAT-12. In an attack one Fail
+    among several dice is not a fumble; in defence any Fail loses ("or the Hero has
+    rolled a Fail/s result", MQ-ENEMY-09, MQ-GAP-34)."""
     assert score([F, F], ability=50, target=1) == (False, -1)
     assert score([F, F, 6], ability=50, target=1) == (False, -1)
     assert score([F, 5], ability=5, target=10) == (True, 10)
-    assert score([F, 5, 3], ability=5, target=10, defending=True) == (True, 13)
+    assert score([F, 5, 3], ability=5, target=10) == (True, 13)
+    assert score([F, 5, 3], ability=5, target=10, defending=True) == (False, -1)
 
 
 def test_double_doubles_all_dice_once():

@@ -2,7 +2,7 @@
 (MQ-MOON, MQ-DISC)."""
 import pytest
 
-from mournesim import layout as L, rules, tables as TB
+from mournesim import core, layout as L, rules, tables as TB
 
 from conftest import (JACK, MOON_BLUE, MOON_GREEN, MOON_GREY, MOON_RED, POLICY_RANDOM, fix_compass, fix_die)
 from positions import far_spaces, quiet_game
@@ -146,7 +146,9 @@ def _plain_disc(g):
 def test_nightmare_escapes_in_enemy_phase_onto_its_keystone():
     """"On the Enemy Phase the Nightmare will escape from the magical prison of its
     Disc into the Kingdom of Mourne and move onto the Key Stone".  MQ-DISC-04,
-    MQ-ENC-01 (a Nightmare escaping adds the next tiles), MQ-GAP-25/26/27."""
+    MQ-ENC-01 (a Nightmare escaping adds the next tiles), MQ-GAP-25/26/27: the
+    Hero on the Key Stone is not knocked back (that is written for the Final
+    Battle only), and in its escape round the Nightmare neither moves nor attacks."""
     g = quiet_game(park=far_spaces())
     d = _plain_disc(g)
     ks = ("keystone_n", "keystone_e", "keystone_s", "keystone_w")[d]
@@ -160,7 +162,8 @@ def test_nightmare_escapes_in_enemy_phase_onto_its_keystone():
     assert g.disc_state(d) == L.DS_BOARD
     assert int(g.s[g.nm(k) + L.N_FATE]) == L.FATE_ESCAPED
     assert g.pool()[0] == 16                            # deposits go back
-    assert g.pos(0) == int(g.s[g.hero_off(0) + L.H_START])   # knocked back home
+    assert g.pos(0) == g.sp(ks)                         # shares the Key Stone
+    assert len(g.events("combat")) == 0 and g.wounds(0) == 0
     assert int(g.s[L.G_ENC_LEVEL]) == 2
     assert int(g.s[L.G_POOL]) == 1                      # an escape earns no die
     # it did not also take a normal move in the round it escaped
@@ -255,3 +258,25 @@ def test_compass_die_can_be_rerolled_with_a_talisman():
         spent_random += 1 - int(g.s[L.G_TALISMANS])
     assert spent_first == 0
     assert 3 <= spent_random <= 17
+
+
+def test_a_released_disc_turns_neither_way():
+    """"If a Nightmare Disc has been rotated so the final red pointer is facing the
+    Key Stone, this signifies that the Nightmare is under the full control of the
+    Shimnavore."  MQ-DISC-03, MQ-GAP-21: a released Disc ignores clicks either
+    way, so a turn-back card (the Moon Dial relic) cannot target it, while a Disc
+    still turning can be turned back."""
+    g = quiet_game(park=far_spaces())
+    d = _plain_disc(g)
+    g.set_clicks(d, 0)
+    other = next(x for x in range(4) if x != d)
+    g.set_clicks(other, 3)
+    r = g.R.names.relics.index("moon_dial")
+    g.s[L.G_RELIC_OWNER + r] = 0
+    g.begin_turn(0)
+    targets = [c % L.OP_BASE for c in g.legal_codes(0) if c // L.OP_BASE == L.A_RELIC and c % L.OP_BASE // 64 == r]
+    assert [t % 64 - 1 for t in targets] == [other]
+    core.click_disc(g.s, g.T, g.ev, d, -1)
+    assert g.disc_state(d) == L.DS_RELEASED and g.clicks(d) == 0
+    core.click_disc(g.s, g.T, g.ev, other, -1)
+    assert g.clicks(other) == 4

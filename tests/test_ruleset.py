@@ -301,3 +301,35 @@ def test_centre_is_where_the_shimnavore_appears_and_no_path_leads_there():
     assert rules.tables.kind[centre] == L.K_CENTRE and rules.tables.deg[centre] == 0
     with pytest.raises(InputError, match="no path leads to the centre"):
         load_ruleset(None, ['board.paths.0="centre-keystone_n"'])
+
+
+def test_hero_provenance_matches_the_data():
+    """The assumed hero values say why they are what they are ("each hero
+    totals 15 with a different strong suit, and no printed value beats a Snipe
+    on a New Moon (8/9/7) before the dice: the best only tie it"). MQ-HERO-02,
+    MQ-GAP-01: the data must bear the reason out."""
+    snipe = RS.enemies["snipe"].green
+    ties = []
+    for name, h in RS.heroes.items():
+        vals = (h.courage, h.strength, h.magic)
+        assert sum(vals) == 15, name
+        assert all(v <= s for v, s in zip(vals, snipe)), name
+        ties += [name for v, s in zip(vals, snipe) if v == s]
+    assert sorted(ties) == ["beith", "cobs"]
+    assert "Cobs' and Beith's Magic 7" in provenance_of("heroes.jack.courage", RS.provenance)
+
+
+def test_disc_provenance_matches_the_expected_release_turns():
+    """The assumed disc lengths' provenance gives the hero turn at which each
+    level's Disc releases on average before any roll-over: a Disc clicks 7/36 a
+    compass die (1/6 its direction, 1/6 a Star, six Stars turn every Disc), one
+    die a turn in the first Moon cycle and two in the second (MQ-MOON-06..09)."""
+    moon = len(RS.moon.track)
+    per_die = 1 / 6 + 1 / 36
+    text = provenance_of("levels.medium.disc_clicks", RS.provenance)
+    for level, turn in (("easy", 53), ("medium", 45), ("hard", 37)):
+        clicks = getattr(RS.levels, level).disc_clicks
+        first = moon * per_die
+        t = moon + (clicks - first) / (2 * per_die)
+        assert abs(t - turn) < 1, (level, t)
+        assert f"turn {turn}" in text or f"hero turn {turn}" in text

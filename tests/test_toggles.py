@@ -1,4 +1,4 @@
-"""The fourteen ``[toggles]`` of the ruleset: each is one reading of an
+"""The eighteen ``[toggles]`` of the ruleset: each is one reading of an
 ambiguous rule (docs/rulings.md, docs/ruleset.md). For every toggle a
 hand-built position is played with the toggle false and with it true, and
 the documented difference is asserted, so a toggle that does nothing (or the
@@ -14,7 +14,7 @@ import pytest
 from mournesim import core, layout as L, rules, sim, tables as TB
 
 from conftest import (EASY, HARD, JACK, MEDIUM, MOON_GREY, POLICY_FIRST, POLICY_RANDOM, Game,
-                      fix_compass, fix_die, get_rules)
+                      fix_all_dice, fix_compass, fix_die, get_rules)
 from positions import far_spaces, final_battle, quiet_game
 
 N, E, S, W = range(4)
@@ -29,15 +29,19 @@ TOGGLES = {       # name: default (mournesim/data/ruleset.toml)
     "first_turn_arrow": True,
     "enemies_use_tunnel": False,
     "star_clicks_roll_over": False,
-    "escape_knocks_back": True,
+    "escape_knocks_back": False,
+    "escape_round_active": False,
     "shimnavore_skips_beaten": True,
     "defend_with_courage": False,
-    "defence_any_fail_loses": False,
+    "defence_any_fail_loses": True,
+    "extra_die_any_level": False,
     "doubles_stack": False,
     "dandelion_beats_fumble": True,
     "enemy_on_hero_attacks": True,
+    "encounter_level_per_trigger": False,
     "bag_reuses_discards": True,
     "partial_theft_takes_charms": False,
+    "nexus_draw_when_standing": False,
     "transition_enemy_phase": False,
     "pregame_encounters": False,
 }
@@ -56,6 +60,10 @@ P_INDEX = {      # name: its entry in the compiled rules vector T
     "partial_theft_takes_charms": TB.P_T_PARTIAL_THEFT,
     "transition_enemy_phase": TB.P_T_TRANSITION_ENEMY_PHASE,
     "pregame_encounters": TB.P_T_PREGAME,
+    "escape_round_active": TB.P_T_ESCAPE_ROUND_ACTIVE,
+    "extra_die_any_level": TB.P_T_EXTRA_DIE_ANY,
+    "encounter_level_per_trigger": TB.P_T_LEVEL_PER_TRIGGER,
+    "nexus_draw_when_standing": TB.P_T_NEXUS_STANDING,
 }
 FLIPPED = tuple(f"toggles.{k}={'false' if v else 'true'}" for k, v in TOGGLES.items())
 
@@ -89,7 +97,7 @@ def _plain_disc(g):
 
 
 def test_toggle_table_matches_the_ruleset_and_the_compiled_parameters():
-    """All fourteen toggles (MQ-GAP-06 ... MQ-GAP-75, see ``TOGGLES``): every key of
+    """All eighteen toggles (MQ-GAP-06 ... MQ-GAP-75, see ``TOGGLES``): every key of
     ``[toggles]`` is covered in this file with its documented default, and flipping
     any one of them changes the compiled rules vector ``T`` (its ``P_T_*`` entry)."""
     R = get_rules()
@@ -433,8 +441,12 @@ def test_dandelion_beats_fumble():
         assert score(hi.T, [DD, F, F], ability=0, target=99, defending=defending)[0] is True
         assert score(lo.T, [DD, F, F], ability=0, target=99, defending=defending) == (False, -1)
         for R in (lo, hi):
-            assert score(R.T, [DD, F], ability=0, target=99, defending=defending)[0] is True
             assert score(R.T, [DD, 2], ability=0, target=99, defending=defending)[0] is True
+        # one Fail: no fumble in an attack; in defence any Fail loses (MQ-GAP-34),
+        # and only dandelion_beats_fumble lets the Dandelion save it
+        expect_lo = not defending
+        assert score(lo.T, [DD, F], ability=0, target=99, defending=defending)[0] is expect_lo
+        assert score(hi.T, [DD, F], ability=0, target=99, defending=defending)[0] is True
     # in play: a Snipe attacks Jack, who rolls red Dandelion, orange Fail, green Fail
     for R, wounds in ((lo, 1), (hi, 0)):
         g = quiet_game(R=R, heroes=(JACK, 1, 2, 3), park=("path_e1",) + far_spaces()[1:])
@@ -702,18 +714,204 @@ def test_pregame_encounters():
             assert int(g.s[L.G_BAG_N]) == int(g.s[L.G_LV_N])
 
 
+# ---- MQ-GAP-26 escape_round_active ----------------------------------------------------------------------
+
+def _escape_with_hero(R):
+    """A released Nightmare whose Key Stone holds Jack; one Enemy Phase."""
+    g = quiet_game(R=R, heroes=(JACK, 1, 2, 3), park=far_spaces())
+    fix_die(g.T, 0, 6)
+    d = _plain_disc(g)
+    ks = ("keystone_n", "keystone_e", "keystone_s", "keystone_w")[d]
+    g.put(0, ks)
+    g.set_clicks(d, 0)
+    g.clear_events()
+    g.enemy_phase(draws=False)
+    return g, g.nm_at_disc(d), ks
+
+
+def test_escape_round_active():
+    """Toggle ``escape_round_active`` (MQ-GAP-26). "On any following rounds, during
+    the Enemy Phase, the Nightmare will use its turns to follow and attack the
+    Heroes." (MQ-DISC-04/05)
+
+    false: in the round it escapes the Nightmare lands on its Key Stone beside the
+    Hero there but uses no Evil Power and makes no attack; it attacks in the next
+    round's Enemy Phase. true: it uses its Evil Power and attacks at once."""
+    lo, hi = both("escape_round_active")
+    g, k, ks = _escape_with_hero(lo)
+    assert g.nm_pos(k) == g.sp(ks) and g.pos(0) == g.sp(ks)
+    assert len(g.events("evil_power")) == 0 and len(g.events("combat")) == 0
+    g.clear_events()
+    g.enemy_phase(draws=False)                      # the following round
+    assert len(g.events("evil_power")) == 1 and len(g.events("combat")) == 1
+    g, k, ks = _escape_with_hero(hi)
+    assert g.nm_pos(k) == g.sp(ks)
+    assert len(g.events("evil_power")) == 1 and len(g.events("combat")) == 1
+
+
+def test_escape_onto_a_full_key_stone_waits():
+    """MQ-GAP-27, MQ-MOVE-07: "A space may be occupied by a maximum of two
+    miniatures". Without escape_knocks_back nobody makes way for an escaping
+    Nightmare but fleeing Bogbeans: with two Heroes on its Key Stone it stays
+    on its released Disc, and escapes at the first Enemy Phase with room. With the
+    toggle, the Heroes are knocked back and it escapes at once."""
+    lo, hi = both("escape_knocks_back")
+    g = quiet_game(R=lo, park=far_spaces())
+    d = _plain_disc(g)
+    ks = ("keystone_n", "keystone_e", "keystone_s", "keystone_w")[d]
+    k = g.nm_at_disc(d)
+    g.put(0, ks)
+    g.put(1, ks)
+    g.set_clicks(d, 0)
+    rules.escapes(g.s, g.T, g.ev)
+    assert g.nm_pos(k) == -1 and g.disc_state(d) == L.DS_RELEASED
+    assert int(g.s[L.G_ESCAPED]) == 0 and len(g.events("knock_back")) == 0
+    assert [int(e[5]) for e in g.events("escape")] == [1]          # logged as blocked
+    g.put(1, "path_n1")
+    rules.escapes(g.s, g.T, g.ev)
+    assert g.nm_pos(k) == g.sp(ks) and int(g.s[L.G_ESCAPED]) == 1
+    g = quiet_game(R=hi, park=far_spaces())
+    g.put(0, ks)
+    g.put(1, ks)
+    g.set_clicks(d, 0)
+    rules.escapes(g.s, g.T, g.ev)
+    assert g.nm_pos(g.nm_at_disc(d)) == g.sp(ks) and len(g.events("knock_back")) == 2
+
+
+# ---- MQ-GAP-36 extra_die_any_level ------------------------------------------------------------------------
+
+def _offered(g, r):
+    """Attack a Snipe with every legal list cleared first; True if the last
+    reaction window (the scripted policy accepts at once) offered relic ``r``."""
+    g.legal[:] = -1
+    g.combat(0, L.EV_BOG, STRENGTH)
+    return code_of(L.R_RELIC, r) in [int(x) for x in g.legal]
+
+
+def code_of(op, arg):
+    return int(op) * L.OP_BASE + int(arg)
+
+
+def test_extra_die_any_level():
+    """Toggle ``extra_die_any_level`` (MQ-GAP-36). "The Heroes begin the game with
+    only the Level 1 (Grey Die). This is the only Die they can roll in combat at this
+    time." ... "Heroes can roll a maximum of 3 Combat Dice* ... * Unless they have a
+    Relic Card which allows them to roll more." (MQ-COMBAT-03..07)
+
+    false: Dagda's Die adds only an unlocked die not already rolled, so with the
+    Grey die alone it cannot be used (not offered); with all four dice unlocked it
+    adds the fourth. true: it may add a die not yet unlocked."""
+    lo, hi = both("extra_die_any_level")
+    for R, pool, offered in ((lo, 1, False), (hi, 1, True), (lo, 4, True), (lo, 3, False)):
+        g = quiet_game(R=R, heroes=(JACK, 1, 2, 3), park=("path_e1",) + far_spaces()[1:])
+        g.s[L.G_MOON] = MOON_GREY
+        g.s[L.G_POOL] = pool
+        fix_all_dice(g.T, 1)                        # a losing roll opens the window
+        r = g.R.names.relics.index("dagdas_die")
+        g.s[L.G_RELIC_OWNER + r] = 0
+        assert _offered(g, r) is offered, (pool, offered)
+        levels = np.zeros(8, np.int32)
+        n = core.dice_for_combat(g.s, g.T, levels, 1)
+        assert n == (min(pool, 3) + 1 if offered else min(pool, 3))
+
+
+def test_a_die_added_after_a_fumble_does_not_undo_it():
+    """MQ-COMBAT-11/12 (MQ-GAP-36): "If a Hero rolls a Fail result (Blank) when
+    rolling one Combat die, they have fumbled their attack and they automatically
+    lose the fight." The Grey die alone shows a Fail; Dagda's Die then adds the Red
+    die showing a Dandelion (extra_die_any_level lets it add a locked die): the
+    fight is still lost. The random player uses the Relic in some games; every
+    such fight is lost, and none is won."""
+    R = toggled("extra_die_any_level", True)
+    used = 0
+    for seed in range(1, 30):
+        # no re-roll in the team (Iur's Mountain Might would roll the dice anew)
+        g = quiet_game(R=R, heroes=(JACK, 1, 3, 4), park=("path_e1",) + far_spaces()[1:], seed=seed)
+        g.s[L.G_MOON] = MOON_GREY
+        g.s[L.G_POLICY] = POLICY_RANDOM
+        fix_die(g.T, 0, F)
+        fix_die(g.T, 3, DD)
+        r = g.R.names.relics.index("dagdas_die")
+        g.s[L.G_RELIC_OWNER + r] = 0
+        won = g.combat(0, L.EV_BOG, STRENGTH)
+        if len(g.events("relic_used")):
+            used += 1
+            assert not won
+            assert int(g.events("combat")[-1][6]) == -1          # the logged total: a fumble
+    assert used >= 3
+    assert core.fumbled(R.T, np.array([F, 0, 0, 0, 0, 0, 0, 0], np.int32), 1, False)
+    assert not core.fumbled(R.T, np.array([DD, F, F, 0, 0, 0, 0, 0], np.int32), 3, False)
+
+
+# ---- MQ-GAP-49 encounter_level_per_trigger ----------------------------------------------------------------
+
+def test_encounter_level_per_trigger():
+    """Toggle ``encounter_level_per_trigger`` (MQ-GAP-49). "The Level 3 tiles are
+    added, when either: the Heroes Cast-out or defeat a second Nightmare in Combat;
+    all Encounter Tiles in the Encounter bag are exhausted; or a second Nightmare
+    escapes onto the playing board." (MQ-ENC-01/02)
+
+    false: after an exhausted bag brought in Level 2, the first Cast-out adds
+    nothing and the second adds Level 3; one Cast-out and one escape are not "a
+    second Nightmare". true: every trigger adds the next level."""
+    lo, hi = both("encounter_level_per_trigger")
+    for R, after_first in ((lo, 2), (hi, 3)):
+        g = quiet_game(R=R, park=far_spaces())
+        core.raise_encounter_level(g.s, g.T, g.ev)      # the bag ran out: Level 2
+        assert int(g.s[L.G_ENC_LEVEL]) == 2
+        g.s[L.G_CASTOUT] += 1
+        core.encounter_trigger(g.s, g.T, g.ev, 1)
+        assert int(g.s[L.G_ENC_LEVEL]) == after_first
+        core.encounter_trigger(g.s, g.T, g.ev, 2)
+        assert int(g.s[L.G_ENC_LEVEL]) == 3
+    # mixed causes: one Cast-out, then one escape
+    g = quiet_game(R=lo, park=far_spaces())
+    core.encounter_trigger(g.s, g.T, g.ev, 1)            # first Cast-out
+    assert int(g.s[L.G_ENC_LEVEL]) == 2
+    d = _plain_disc(g)
+    g.set_clicks(d, 0)
+    rules.escapes(g.s, g.T, g.ev)                        # first escape
+    assert int(g.s[L.G_ESCAPED]) == 1 and int(g.s[L.G_ENC_LEVEL]) == 2
+
+
+# ---- MQ-GAP-60 nexus_draw_when_standing ----------------------------------------------------------------------
+
+def test_nexus_draw_when_standing():
+    """Toggle ``nexus_draw_when_standing`` (MQ-GAP-60). "When a Hero moves on to a
+    Nexus Point they can choose to either: Lift the top face-down Equipment Card as
+    a free action, or Spend one action to pick up the top face-up card from the
+    Surplus Deck." (MQ-CARD-03/04)
+
+    false: a Hero who starts the turn on a Nexus takes no card there until they
+    move off and back on (then one, face-down or Surplus). true: standing there is
+    enough. Either way one card a turn."""
+    lo, hi = both("nexus_draw_when_standing")
+    for R, at_once in ((lo, False), (hi, True)):
+        g = quiet_game(R=R, park=("nexus_ne",) + far_spaces()[1:])
+        g.begin_turn(0)
+        assert (g.ops(0, L.A_DRAW_EQ) == [0]) is at_once
+        assert (g.ops(0, L.A_SURPLUS) == [0]) is at_once
+        g.act(0, L.A_MOVE, g.sp("path_e1"))
+        assert g.ops(0, L.A_DRAW_EQ) == []
+        g.act(0, L.A_MOVE, g.sp("nexus_ne"))
+        assert g.ops(0, L.A_DRAW_EQ) == [0] and g.ops(0, L.A_SURPLUS) == [0]
+        g.act(0, L.A_DRAW_EQ)
+        assert g.ops(0, L.A_DRAW_EQ) == [] and g.ops(0, L.A_SURPLUS) == []
+
+
 # ---- whole games with every toggle flipped ---------------------------------------------------------------------
 
 @pytest.mark.parametrize("level", ["easy", "medium", "hard"])
 @pytest.mark.parametrize("players", [1, 2, 4])
 def test_games_end_with_every_toggle_flipped(level, players):
-    """All fourteen toggles at their non-default values at once: first_turn_arrow,
+    """All eighteen toggles at their non-default values at once: first_turn_arrow,
     enemies_use_tunnel, star_clicks_roll_over, escape_knocks_back,
-    shimnavore_skips_beaten, defend_with_courage, defence_any_fail_loses,
-    doubles_stack, dandelion_beats_fumble, enemy_on_hero_attacks,
-    bag_reuses_discards, partial_theft_takes_charms, transition_enemy_phase,
-    pregame_encounters (MQ-GAP-06, -10, -20, -27, -32, -33, -34, -39, -41, -44,
-    -50, -57, -65, -75). "To escape, the Shimnavore must destroy just one of the
+    escape_round_active, shimnavore_skips_beaten, defend_with_courage,
+    defence_any_fail_loses, extra_die_any_level, doubles_stack,
+    dandelion_beats_fumble, enemy_on_hero_attacks, encounter_level_per_trigger,
+    bag_reuses_discards, partial_theft_takes_charms, nexus_draw_when_standing,
+    transition_enemy_phase, pregame_encounters (MQ-GAP-06, -10, -20, -26, -27,
+    -32, -33, -34, -36, -39, -41, -44, -49, -50, -57, -60, -65, -75). "To escape, the Shimnavore must destroy just one of the
     four sections of the Mourne Wall. If this happens, or a Hero is killed, the
     game ends and the Heroes have lost." (MQ-END-01..04)
 

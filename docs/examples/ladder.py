@@ -9,8 +9,10 @@ chunks so a long run shows its progress.
 """
 import argparse
 import os
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -74,6 +76,13 @@ def main():
         df.loc[m, "paired_diff"] = d.mean()
         df.loc[m, "paired_half"] = 1.96 * d.std(ddof=1) / np.sqrt(len(d))
     df.to_csv(a.out, index=False)
+    # which engine, ruleset and games made these figures
+    import json
+    from mournesim import sim
+    from simcore import identity
+    stamp = dict(identity.engine("mournesim"), ruleset_hash=sim.prepare().hash, seed=a.seed, games=a.games,
+                 search_games=a.search_games, policies=a.policies, command=" ".join(["python"] + sys.argv))
+    Path(a.out).with_suffix(".json").write_text(json.dumps(stamp, indent=1) + "\n")
     print(df.to_string(index=False))
 
 

@@ -1,0 +1,129 @@
+"""Tables in the docs that are generated from committed experiment results,
+so that no figure in them is typed by hand.
+
+    python -m experiments.tables          # rewrite every generated block
+    python -m experiments.tables --check  # exit 1 if a block is out of date
+
+A generated block sits between ``<!-- generated:NAME -->`` and
+``<!-- /generated:NAME -->`` in a Markdown file; ``BLOCKS`` says which
+function fills it from which results.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "experiments" / "results"
+
+
+def _pp(row) -> str:
+    return f"{100 * row.change:+.1f} [{100 * row.ci95_low:+.1f}, {100 * row.ci95_high:+.1f}]"
+
+
+def _setup(report: Path) -> str:
+    """The engine / seed / games line of an experiment report."""
+    text = report.read_text()
+    engine = re.search(r"^- (engine: .*)$", text, re.M)
+    setup = re.search(r"^- game: .*?seed (\d+); ([\d,]+) games per cell and arm", text, re.M)
+    return (f"{engine.group(1) if engine else 'engine: unknown'}; seed {setup.group(1)}, "
+            f"{setup.group(2)} paired games per cell and arm" if setup else "")
+
+
+def readings() -> str:
+    """The ranked effect of every MourneQuest reading toggle on the win rate
+    (experiments/mq-readings.toml)."""
+    d = RESULTS / "mq-readings"
+    c = pd.read_csv(d / "comparisons.csv", dtype={"players": str})
+    c = c[c.measure == "win"]
+    desc = {}
+    for m in re.finditer(r"^- arm \*\*(.+?)\*\*: .*? — (.*)$", (d / "report.md").read_text(), re.M):
+        desc[m.group(1)] = m.group(2)
+    cells = [(lv, p) for lv in ("easy", "medium", "hard") for p in ("1", "4")]
+    rows = []
+    for arm, g in c.groupby("arm", sort=False):
+        by = {(r.level, r.players): r for r in g.itertuples()}
+        size = max(abs(by[k].change) for k in cells)
+        rows.append((size, arm, by))
+    rows.sort(key=lambda r: -r[0])
+    head = ("| rank | reading (gap) | easy solo | easy 4p | medium solo | medium 4p | hard solo | hard 4p | all cells |\n"
+            "|---|---|---|---|---|---|---|---|---|")
+    lines = [head]
+    for i, (_size, arm, by) in enumerate(rows, 1):
+        name, _, value = arm.partition("=")
+        gap, _, what = desc.get(arm, ": ").partition(": ")
+        lines.append(f"| {i} | `{name}` → {value} ({gap}): {what} | "
+                     + " | ".join(_pp(by[k]) for k in cells) + f" | {_pp(by[('all', 'all')])} |")
+    base = c[(c.level == "all")].iloc[0]
+    top = "; ".join(f"`{arm}` ({100 * by[('all', 'all')].change:+.1f} pp over all cells)" for _s, arm, by in rows[:3])
+    lines.append(f"\nThe readings worth settling first in the next printing, by this ranking: {top}.")
+    return (f"Change in the planner's win rate, percentage points, when one toggle takes its other value "
+            f"(variant − default on the same games, 95% interval); ranked by the largest change in any cell. "
+            f"Defaults: win rate {100 * base.baseline:.1f}% over all cells. Made by "
+            f"`mournesim experiment experiments/mq-readings.toml` ({_setup(d / 'report.md')}); the full report "
+            f"with the other measures is `experiments/results/mq-readings/report.md`.\n\n" + "\n".join(lines))
+
+
+def _stamp(meta: dict) -> str:
+    return (f"{meta['engine']} behaviour v{meta['behaviour_version']} (sources {meta['engine_hash']}), "
+            f"ruleset {meta['ruleset_hash']}, seed {meta['seed']}")
+
+
+def mq_ladder() -> str:
+    """The MourneQuest skill ladder (docs/examples/ladder.py)."""
+    d = RESULTS / "mq-ladder"
+    df = pd.read_csv(d / "ladder.csv")
+    meta = __import__("json").loads((d / "ladder.json").read_text())
+    pols = [p for p in ("random", "greedy", "planner") if p in set(df.policy)]
+    lines = ["| level | players | " + " | ".join(pols) + " |", "|---|---|" + "---|" * len(pols)]
+    for lv in ("easy", "medium", "hard"):
+        for p in (4, 1):
+            cells = []
+            for pol in pols:
+                r = df[(df.policy == pol) & (df.level == lv) & (df.players == p)].iloc[0]
+                cells.append(f"{r.win_rate:.3f} [{r.low:.3f}, {r.high:.3f}]")
+            lines.append(f"| {lv} | {'solo' if p == 1 else p} | " + " | ".join(cells) + " |")
+    speed = ", ".join(f"{pol} {df[df.policy == pol].games_per_s.mean():,.0f}" for pol in pols)
+    return (f"Win rate (Wilson 95% interval), **{int(df.games.min()):,} games per cell**, games 0 … N−1 of the "
+            f"seed in every cell (the policies meet the same set-ups), heroes drawn at random, default "
+            f"parameters. Made by {_stamp(meta)}: `{meta['command']}`. Games per second of one worker process "
+            f"in this run (mean over its cells; other jobs may have shared the machine, see "
+            f"docs/performance.md for quiet measurements): {speed}.\n\n" + "\n".join(lines))
+
+
+BLOCKS = {"readings": (ROOT / "docs" / "rulings.md", readings),
+          "mq-ladder": (ROOT / "docs" / "policies.md", mq_ladder)}
+
+
+def render(text: str, name: str, body: str) -> str:
+    """``text`` with the generated block ``name`` replaced by ``body``."""
+    pat = re.compile(rf"(<!-- generated:{name} -->\n).*?(\n<!-- /generated:{name} -->)", re.S)
+    if not pat.search(text):
+        raise KeyError(f"no generated:{name} block")
+    return pat.sub(lambda m: m.group(1) + body + m.group(2), text)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m experiments.tables", description=__doc__.splitlines()[0])
+    ap.add_argument("--check", action="store_true", help="report out-of-date blocks, write nothing")
+    a = ap.parse_args(argv)
+    stale = 0
+    for name, (path, fn) in BLOCKS.items():
+        old = path.read_text()
+        new = render(old, name, fn())
+        if new != old:
+            stale += 1
+            if a.check:
+                print(f"{path.relative_to(ROOT)}: generated block {name!r} is out of date")
+            else:
+                path.write_text(new)
+                print(f"{path.relative_to(ROOT)}: rewrote {name!r}")
+    return 1 if a.check and stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
