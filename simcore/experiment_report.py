@@ -128,12 +128,19 @@ def markdown(res: Result, game, plots=(), command="") -> str:
         out.append(f"- command: `{command}`")
     notes = {v.name: v.description for v in e.variant or []}
     for a in res.arms:
-        if a.name != BASELINE:
+        if a.name != BASELINE and e.kind != "policy_tune":
             out.append(f"- arm **{a.name}**: " + ", ".join(f"`{o}`" for o in a.overrides)
                        + (f" — {notes[a.name]}" if notes.get(a.name) else ""))
     out.append("")
     if e.kind == "tune":
         out.append(_tune_md(res, game))
+    elif e.kind == "policy_tune":
+        out.append(_policy_tune_md(res, game))
+        if not res.comparisons.empty:
+            out.append(summary(res, game))
+            for m in res.measures:
+                out.append(f"## {m}: {game.MEASURES[m][1]}\n")
+                out.append(_md(comparison_table(res, game, m)))
     else:
         if e.kind == "sensitivity":
             out.append("## Ranking (tornado)\n")
@@ -194,6 +201,30 @@ def _tune_md(res: Result, game) -> str:
         out.append(f"### {s['name']}: tries\n")
         out.append(_md(pd.DataFrame([{"value": v, m: f"{100 * r:.1f}%", "95% CI": f"[{100 * lo:.1f}, {100 * hi:.1f}]",
                                       "games": f"{n:,}"} for v, r, lo, hi, n in s["tries"]])))
+    return "\n".join(out)
+
+
+def _policy_tune_md(res: Result, game) -> str:
+    t = res.tune[0]
+    pt = res.exp.policy_tune
+    out = ["## The search\n",
+           f"NTBEA (simcore/ntbea.py) over the parameters of **{t['policy']}**: {t['evaluations']} evaluations of "
+           f"{t['games_per_eval']:,} games per cell each ({pt.batch} points a step on the same games, fresh games "
+           f"each step), exploration k = {pt.k:g}, {pt.neighbours} neighbours a step, measure `{pt.measure}` "
+           f"(all cells pooled).\n"]
+    rows = [{"parameter": n, "grid": ", ".join(f"{v:g}" for v in t["grids"][n]),
+             "start": f"{t['start'][t['names'].index(n)]:g}", "recommended": f"{t['tuned'][t['names'].index(n)]:g}"}
+            for n in t["tuned_names"]]
+    out.append(_md(pd.DataFrame(rows)))
+    full = ",".join(f"{v:g}" for v in t["tuned"])
+    out.append(f"The search's own estimate of the recommendation: {100 * t['estimate']:.1f}% "
+               f"(biased upwards: it is the best of many noisy estimates). Its full parameter vector: "
+               f"`--params {full}`.\n")
+    out.append(f"## The check\n\nThe starting parameters (`baseline`) and the recommendation (`tuned`) then "
+               f"played {res.frame.groupby(['arm', *res.keys], observed=True).size().max():,} fresh games per cell "
+               f"(games {t['check_first']:,} on, none of which the search saw), paired; the change below is the "
+               f"honest estimate.\n" if len(res.arms) > 1 else
+               "## The check\n\nThe search recommends the starting parameters: nothing to compare.\n")
     return "\n".join(out)
 
 
@@ -319,11 +350,24 @@ def tune_curves(res: Result, game, ax):
     ax.legend(fontsize="small")
 
 
+def tune_trace(res: Result, game, ax):
+    """policy_tune: every evaluation's fitness and the best so far."""
+    tr = pd.DataFrame(res.tune[0]["trace"])
+    ax.plot(tr["eval"], tr["fitness"], ".", color="#90a4ae", label="evaluation (noisy)")
+    ax.plot(tr["eval"], tr["fitness"].cummax(), "-", color="#1565c0", label="best evaluation so far")
+    ax.set_xlabel("evaluation")
+    ax.set_ylabel(f"{res.exp.policy_tune.measure} (all cells)")
+    ax.set_title(f"{res.exp.title}: NTBEA search")
+    ax.legend(fontsize="small")
+
+
 def plots_for(res: Result) -> dict:
     """The plots that suit the experiment's kind."""
     k = res.exp.kind
     if k == "tune":
         return {"tune": tune_curves}
+    if k == "policy_tune":
+        return {"search": tune_trace} | ({"changes": forest} if not res.comparisons.empty else {})
     if k == "sensitivity":
         return {"tornado": tornado, "changes": forest}
     if k == "sweep":
