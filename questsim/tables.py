@@ -28,8 +28,8 @@ MAX_EFFECT_ROWS = 1024
  # toggles
  P_T_START_HOME, P_T_BONUS_LASTS, P_T_SHIELDS_STACK, P_T_SHIELD_LASTS, P_T_ONE_ITEM, P_T_WARP_ON_LAND,
  P_T_SQUARE_OPTIONAL, P_T_LAND_FIGHTS, P_T_TWO_SYMBOLS_PASS, P_T_LONE_CONTINUES, P_T_CARD_MOVES_MARK,
- P_NFACES_RED, P_NFACES_BLUE, P_LAST_EXTRA_ITEMS) = range(30)
-NPARAM = 32
+ P_NFACES_RED, P_NFACES_BLUE, P_LAST_EXTRA_ITEMS, P_T_AFTER_DECLINE, P_T_SHOE_ANY) = range(32)
+NPARAM = 40
 
 _o = NPARAM
 
@@ -150,7 +150,8 @@ def compile_tables(rs: Ruleset):
                  (P_T_ONE_ITEM, tg.one_item_per_step), (P_T_WARP_ON_LAND, tg.warp_on_landing),
                  (P_T_SQUARE_OPTIONAL, tg.square_cards_optional), (P_T_LAND_FIGHTS, tg.landing_on_player_fights),
                  (P_T_TWO_SYMBOLS_PASS, tg.two_symbols_may_pass), (P_T_LONE_CONTINUES, tg.lone_attacker_continues),
-                 (P_T_CARD_MOVES_MARK, tg.card_moves_mark_castles)):
+                 (P_T_CARD_MOVES_MARK, tg.card_moves_mark_castles),
+                 (P_T_AFTER_DECLINE, tg.attacker_continues_after_decline), (P_T_SHOE_ANY, tg.shoe_any_player)):
         T[p] = int(v)
     for d, faces in enumerate((rs.dice.red, rs.dice.blue)):
         T[P_NFACES_RED + d] = len(faces)
