@@ -348,7 +348,7 @@ def test_rulebook_quotes_are_in_the_rulebook():
 @pytest.mark.parametrize("entry,leaf", [
     ("rules.hand_limit", "rules.hand_limit"),
     ("dice.red", "dice.red"),
-    ("characters", "characters.wizard.hp"),
+    ("characters", "characters.wizard.race"),
     ("board", "board.squares.1.kind"),
     ("events", "events.ambush.count"),
 ])
