@@ -211,7 +211,7 @@ def bench(games, scale_games, workers, players, ruleset, overrides):
                    check=True, capture_output=True)
     click.echo(f"warm start of the CLI (simulate --games 1): {time.perf_counter() - t:.1f}s")
     rules = sim.prepare(ruleset, overrides)
-    for pol in ("random", "greedy"):
+    for pol in ("random", "greedy", "planner"):
         t = time.perf_counter()
         df = sim.simulate(games=games, seed=1, players=players, policies=(pol,), rules=rules)
         dt = time.perf_counter() - t
