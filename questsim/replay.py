@@ -8,8 +8,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simcore.plugins import policy_guard
+
 from . import layout as L
-from .sim import Config, Rules, prepare
+from .sim import Config, Rules, illegal, prepare
 
 FIELDS = {   # names of the event columns a, b, c, d, by event
     "setup": ("players",), "start_roll": ("total",), "turn": ("hp", "square"), "roll": ("red", "blue"),
@@ -89,5 +91,8 @@ def replay(seed=1, game=0, players=4, characters=(), policies=("greedy",), param
     chars, pids, pp, engine = cfg.resolved(rules)
     ev = np.zeros((max_events, L.EV_COLS), np.int32)
     final = np.zeros(L.STATE_SIZE, np.int32)
-    n = engine.play_logged(np.uint64(seed), game, players, chars, pids, pp, rules.T, ev, final)
+    with policy_guard("+".join(cfg.policies)):
+        n = engine.play_logged(np.uint64(seed), game, players, chars, pids, pp, rules.T, ev, final)
+    if final[L.G_ILLEGAL] > 0:      # refused as in a batch run, never shown as if legal
+        raise illegal(cfg.policies, int(final[L.G_ILLEGAL]), 1)
     return Replay(seed, game, cfg, rules, ev[:n].copy(), final)
