@@ -16,7 +16,7 @@ from simcore.errors import InputError
 from simcore.rulesets import record_path, resume_rules
 from . import __version__, plugins
 from .ruleset import normalise_level
-from .sim import Config, Rules, prepare, run_games, to_frame
+from .sim import Config, Rules, prepare, replay as replay_game, run_games, to_frame
 
 LEVELS = ("easy", "medium", "hard")
 HEURISTIC = ("random", "greedy", "planner")   # what ``--policy all`` means
@@ -63,6 +63,21 @@ def play_batch(payload, seed, first, n):
     for spec in specs:
         plugins.load_plugin(spec)
     return to_frame(run_games(rules, cfg, seed, first, n), rules, cfg, seed, first)
+
+
+def _replay(kw, specs):
+    """Child-process entry point: ``sim.replay(**kw)`` after loading the plug-ins."""
+    for spec in specs:
+        plugins.load_plugin(spec)
+    return replay_game(**kw)
+
+
+def replay(**kw):
+    """``sim.replay(**kw)``; the game of a plug-in policy (user code that may
+    never return) is played in a child process, so Ctrl-C stops it at once."""
+    if plugins.get(kw.get("policy", "greedy")).builtin_id >= 0:
+        return replay_game(**kw)
+    return driver.call_in_child(_replay, kw, plugin_specs())
 
 
 def make_plan(games=10_000, seed=1, levels=("medium",), players=(4,), policies=("greedy",), heroes=(),

@@ -196,9 +196,9 @@ def report(directory, by, fmt, plots):
 @game_options
 def replay(seed, game, fmt, level, players, heroes, policy, params, ruleset, overrides):
     """Replay one game (seed, index) with its full event log."""
-    from . import sim
-    rp = sim.replay(seed=seed, game=game, level=level, players=players, heroes=_heroes(heroes),
-                    policy=policy, params=_params(params), ruleset=ruleset, overrides=overrides)
+    from . import batch as grid
+    rp = grid.replay(seed=seed, game=game, level=level, players=players, heroes=_heroes(heroes),
+                     policy=policy, params=_params(params), ruleset=ruleset, overrides=overrides)
     click.echo(rp.to_text() if fmt == "text" else rp.to_jsonl(), nl=False)
 
 

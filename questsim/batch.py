@@ -16,6 +16,7 @@ from simcore.errors import InputError
 from simcore.rulesets import record_path, resume_rules
 from . import __version__
 from . import plugins
+from .replay import replay as replay_game
 from .sim import Config, Rules, prepare, run_games, to_frame
 
 DEFAULT_BATCH = 20_000
@@ -57,6 +58,22 @@ def play_batch(payload, seed, first, n):
     for spec in specs:
         plugins.load_plugin(spec)
     return to_frame(run_games(rules, cfg, seed, first, n), rules, cfg, seed, first)
+
+
+def _replay(kw, specs):
+    """Child-process entry point: ``replay(**kw)`` after loading the plug-ins."""
+    for spec in specs:
+        plugins.load_plugin(spec)
+    return replay_game(**kw)
+
+
+def replay(**kw):
+    """``questsim.replay.replay(**kw)``; a table with a plug-in policy (user
+    code that may never return) is played in a child process, so Ctrl-C
+    stops it at once."""
+    if not _plugs_in(kw.get("policies", ("greedy",))):
+        return replay_game(**kw)
+    return driver.call_in_child(_replay, kw, plugin_specs())
 
 
 def make_plan(games=10_000, seed=1, players=(4,), tables=(("greedy",),), characters=(), params=(),

@@ -171,14 +171,13 @@ def report(directory, by, fmt, plots):
 def replay(seed, game, players, policy, characters, params, fmt, ruleset, overrides):
     """Replay one game (seed, index) with its full event log."""
     from . import batch as grid
-    from .replay import replay as run_replay
     tables = grid.parse_tables(policy)
     if len(tables) != 1:
         raise InputError("--policy: replay plays one table (use + between seats, not commas)")
     chars = () if characters.strip().lower() == "random" else tuple(c.strip().lower() for c in characters.split(","))
     pars = parse_floats(params, "--params")
-    rp = run_replay(seed=seed, game=game, players=players, characters=chars, policies=tables[0], params=pars,
-                    ruleset=ruleset, overrides=overrides)
+    rp = grid.replay(seed=seed, game=game, players=players, characters=chars, policies=tables[0], params=pars,
+                     ruleset=ruleset, overrides=overrides)
     click.echo(rp.to_text() if fmt == "text" else rp.to_jsonl(), nl=False)
 
 

@@ -226,6 +226,23 @@ class DaskBackend:
                     pass
 
 
+def call_in_child(fn, *args):
+    """``fn(*args)`` in a child process (spawned, dying with this one): for
+    a single game of a plug-in policy, which may never return; Ctrl-C stops
+    it at once."""
+    be = LocalBackend(1, isolate=True)
+    try:
+        result = be.submit(fn, *args).result()
+    except BrokenProcessPool:
+        be.close(cancel=True)
+        raise InputError("the process playing the game died (killed, or out of memory)") from None
+    except BaseException:
+        be.close(cancel=True)
+        raise
+    be.close()
+    return result
+
+
 def backend(workers=None, cluster=None, isolate=False):
     """The backend for ``--workers`` / ``--cluster``."""
     workers = workers or os.cpu_count() or 1

@@ -156,15 +156,19 @@ def test_a_misbehaving_policy_is_one_line_in_every_command(faulty_plugin, fault,
     assert "Traceback" not in res.output
 
 
-def test_ctrl_c_stops_a_policy_that_never_returns(faulty_plugin, plugin_cache):
-    """A plug-in policy stuck in an endless loop, with --workers 1: Ctrl-C
-    stops the run within a few seconds (exit 130, one line), and no process
-    of the run is left behind."""
-    psutil = pytest.importorskip("psutil")
+@pytest.mark.parametrize("command, said", [
+    (["simulate", "--games", "4", "--workers", "1", "--quiet"],
+     "mournesim: interrupted: nothing kept (use --out DIR to keep finished batches)"),
+    (["replay"], "mournesim: interrupted")])
+def test_ctrl_c_stops_a_policy_that_never_returns(faulty_plugin, plugin_cache, command, said):
+    """A plug-in policy stuck in an endless loop, in ``simulate --workers 1``
+    and in ``replay``: Ctrl-C stops it within a few seconds (exit 130, one
+    line), and no process of the command is left behind."""
+    import psutil
     env = dict(os.environ, MOURNESIM_CACHE=str(plugin_cache))
     env.pop("NUMBA_DISABLE_JIT", None)
-    p = subprocess.Popen([str(MOURNESIM), "--plugin", str(faulty_plugin), "simulate", "--policy", "greedy_copy",
-                          "--params", "0.55,1,3", "--games", "4", "--workers", "1", "--quiet"],
+    p = subprocess.Popen([str(MOURNESIM), "--plugin", str(faulty_plugin), *command, "--policy", "greedy_copy",
+                          "--params", "0.55,1,3"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     family = []
@@ -180,7 +184,6 @@ def test_ctrl_c_stops_a_policy_that_never_returns(faulty_plugin, plugin_cache):
     p.send_signal(signal.SIGINT)
     _, err = p.communicate(timeout=30)
     assert time.time() - t0 < 5 and p.returncode == 130, (time.time() - t0, p.returncode, err)
-    assert err.strip().splitlines() == ["mournesim: interrupted: nothing kept (use --out DIR to keep finished "
-                                        "batches)"]
+    assert err.strip().splitlines() == [said]
     time.sleep(2)
     assert not [c.pid for c in family if c.is_running() and c.status() != psutil.STATUS_ZOMBIE]
