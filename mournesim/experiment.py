@@ -54,10 +54,11 @@ def plan(base, overrides, games, seed, first, batch):
 
 
 def policy_info(base):
-    """The policy a ``policy_tune`` tunes: (name, parameter names, defaults)."""
+    """The policy a ``policy_tune`` tunes: (name, parameter names, defaults,
+    valid ranges)."""
     b = check_base(base, BASE, "MourneQuest")
     pols = grid.parse_list(base_text(b["policy"]), "policy")
     if len(pols) != 1:
         raise InputError("policy_tune: give one base policy to tune")
     info = plugins.get(pols[0])
-    return pols[0], tuple(info.param_names), tuple(info.defaults)
+    return pols[0], tuple(info.param_names), tuple(info.defaults), dict(info.ranges)

@@ -57,11 +57,12 @@ def plan(base, overrides, games, seed, first, batch):
 
 def policy_info(base):
     """The policy a ``policy_tune`` tunes — seat 1's, against the fixed
-    opponents of the rest of the table: (name, parameter names, defaults)."""
+    opponents of the rest of the table: (name, parameter names, defaults,
+    valid ranges)."""
     b = check_base(base, BASE, "Quest Master")
     tables = grid.parse_tables(base_text(b["policy"]))
     if len(tables) != 1:
         raise InputError("policy_tune: give one base policy table (e.g. planner+greedy+greedy+greedy)")
     name = tables[0][0]
     info = plugins.get(name)
-    return name, tuple(info.param_names), tuple(info.defaults)
+    return name, tuple(info.param_names), tuple(info.defaults), dict(info.ranges)

@@ -12,8 +12,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simcore.plugins import policy_guard
+
 from . import layout as L
-from .sim import Config, Rules, prepare
+from .sim import Config, Rules, illegal, prepare
 
 FIELDS = {   # names of the event columns a, b, c, d, by event
     "setup": ("players",), "start_roll": ("total", "red", "blue"), "turn": ("hp", "square", "snapshot"),
@@ -165,6 +167,9 @@ def replay(seed=1, game=0, players=4, characters=(), policies=("greedy",), param
     ev = np.zeros((max_events, L.EV_COLS), np.int32)
     snaps = np.zeros((int(rules.ruleset.rules.safety_cap_rounds) * players + 1, L.STATE_SIZE), np.int32)
     final = np.zeros(L.STATE_SIZE, np.int32)
-    n = engine.play_logged(np.uint64(seed), game, players, chars, pids, pp, rules.T, ev, snaps, final)
+    with policy_guard("+".join(cfg.policies)):
+        n = engine.play_logged(np.uint64(seed), game, players, chars, pids, pp, rules.T, ev, snaps, final)
+    if final[L.G_ILLEGAL] > 0:      # refused as in a batch run, never shown as if legal
+        raise illegal(cfg.policies, int(final[L.G_ILLEGAL]), 1)
     k = int(final[L.G_NSNAP])
     return Replay(seed, game, cfg, rules, ev[:n].copy(), final, snaps[:k].copy())

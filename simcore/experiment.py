@@ -41,6 +41,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from . import batch as driver
 from . import identity, paired, store
 from .errors import InputError
+from .inputs import MAX_BATCH, parse_floats
 from .rulesets import format_errors
 
 GAMES = {"mournequest": "mournesim.experiment", "questmaster": "questsim.experiment"}
@@ -151,7 +152,7 @@ class Experiment(_Strict):
     seed: int = Field(1, ge=0, lt=2 ** 63)
     games: int = Field(10_000, ge=2, le=100_000_000)
     target_ci: float | None = Field(None, gt=0, lt=0.5)
-    batch: int | None = Field(None, ge=1)
+    batch: int | None = Field(None, ge=1, le=MAX_BATCH)
     measures: list[str] = []
     base: dict = {}
     variant: list[Variant] | None = None
@@ -204,13 +205,16 @@ def load(path) -> Experiment:
     """Read and validate an experiment file (problems: one line each, exit 2)."""
     p = Path(path)
     try:
-        raw = tomllib.loads(p.read_text())
+        raw = tomllib.loads(p.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise InputError(f"{path}: no such experiment file") from None
     except tomllib.TOMLDecodeError as e:
         raise InputError(f"{path}: not valid TOML ({e})") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise InputError(f"{path}: cannot read ({e})") from None
+    except UnicodeDecodeError as e:
+        raise InputError(f"{path}: not UTF-8 text (byte {e.object[e.start]:#04x} at offset {e.start}); "
+                         "save the experiment file as UTF-8") from None
+    except OSError as e:
+        raise InputError(f"{path}: cannot read ({e.strerror or e})") from None
     try:
         exp = Experiment.model_validate(raw)
     except ValidationError as e:
@@ -246,12 +250,9 @@ def check_base(base: dict, defaults: dict, game: str) -> dict:
 
 
 def base_params(base: dict) -> tuple:
-    """The ``params`` base key as numbers."""
-    text = base_text(base.get("params", "")).strip()
-    try:
-        return tuple(float(x) for x in text.split(",")) if text else ()
-    except ValueError:
-        raise InputError(f"base.params {text!r}: expected numbers") from None
+    """The ``params`` base key as finite numbers (their ranges are checked
+    with the policy's, when the plan is made)."""
+    return parse_floats(base_text(base.get("params", "")), "base.params")
 
 
 # ---------------------------------------------------------------- arms --
@@ -364,6 +365,7 @@ class Runner:
     progress: bool = False
     games: int | None = None          # the --games override
     command: str = ""
+    note: object = None               # shows the user a line when the run seems stuck (simcore.batch.run)
 
     @property
     def n_games(self):
@@ -372,7 +374,7 @@ class Runner:
     def plan(self, arm_list, games, first=0, base=None) -> driver.Plan:
         """One driver plan holding every arm's cells."""
         base = dict(self.exp.base if base is None else base)
-        payloads, labels, batches, meta = [], [], [], {}
+        payloads, labels, batches, meta, isolate = [], [], [], {}, False
         for arm in arm_list:
             overrides = tuple(base.get("set", [])) + arm.overrides
             b = dict(base, params=",".join(repr(float(x)) for x in arm.params)) if arm.params else base
@@ -385,10 +387,12 @@ class Runner:
                        for lab in p.labels]
             batches += p.batch
             meta = p.meta
+            isolate |= p.isolate
         meta = dict(meta, experiment=self.exp.title, kind=self.exp.kind, command=self.command or " ".join(sys.argv))
         meta.pop("ruleset_hash", None)
         meta.pop("overrides", None)
-        return driver.Plan(payloads, labels, self.exp.seed, games, batches, None, meta, first)
+        return driver.Plan(payloads, labels, self.exp.seed, games, batches, None, meta, first,
+                           resume_hint="run the same experiment command again", isolate=isolate)
 
     def play(self, arm_list, games, first=0, tag="data", base=None) -> pd.DataFrame:
         """Play (or re-use from disk) games ``first .. first+games-1`` of every arm."""
@@ -396,7 +400,7 @@ class Runner:
         bar = self._bar(plan)
         try:
             if self.out is None:
-                df, _ = driver.run(plan, play_arm, None, self.workers, self.cluster, bar)
+                df, _ = driver.run(plan, play_arm, None, self.workers, self.cluster, bar, note=self.note)
                 return df
             where = self.out / "data" / tag
             key = _plan_key(plan)
@@ -411,7 +415,7 @@ class Runner:
                 if run.get("complete"):
                     return store.read_dataset(where)
             plan.meta["key"] = key
-            driver.run(plan, play_arm, where, self.workers, self.cluster, bar, resume=resume)
+            driver.run(plan, play_arm, where, self.workers, self.cluster, bar, resume=resume, note=self.note)
             return store.read_dataset(where)
         finally:
             if bar is not None:
@@ -449,6 +453,10 @@ def measure_names(exp, game):
         m = getattr(exp, kind).measure if exp.kind == kind else None
         if m is not None and m not in game.MEASURES:
             raise InputError(f"{kind}.measure: unknown measure {m!r} (choose from {', '.join(game.MEASURES)})")
+        if m is not None and not game.MEASURES[m][0]:
+            rates = [n for n, v in game.MEASURES.items() if v[0]]
+            raise InputError(f"{kind}.measure: {m!r} is a count per game, not a 0/1 outcome, so it has "
+                             f"no rate to aim at (use one of {', '.join(rates)})")
     return names
 
 
@@ -468,10 +476,10 @@ class Result:
 
 
 def run(exp: Experiment, game, out=None, workers=None, cluster=None, progress=False, games=None,
-        command="") -> Result:
+        command="", note=None) -> Result:
     """Play the experiment and compare every arm with the baseline."""
     names = measure_names(exp, game)
-    runner = Runner(exp, game, Path(out) if out else None, workers, cluster, progress, games, command)
+    runner = Runner(exp, game, Path(out) if out else None, workers, cluster, progress, games, command, note)
     keys = list(game.CELL)
     binary = {n: game.MEASURES[n][0] for n in names}
     if exp.kind == "tune":
@@ -507,6 +515,7 @@ def _run_tune(exp, game, runner, names, keys, binary) -> Result:
     """Bisection on each target's parameter; every try plays the same games."""
     measure = exp.tune.measure
     raw = base_raw(exp, game)
+    check_tune(exp, runner, raw)
     solutions, frames = [], []
     for i, t in enumerate(exp.tune.target):
         cur = lookup(raw, t.param)
@@ -547,11 +556,29 @@ def _run_tune(exp, game, runner, names, keys, binary) -> Result:
                   runner.out / "data" if runner.out else None)
 
 
+def check_tune(exp, runner, raw):
+    """Every tune target checked before any game is played: its parameter is
+    a number of the ruleset, its cell is made of base keys, and the ruleset
+    is valid at both ends of its range (so no try is refused half-way)."""
+    for i, t in enumerate(exp.tune.target):
+        where = f"tune.target.{i}"
+        cur = lookup(raw, t.param)
+        if isinstance(cur, bool) or not isinstance(cur, (int, float)):
+            raise InputError(f"{where}.param: {t.param} is {json.dumps(cur)}, not a number")
+        base = dict(exp.base, **t.cell)
+        for end, v in zip(("low", "high"), t.range):
+            try:
+                runner.plan([Arm(f"{t.param}={_fmt(v)}", (_set(t.param, v),))], 2, 0, base)
+            except InputError as e:
+                raise InputError(f"{where}.range: the {end} end {_fmt(v)} is not a valid {t.param} "
+                                 f"({str(e).splitlines()[0]})") from None
+
+
 def policy_grid(exp: Experiment, game):
     """(policy name, parameter names, starting values, tuned indices, grids)
     of a policy_tune, checked before any game is played."""
     pt = exp.policy_tune
-    policy, names, defaults = game.policy_info(exp.base)
+    policy, names, defaults, ranges = game.policy_info(exp.base)
     given = base_params(exp.base)
     if given and len(given) != len(names):
         raise InputError(f"base.params: policy {policy} takes {len(names)} parameter(s) ({', '.join(names)})")
@@ -560,6 +587,11 @@ def policy_grid(exp: Experiment, game):
     if unknown:
         raise InputError(f"policy_tune.params.{unknown[0]}: policy {policy} has no such parameter "
                          f"(it takes {', '.join(names) or 'none'})")
+    for p, vals in pt.params.items():
+        lo, hi = ranges.get(p, (-math.inf, math.inf))
+        bad = [v for v in vals if not lo <= v <= hi]
+        if bad:
+            raise InputError(f"policy_tune.params.{p}: {bad[0]:g} is outside the parameter's range {lo:g} – {hi:g}")
     idx = [names.index(p) for p in pt.params]
     grids = [list(pt.params[p]) for p in pt.params]
     return policy, list(names), start, idx, grids

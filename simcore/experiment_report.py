@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import identity, paired
+from . import atomic, identity, paired
 from .experiment import BASELINE, Result
 from .plots import plt
 
@@ -185,6 +185,13 @@ def tornado_table(res: Result, game) -> pd.DataFrame:
     return t.drop(columns="_size")
 
 
+def _unreachable(s) -> str:
+    """What to do when a tune target lies outside what its range gives."""
+    rates = [r for _v, r, *_ in s["tries"]]
+    return (f"not reached: over the range the rate runs from {100 * min(rates):.1f}% to {100 * max(rates):.1f}%; "
+            "widen the target's range (or aim inside that span)")
+
+
 def _tune_md(res: Result, game) -> str:
     out = ["## Solved values\n"]
     m = res.exp.tune.measure
@@ -194,7 +201,7 @@ def _tune_md(res: Result, game) -> str:
                      "current value": s["current"], "solved value": s["value"],
                      f"{m} at solved value [95% CI]": f"{100 * s['rate']:.1f}% [{100 * s['ci95_low']:.1f}, "
                                                       f"{100 * s['ci95_high']:.1f}]",
-                     "games": f"{s['games']:,}", "note": "" if s["reachable"] else "target outside the range"})
+                     "games": f"{s['games']:,}", "note": "" if s["reachable"] else _unreachable(s)})
     out.append(_md(pd.DataFrame(rows)))
     out.append("Every try played the same games (paired seeds), so the tries differ only by the parameter.\n")
     for s in res.tune:
@@ -376,23 +383,22 @@ def plots_for(res: Result) -> dict:
 
 
 def write(res: Result, game, out, command="") -> Path:
-    """Write ``report.md``, the plots and ``comparisons.csv`` into ``out``;
-    returns the report's path."""
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    """Write ``report.md``, the plots and ``comparisons.csv`` into ``out``
+    (each atomically: simcore.atomic); returns the report's path."""
+    out = atomic.make_dir(out)
     paths = []
     for name, draw in plots_for(res).items():
         n = len(res.comparisons[res.comparisons["measure"] == res.measures[0]]) if not res.comparisons.empty else 8
         fig, ax = plt.subplots(figsize=(9, max(4.5, 0.32 * n + 1.5)) if name in ("changes", "tornado") else (9, 5.5),
                                layout="constrained")
-        draw(res, game, ax)
-        if name != "sweep" or not res.exp.sweep.param2:
-            ax.grid(alpha=0.3)
-        fig.savefig(out / f"{name}.png", dpi=110)
-        plt.close(fig)
+        try:
+            draw(res, game, ax)
+            if name != "sweep" or not res.exp.sweep.param2:
+                ax.grid(alpha=0.3)
+            atomic.save_figure(fig, out / f"{name}.png", dpi=110)
+        finally:
+            plt.close(fig)
         paths.append(out / f"{name}.png")
     if not res.comparisons.empty:
-        res.comparisons.to_csv(out / "comparisons.csv", index=False)
-    report = out / "report.md"
-    report.write_text(markdown(res, game, paths, command))
-    return report
+        atomic.write_with(out / "comparisons.csv", lambda tmp: res.comparisons.to_csv(tmp, index=False))
+    return atomic.write_text(out / "report.md", markdown(res, game, paths, command))

@@ -365,6 +365,7 @@ def test_policy_tune_quest_master_tunes_seat_one_against_fixed_opponents(tmp_pat
     ("colour = [1, 2]", "policy_tune.params.colour: policy planner has no such parameter"),
     ("risk = [0.5]", "need at least two distinct values"),
     ("risk = [0.5, nan]", "finite"),
+    ("risk = [0.5, 7.0]", "policy_tune.params.risk: 7 is outside the parameter's range"),
 ])
 def test_policy_tune_errors_before_any_game(tmp_path, params, expect):
     text = PT.format(game="mournequest", base='policy = "planner"', measure="win", params=params)
