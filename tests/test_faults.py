@@ -646,7 +646,7 @@ class _FakeEngine:
     def __init__(self, fault):
         self.fault = fault
 
-    def play_logged(self, seed, game, players, chars, pids, pp, T, ev, final):
+    def play_logged(self, seed, game, players, chars, pids, pp, T, ev, snaps, final):
         from questsim import layout as QL
         if self.fault == "raise":
             raise ValueError("the policy broke on purpose")
