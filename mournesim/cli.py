@@ -243,7 +243,7 @@ def bench(games, search_games, scale_games, workers, cold, level, players, rules
     if search_games:
         t0 = time.perf_counter()
         sim.simulate(games=1, seed=0, level=level, players=players, policy="rollout", rules=rules)
-        click.echo(f"rollout engine copy ready in {time.perf_counter() - t0:.1f}s")
+        click.echo(f"rollout entry point ready in {time.perf_counter() - t0:.1f}s")
         runs.append(("rollout", search_games))
     click.echo("one core, in process:")
     for pol, n in runs:

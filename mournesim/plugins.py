@@ -14,28 +14,28 @@ and used with ``mournesim --plugin my_policy.py simulate --policy cautious``
 (or ``MOURNESIM_PLUGINS=my_policy.py``, or an entry point in the group
 ``mournesim.policies``), without editing the package.
 
-How it runs at numba speed: the engine's kernels are cached, and numba cannot
-cache a kernel that takes a function argument. So for each plug-in the rule
-kernels that call the policy (``DECIDING_MODULES``) are copied into a
-small generated package whose ``decide`` calls your function, under
-``$MOURNESIM_CACHE`` (default ``~/.cache/mournesim``). They compile once
-(about two minutes), are cached there like the built-in engine, and are
-regenerated whenever your file or the engine changes.
+How it runs at numba speed: your function is compiled on its own behind a
+C entry point, cached under ``$MOURNESIM_CACHE`` (default
+``~/.cache/mournesim``) and recompiled only when your file changes; the
+engine, compiled once for every policy, calls it through its address
+(simcore/fnptr.py). A plug-in's first run takes seconds, not an engine
+compile.
 """
 from __future__ import annotations
 
-import hashlib
 import inspect
 import os
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 
-from simcore.errors import InputError
-from simcore.plugins import cache_root, checked_ranges, generated_package, import_plugin, load_entry_point
-from .policies import BUILTIN_POLICIES
+import numpy as np
 
-PLUGIN_ID = 100   # policy id of a plug-in inside its own generated engine
+from simcore.errors import InputError
+from simcore.fnptr import entry_address
+from simcore.plugins import cache_root, checked_ranges, import_plugin, load_entry_point
+from .policies import BUILTIN_POLICIES, POLICY_PLUGIN as PLUGIN_ID
+
 _DESCRIPTIONS = {
     "random": "uniform over the legal choices (end turn included): the floor of the skill ladder",
     "greedy": "local rules of thumb: fetch and deliver charms, gear up, fight at good exact odds",
@@ -139,78 +139,35 @@ def get(name) -> PolicyInfo:
                          "load your own with --plugin FILE)")
     return _REGISTRY[name]
 
-# ---- generated engines for plug-ins ------------------------------------------------
+# ---- plug-in entry points ---------------------------------------------------------
 
-_ENGINES = {}
+_ADDRESSES = {}
 _HERE = Path(__file__).parent
-# every engine source (a change regenerates plug-in engines), and the modules
-# whose kernels call decide() and so are copied for each plug-in
+# numba's cache does not notice a change in a function a plug-in calls, so
+# the entry point is recompiled whenever an engine source changes
 ENGINE_SOURCES = ("layout.py", "tables.py", "core.py", "odds.py", "policies.py", "effects.py", "combat.py",
-                  "enemies.py", "final.py", "rules.py", "game.py")
-DECIDING_MODULES = ("effects.py", "combat.py", "enemies.py", "final.py", "rules.py", "game.py")
-
-
-def _rewrite(src):
-    """Point a copied engine module at the installed package, except for the
-    kernels that must call the plug-in's ``decide``."""
-    src = src.replace("from . import layout as L", "from mournesim import layout as L")
-    src = src.replace("from . import tables as TB", "from mournesim import tables as TB")
-    src = src.replace("from .core import", "from mournesim.core import")
-    src = src.replace("from .policies import decide", "from .decide import decide")
-    return src
-
-
-_DECIDE = '''"""Generated: the decide() of plug-in policy {name!r} ({source})."""
-import importlib
-import importlib.util
-import sys
-
-from numba import njit
-
-from mournesim import layout as L
-from mournesim.policies import checked, decide as builtin_decide
-
-if {module!r} not in sys.modules:
-    try:   # an installed module
-        importlib.import_module({module!r})
-    except ImportError:   # a plug-in file
-        _spec = importlib.util.spec_from_file_location({module!r}, {source!r})
-        _mod = importlib.util.module_from_spec(_spec)
-        sys.modules[{module!r}] = _mod
-        _spec.loader.exec_module(_mod)
-plugin_choose = getattr(sys.modules[{module!r}], {func!r})
-
-
-# NRT on explicitly: the engine kernels calling this are compiled without it,
-# and a plug-in's own kernels (which may allocate) inherit the flag from here
-@njit(cache=True, _nrt=True)
-def decide(s, T, legal, n, rng, pp, h):
-    if n == 1:
-        return legal[0]
-    if s[L.G_POLICY] == {pid}:
-        return checked(s, legal, n, plugin_choose(s, T, legal, n, rng, pp, h))
-    return builtin_decide(s, T, legal, n, rng, pp, h)
-'''
+                  "enemies.py", "final.py", "rules.py", "game.py", "rollout.py")
+# a plug-in's arguments, in the order decide() passes them to its entry point
+ARG_SPEC = (("s", "int32"), ("T", "int32"), ("legal", "int32"), ("n", None), ("rng", "uint64"),
+            ("pp", "float64"), ("h", None))
 
 
 def engine_for(info: PolicyInfo):
-    """The module with ``run_batch`` / ``play_logged`` that runs ``info``."""
-    if info.builtin_id >= 0:
-        from . import game
-        return game
-    if info.name in _ENGINES:
-        return _ENGINES[info.name]
-    h = hashlib.sha256()
-    for f in ENGINE_SOURCES + ("plugins.py",):
-        h.update((_HERE / f).read_bytes())
-    h.update(Path(info.source).read_bytes())
-    h.update(f"{info.name}:{info.module}:{getattr(info.func, 'py_func', info.func).__name__}".encode())
-    key = h.hexdigest()[:12]
-    files = {"__init__.py": f'"""Generated engine for plug-in policy {info.name!r}."""\n',
-             "decide.py": _DECIDE.format(name=info.name, source=str(Path(info.source).resolve()),
-                                         module=info.module, func=getattr(info.func, "py_func", info.func).__name__,
-                                         pid=PLUGIN_ID)}
-    files.update({f: _rewrite((_HERE / f).read_text()) for f in DECIDING_MODULES})
-    mod = generated_package(cache_root("MOURNESIM_CACHE", "mournesim"), f"mq_engine_{info.name}_{key}", files, "game")
-    _ENGINES[info.name] = mod
-    return mod
+    """The module with ``run_batch`` / ``play_logged``: one compiled engine
+    runs every policy, a plug-in through the address in :func:`policy_vector`."""
+    from . import game
+    return game
+
+
+def policy_vector(info: PolicyInfo, params) -> np.ndarray:
+    """The kernels' ``pp``: the parameters, then for a plug-in the address of
+    its entry point (compiled once and cached under ``$MOURNESIM_CACHE``,
+    default ``~/.cache/mournesim``; simcore/fnptr.py)."""
+    pp = [float(v) for v in params]
+    if info.builtin_id < 0:
+        if info.name not in _ADDRESSES:
+            _ADDRESSES[info.name] = entry_address(info, ARG_SPEC, cache_root("MOURNESIM_CACHE", "mournesim"),
+                                                  "mq_entry",
+                                                  b"".join((_HERE / f).read_bytes() for f in ENGINE_SOURCES))
+        pp.append(float(_ADDRESSES[info.name]))
+    return np.array(pp, np.float64)

@@ -19,9 +19,9 @@ The same samples are used for every candidate (common random numbers), so
 candidates are compared on the same futures.
 
 It is registered as a plug-in (``mournesim.plugins``) because it calls the
-built-in engine from inside a policy: the plug-in engine copy calls this
-``choose``, and ``choose`` runs continuations on the built-in engine, whose
-policy is the planner — no recursion among numba kernels.
+engine from inside a policy: the engine calls this ``choose`` through its
+entry point's address (simcore/fnptr.py), and ``choose`` runs continuations
+on the engine with the planner playing — no recursion among numba kernels.
 """
 import numpy as np
 from numba import njit

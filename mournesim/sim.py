@@ -15,6 +15,7 @@ import pandas as pd
 
 from simcore.errors import InputError
 from simcore.inputs import check_params
+from simcore.fnptr import refuse_failed
 from simcore.plugins import policy_guard
 from . import layout as L
 from . import plugins
@@ -72,7 +73,7 @@ class Config:
             raise InputError(f"--params: policy {self.policy} takes {len(info.defaults)} parameter(s)"
                              f" ({', '.join(info.param_names) or 'none'})")
         check_params(self.policy, info.param_names, params, info.ranges)
-        return level, hero_ids, pid, np.array(params, np.float64), plugins.engine_for(info)
+        return level, hero_ids, pid, plugins.policy_vector(info, params), plugins.engine_for(info)
 
 
 def run_games(rules: Rules, config: Config, seed: int, first: int, n: int) -> np.ndarray:
@@ -82,6 +83,7 @@ def run_games(rules: Rules, config: Config, seed: int, first: int, n: int) -> np
     if n:
         with policy_guard(config.policy):
             engine.run_batch(np.uint64(seed), first, n, level, config.players, hero_ids, pid, pp, rules.T, out)
+        refuse_failed(out[:, L.RESULT_INDEX["illegal_choices"]], config.policy)
         bad = int((out[:, L.RESULT_INDEX["illegal_choices"]] > 0).sum())
         if bad:
             raise illegal(config.policy, bad, n)
@@ -173,6 +175,7 @@ def replay(seed=1, game=0, level="medium", players=4, heroes=(), policy="greedy"
     with policy_guard(policy):
         ne, ns = engine.play_logged(np.uint64(seed), game, lv, players, hero_ids, pid, pp, rules.T, ev, snaps,
                                     final)
+    refuse_failed(final[L.G_ILLEGAL], policy)
     if final[L.G_ILLEGAL] > 0:      # refused as in a batch run, never shown as if legal
         raise illegal(policy, int(final[L.G_ILLEGAL]), 1)
     return Replay(seed, game, cfg, rules, ev[:ne].copy(), snaps[:ns].copy(), final)

@@ -13,13 +13,13 @@ registered under a name from a module of yours::
 and used with ``questsim --plugin my_policy.py simulate --policy bold`` (or
 ``QUESTSIM_PLUGINS=my_policy.py``), alone or mixed by seat
 (``--policy bold+greedy+greedy``). As for MourneQuest, numba cannot cache a
-kernel that takes a function argument, so each plug-in gets a generated copy
-of ``engine.py`` whose ``decide`` calls the plug-in for its seats; it
-compiles once into ``$QUESTSIM_CACHE`` (default ``~/.cache/questsim``).
+kernel that calls a user's function, so your function is compiled on its own
+behind a C entry point (seconds, cached in ``$QUESTSIM_CACHE``, default
+``~/.cache/questsim``) and the engine, compiled once for every policy, calls
+it through its address (simcore/fnptr.py).
 """
 from __future__ import annotations
 
-import hashlib
 import inspect
 import os
 from dataclasses import dataclass, field
@@ -27,14 +27,16 @@ from pathlib import Path
 
 import simcore
 from simcore.errors import InputError
-from simcore.plugins import cache_root, checked_ranges, generated_package, import_plugin
-from .policies import BUILTIN_POLICIES
+from simcore.fnptr import entry_address
+from simcore.plugins import cache_root, checked_ranges, import_plugin
+from .policies import BUILTIN_POLICIES, POLICY_PLUGIN as PLUGIN_ID
 
-PLUGIN_ID = 100   # policy id of a plug-in inside its own engine copy
 _HERE = Path(__file__).parent
-ENGINE_SOURCES = ("layout.py", "tables.py", "policies.py", "engine.py", "plugins.py")
+# numba's cache does not notice a change in a function a plug-in calls, so
+# the entry point is recompiled whenever one of these changes
+ENGINE_SOURCES = ("layout.py", "tables.py", "policies.py", "engine.py", "rollout.py")
 _SIMCORE = Path(simcore.__file__).parent
-SIMCORE_SOURCES = ("rng.py", "jit.py")
+SIMCORE_SOURCES = ("rng.py", "jit.py", "fnptr.py")
 _DESCRIPTIONS = {
     "random": "uniform over the legal choices",
     "greedy": "rules of thumb: new castles, Item cards, fights when stronger, the weakest target",
@@ -122,57 +124,26 @@ def get(name) -> PolicyInfo:
     return _REGISTRY[name]
 
 
-_DECIDE = '''"""Generated: decide() for plug-in policy {name!r} ({source})."""
-import importlib
-import importlib.util
-import sys
-
-from questsim.policies import decide as builtin_decide
-from simcore.jit import needs_nrt
-
-if {module!r} not in sys.modules:
-    try:
-        importlib.import_module({module!r})
-    except ImportError:
-        _spec = importlib.util.spec_from_file_location({module!r}, {source!r})
-        _mod = importlib.util.module_from_spec(_spec)
-        sys.modules[{module!r}] = _mod
-        _spec.loader.exec_module(_mod)
-plugin_choose = getattr(sys.modules[{module!r}], {func!r})
-
-
-@needs_nrt
-def decide(s, T, legal, n, rng, policy, pp, seat):
-    if policy == {pid}:
-        return plugin_choose(s, T, legal, n, rng, pp, seat)
-    return builtin_decide(s, T, legal, n, rng, policy, pp, seat)
-'''
+# a plug-in's arguments, in the order decide() passes them to its entry point
+ARG_SPEC = (("s", "int32"), ("T", "int32"), ("legal", "int32"), ("n", None), ("rng", "uint64"),
+            ("pp", "float64"), ("seat", None))
+_ADDRESSES = {}
 
 
 def engine_for(info: PolicyInfo):
-    """The engine module (``run_batch``, ``play_logged``) that runs ``info``."""
-    if info.builtin_id >= 0:
-        from . import engine
-        return engine
-    if info.name in _ENGINES:
-        return _ENGINES[info.name]
-    func = getattr(info.func, "py_func", info.func).__name__
-    h = hashlib.sha256()
-    for f in ENGINE_SOURCES:
-        h.update((_HERE / f).read_bytes())
-    for f in SIMCORE_SOURCES:      # the kernels' generators and decorator flags
-        h.update((_SIMCORE / f).read_bytes())
-    h.update(Path(info.source).read_bytes())
-    h.update(f"{info.name}:{info.module}:{func}".encode())
-    src = (_HERE / "engine.py").read_text()
-    src = src.replace("from . import layout as L", "from questsim import layout as L")
-    src = src.replace("from . import tables as TB", "from questsim import tables as TB")
-    src = src.replace("from .policies import decide", "from .decide import decide")
-    files = {"__init__.py": f'"""Generated engine for plug-in policy {info.name!r}."""\n',
-             "decide.py": _DECIDE.format(name=info.name, source=str(Path(info.source).resolve()),
-                                         module=info.module, func=func, pid=PLUGIN_ID),
-             "engine.py": src}
-    pkg = f"qm_engine_{info.name}_{h.hexdigest()[:12]}"
-    mod = generated_package(cache_root("QUESTSIM_CACHE", "questsim"), pkg, files, "engine")
-    _ENGINES[info.name] = mod
-    return mod
+    """The engine module (``run_batch``, ``play_logged``): one compiled
+    engine runs every policy, a plug-in through :func:`entry`'s address."""
+    from . import engine
+    return engine
+
+
+def entry(info: PolicyInfo) -> int:
+    """The address of plug-in ``info``'s entry point, compiled once and cached
+    under ``$QUESTSIM_CACHE`` (default ``~/.cache/questsim``; simcore/fnptr.py).
+    It goes in the last column of the seat's row of ``pp``."""
+    if info.name not in _ADDRESSES:
+        key = b"".join((_HERE / f).read_bytes() for f in ENGINE_SOURCES)
+        key += b"".join((_SIMCORE / f).read_bytes() for f in SIMCORE_SOURCES)
+        _ADDRESSES[info.name] = entry_address(info, ARG_SPEC, cache_root("QUESTSIM_CACHE", "questsim"),
+                                              "qm_entry", key)
+    return _ADDRESSES[info.name]

@@ -24,6 +24,7 @@ state, never change it, and draw randomness only from the policy stream.
 """
 import numpy as np
 
+from simcore.fnptr import FAILED, FAILED_BIT, call_address
 from simcore.jit import inlined, kernel, needs_nrt
 from simcore.rng import STREAM_POLICY, randint
 from . import layout as L
@@ -31,6 +32,7 @@ from . import tables as TB
 
 OPB = L.OPB
 POLICY_RANDOM, POLICY_GREEDY, POLICY_FIRST, POLICY_PLANNER = 0, 1, 2, 3
+POLICY_PLUGIN = 100   # a plug-in policy, called through its entry point's address (simcore/fnptr.py)
 # (id, name, parameter names, defaults)
 BUILTIN_POLICIES = (
     (POLICY_RANDOM, "random", (), ()),
@@ -585,4 +587,11 @@ def decide(s, T, legal, n, rng, policy, pp, seat):
         return planner(s, T, legal, n, rng, pp, seat)
     if policy == POLICY_FIRST:
         return legal[0]
+    if policy == POLICY_PLUGIN:
+        # compiled on its own; the address of its entry point is the row's last element
+        c = call_address(np.int64(pp[pp.shape[0] - 1]), (s, T, legal, n, rng, pp, seat))
+        if c == FAILED:
+            s[L.G_ILLEGAL] |= FAILED_BIT
+            return legal[0]
+        return c
     return legal[randint(rng, STREAM_POLICY, n)]

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simcore.fnptr import refuse_failed
 from simcore.plugins import policy_guard
 
 from . import layout as L
@@ -169,6 +170,7 @@ def replay(seed=1, game=0, players=4, characters=(), policies=("greedy",), param
     final = np.zeros(L.STATE_SIZE, np.int32)
     with policy_guard("+".join(cfg.policies)):
         n = engine.play_logged(np.uint64(seed), game, players, chars, pids, pp, rules.T, ev, snaps, final)
+    refuse_failed(final[L.G_ILLEGAL], "+".join(cfg.policies))
     if final[L.G_ILLEGAL] > 0:      # refused as in a batch run, never shown as if legal
         raise illegal(cfg.policies, int(final[L.G_ILLEGAL]), 1)
     k = int(final[L.G_NSNAP])

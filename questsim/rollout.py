@@ -13,9 +13,9 @@ re-shuffles the face-down Item and Event decks from the policy's own stream,
 so it never sees the real future. (It does see opponents' hands, as the
 planner's scoring does.)
 
-It calls the built-in engine from inside a policy, so it is registered as a
-plug-in and runs in its own engine copy (questsim.plugins): no recursion
-between numba kernels.
+It calls the engine from inside a policy, so it is registered as a plug-in:
+the engine calls it through its entry point's address (simcore/fnptr.py), so
+there is no recursion between numba kernels.
 """
 import numpy as np
 from numba import njit

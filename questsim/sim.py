@@ -13,6 +13,7 @@ import pandas as pd
 
 from simcore.errors import InputError
 from simcore.inputs import check_params
+from simcore.fnptr import refuse_failed
 from simcore.plugins import policy_guard
 from . import layout as L
 from . import plugins
@@ -52,7 +53,7 @@ class Config:
     def resolved(self, rules: Rules):
         """Check against the rules; returns (chars, policy ids, params, engine):
         the arrays the kernels take and the engine module that runs the
-        table (a plug-in's own engine copy if a seat plays one)."""
+        table."""
         r = rules.ruleset.rules
         if not r.min_players <= self.players <= r.max_players:
             raise InputError(f"--players {self.players}: Quest Master takes {r.min_players} to {r.max_players} players")
@@ -78,14 +79,10 @@ class Config:
         if len(pols) != self.players:
             raise InputError(f"--policy: give one policy, or one per seat ({self.players}), got {len(pols)}")
         pids = np.zeros(L.MAX_PLAYERS, np.int32)
-        pp = np.zeros((L.MAX_PLAYERS, L.MAX_PARAMS), np.float64)
-        plugin = None
+        # a row per seat: its parameters, and last a plug-in's entry point address
+        pp = np.zeros((L.MAX_PLAYERS, L.MAX_PARAMS + 1), np.float64)
         for i, name in enumerate(pols):
             info = plugins.get(name)
-            if info.builtin_id < 0:
-                if plugin is not None and plugin.name != name:
-                    raise InputError("--policy: one plug-in policy per table (mix it with built-in ones)")
-                plugin = info
             pids[i] = info.builtin_id if info.builtin_id >= 0 else plugins.PLUGIN_ID
             # --params belong to the first seat's policy (and every seat playing it)
             vals = self.params if self.params and name == pols[0] else info.defaults
@@ -94,7 +91,9 @@ class Config:
                                  f"({', '.join(info.param_names) or 'none'})")
             check_params(name, info.param_names, vals, info.ranges)
             pp[i, :len(vals)] = vals
-        engine = plugins.engine_for(plugin) if plugin else plugins.engine_for(plugins.get(pols[0]))
+            if info.builtin_id < 0:
+                pp[i, L.MAX_PARAMS] = plugins.entry(info)
+        engine = plugins.engine_for(plugins.get(pols[0]))
         return chars, pids, pp, engine
 
 
@@ -105,6 +104,7 @@ def run_games(rules: Rules, config: Config, seed: int, first: int, n: int) -> np
     if n:
         with policy_guard("+".join(config.policies)):
             engine.run_batch(np.uint64(seed), first, n, config.players, chars, pids, pp, rules.T, out)
+        refuse_failed(out[:, L.RESULT_INDEX["illegal_choices"]], "+".join(config.policies))
         bad = int((out[:, L.RESULT_INDEX["illegal_choices"]] > 0).sum())
         if bad:
             raise illegal(config.policies, bad, n)

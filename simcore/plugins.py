@@ -1,7 +1,6 @@
 """Plug-in plumbing both games can use: import a user's module from a file
 or by name (errors as one line), and write and import a generated package of
-engine files (the engine copy a plug-in policy runs in, so numba can cache
-kernels that call a user's function)."""
+files (a plug-in policy's C entry point, simcore/fnptr.py)."""
 from __future__ import annotations
 
 import hashlib
@@ -93,7 +92,7 @@ def checked_ranges(name, params, ranges):
 
 
 def cache_root(env_var, app):
-    """Where generated engines live: ``$env_var`` or ``~/.cache/app``."""
+    """Where generated entry points live: ``$env_var`` or ``~/.cache/app``."""
     return Path(os.environ.get(env_var, Path.home() / ".cache" / app)) / "engines"
 
 
@@ -110,7 +109,7 @@ def generated_package(root: Path, pkg: str, files: dict, module: str):
             for f, src in files.items():
                 atomic.write_text(d / f, src)
         except atomic.OutputError as e:
-            raise InputError(f"{e} (the engine copy of a plug-in policy is compiled there: point "
+            raise InputError(f"{e} (a plug-in policy is compiled there: point "
                              "$MOURNESIM_CACHE / $QUESTSIM_CACHE at a writable directory)") from None
     if str(root) not in sys.path:
         sys.path.insert(0, str(root))

@@ -31,6 +31,35 @@ MOON_RED, MOON_GREY, MOON_GREEN, MOON_BLUE = 0, 3, 10, 14
 JACK, COBS, IUR, BEITH, GRACE, TESS, FINIAS = range(7)
 
 
+# ---- one compile of each engine, both at once ---------------------------------
+
+_WARM = {
+    "mournesim": "from mournesim import sim; sim.simulate(games=1, players=2); sim.replay(players=2)",
+    "questsim": "from questsim import sim, replay; sim.simulate(games=1, players=2); replay.replay(players=2)",
+}
+
+
+def pytest_sessionstart(session):
+    """Compile (or load from numba's cache) both games' engines in two
+    processes side by side before any test runs: on a clean checkout each
+    engine compiles once, on its own core, and every test process (xdist
+    workers included) then loads it from the cache instead of compiling the
+    same kernels again."""
+    import subprocess
+    import sys
+    import time
+    if hasattr(session.config, "workerinput"):      # an xdist worker: the controller did it
+        return
+    t = time.perf_counter()
+    procs = {name: subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.PIPE, text=True) for name, code in _WARM.items()}
+    for name, p in procs.items():
+        err = p.communicate()[1]
+        if p.returncode:
+            raise pytest.UsageError(f"compiling the {name} engine failed:\n{err}")
+    print(f"\nengines compiled or loaded from numba's cache in {time.perf_counter() - t:.0f}s")
+
+
 @functools.lru_cache(maxsize=None)
 def get_rules(*overrides):
     """A prepared ruleset (cached per override tuple)."""
@@ -374,7 +403,7 @@ register_policy("greedy_copy", greedy_copy, params={"risk": 0.55, "charm_weight"
 @pytest.fixture(scope="session")
 def plugin_cache(tmp_path_factory):
     """One engine cache directory for every plug-in compiled in this session
-    (each plug-in's engine copy compiles once, about two minutes)."""
+    (each plug-in's entry point compiles once, in seconds)."""
     import os
     d = tmp_path_factory.mktemp("mqcache")
     old = os.environ.get("MOURNESIM_CACHE")

@@ -640,7 +640,7 @@ def test_no_command_shows_a_traceback_on_bad_input(prog, datasets, tmp_path, mon
 # ------------------------- 5. plug-ins (Quest Master; MourneQuest: test_plugins) --
 
 class _FakeEngine:
-    """Stands in for a plug-in's engine copy (no compile): its one game ends
+    """Stands in for the engine (no compile): its one game ends
     with an illegal choice counted, or its policy raises."""
 
     def __init__(self, fault):

@@ -1,7 +1,7 @@
 """The policy registry and plug-in policies (issue 3's plug-in path): a policy
 written in a user's own file is registered by name, listed by `policies`, and
 played through the CLI without editing the package. Each plug-in compiles its
-own copy of the engine once (about two minutes), cached for the session."""
+entry point once (seconds), cached for the session."""
 import os
 import signal
 import subprocess
@@ -38,8 +38,8 @@ def test_a_plug_in_is_listed_after_loading_it():
 
 def test_plug_in_copy_of_greedy_plays_exactly_the_builtin_games(faulty_plugin):
     """A plug-in that just calls the built-in greedy function must play the very
-    same games as the built-in greedy policy: the generated engine is a faithful
-    copy of the rules, and the policy gets the same random stream. (The
+    same games as the built-in greedy policy: called through its address it
+    sees the same state and the same random stream. (The
     plug-in, tests/conftest.py, can also misbehave on request; fault 0 is
     plain greedy, whose third parameter it never reads.)"""
     plugins.load_plugin(str(faulty_plugin))
@@ -141,7 +141,7 @@ def test_loading_a_plug_in_cannot_end_the_process(tmp_path, body, message):
 
 
 @pytest.mark.parametrize("fault, message", [(1, "returned an action that was not legal"),
-                                            (2, "policy greedy_copy failed while playing: ValueError")])
+                                            (2, "policy greedy_copy failed while playing: it raised an exception")])
 @pytest.mark.parametrize("command", [["replay", "--players", "2", "--level", "easy"],
                                      ["simulate", "--games", "3", "--players", "2", "--workers", "1", "--quiet"]])
 def test_a_misbehaving_policy_is_one_line_in_every_command(faulty_plugin, fault, message, command):

@@ -295,7 +295,7 @@ def test_plugin_example_runs_through_the_cli_and_is_paired(tmp_path):
 
 
 def test_rollout_search_is_legal_fair_and_differs_from_the_planner():
-    """rollout (a plug-in engine copy calling the built-in engine): legal
+    """rollout (a plug-in calling the engine): legal
     choices only; with samples < 2 it plays exactly the planner's games;
     searching changes some games."""
     tab = ("rollout", "planner", "planner")

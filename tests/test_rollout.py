@@ -2,7 +2,7 @@
 parameters change its play (width 1 is exactly the planner), and its search is
 fair — it never sees the real game's future dice, tiles or deck order.
 
-The first use compiles rollout's engine copy once (about two minutes)."""
+The first use compiles rollout's entry point once (seconds)."""
 import numpy as np
 import pytest
 
