@@ -34,8 +34,10 @@ JACK, COBS, IUR, BEITH, GRACE, TESS, FINIAS = range(7)
 # ---- one compile of each engine, both at once ---------------------------------
 
 _WARM = {
-    "mournesim": "from mournesim import sim; sim.simulate(games=1, players=2); sim.replay(players=2)",
-    "questsim": "from questsim import sim, replay; sim.simulate(games=1, players=2); replay.replay(players=2)",
+    "mournesim": "from mournesim import sim; sim.simulate(games=1, players=2); sim.replay(players=2); "
+                 "sim.simulate(games=1, players=2, policy='rollout')",
+    "questsim": "from questsim import sim, replay; sim.simulate(games=1, players=2); replay.replay(players=2); "
+                "sim.simulate(games=1, players=2, policies=('rollout',))",
 }
 
 
@@ -50,6 +52,13 @@ def pytest_sessionstart(session):
     import time
     if hasattr(session.config, "workerinput"):      # an xdist worker: the controller did it
         return
+    import os
+    import tempfile
+    # plug-ins (rollout included) compile into one directory for the whole
+    # session, workers included, never into the user's ~/.cache
+    root = tempfile.mkdtemp(prefix="simtest-plugins-")
+    for var in ("MOURNESIM_CACHE", "QUESTSIM_CACHE"):
+        os.environ.setdefault(var, root)
     t = time.perf_counter()
     procs = {name: subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL,
                                     stderr=subprocess.PIPE, text=True) for name, code in _WARM.items()}
@@ -401,24 +410,22 @@ register_policy("greedy_copy", greedy_copy, params={"risk": 0.55, "charm_weight"
 
 
 @pytest.fixture(scope="session")
-def plugin_cache(tmp_path_factory):
-    """One engine cache directory for every plug-in compiled in this session
-    (each plug-in's entry point compiles once, in seconds)."""
+def plugin_cache():
+    """The session's plug-in cache directory (set up in pytest_sessionstart):
+    each plug-in's entry point compiles once per session, in seconds."""
     import os
-    d = tmp_path_factory.mktemp("mqcache")
-    old = os.environ.get("MOURNESIM_CACHE")
-    os.environ["MOURNESIM_CACHE"] = str(d)
-    yield d
-    if old is None:
-        os.environ.pop("MOURNESIM_CACHE", None)
-    else:
-        os.environ["MOURNESIM_CACHE"] = old
+    from pathlib import Path
+    return Path(os.environ["MOURNESIM_CACHE"])
 
 
 @pytest.fixture(scope="session")
 def faulty_plugin(plugin_cache):
-    """The path of FAULTY_PLUGIN: one module (so one engine compile per
-    session) for every test of a plug-in that plays, misplays or breaks."""
+    """The path of FAULTY_PLUGIN: one module (so one compile per session)
+    for every test of a plug-in that plays, misplays or breaks. Written
+    atomically: the xdist workers write the same file side by side."""
+    import os
     f = plugin_cache / "faulty_greedy.py"
-    f.write_text(FAULTY_PLUGIN)
+    tmp = plugin_cache / f"faulty_greedy.{os.getpid()}.tmp"
+    tmp.write_text(FAULTY_PLUGIN)
+    os.replace(tmp, f)
     return f
