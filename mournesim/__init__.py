@@ -1,9 +1,8 @@
 """MourneQuest balance simulator: ruleset data, numba engine, policies, reports."""
 from pathlib import Path as _Path
 
+from simcore import __version__  # noqa: F401  (one version for the whole distribution)
 from simcore import jitcache as _jitcache
-
-__version__ = "0.1.0"
 
 # Changes exactly when the games played change (rules, policies, random
 # streams); guarded by tests/golden/mournesim.json (simcore.golden). History:
@@ -17,4 +16,4 @@ _core = _Path(_jitcache.__file__).parent
 _jitcache.guard([_here, _core],
                 [_here / f for f in ("layout.py", "tables.py", "core.py", "odds.py", "policies.py", "effects.py",
                                      "combat.py", "enemies.py", "final.py", "rules.py", "game.py")]
-                + [_core / "rng.py"])
+                + [_core / f for f in ("rng.py", "fnptr.py")])

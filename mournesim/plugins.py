@@ -34,7 +34,9 @@ import numpy as np
 from simcore.errors import InputError
 from simcore.fnptr import entry_address
 from simcore.plugins import cache_root, checked_ranges, import_plugin, load_entry_point
-from .policies import BUILTIN_POLICIES, POLICY_PLUGIN as PLUGIN_ID
+from .policies import BUILTIN_POLICIES, POLICY_PLUGIN
+
+PLUGIN_ID = POLICY_PLUGIN   # the policy id the kernels give a plug-in (called through its address)
 
 _DESCRIPTIONS = {
     "random": "uniform over the legal choices (end turn included): the floor of the skill ladder",

@@ -324,7 +324,10 @@ def compile_tables(rs: Ruleset):
                 clicks_hard=rs.levels.hard.disc_clicks, multi_easy=rs.levels.easy.charm_multi,
                 multi_medium=rs.levels.medium.charm_multi, multi_hard=rs.levels.hard.charm_multi)
     P = np.array([int(vals[n]) for n in _P], np.int32)
-    i32 = lambda rows, cols: np.array(rows, np.int32).reshape(-1, cols)
+
+    def i32(rows, cols):
+        return np.array(rows, np.int32).reshape(-1, cols)
+
     T = Tables(P=P, adj=adj, deg=deg, kind=kind, compass=compass, charm=charm, arrow=arrow,
                tunnel=tunnel, bearing=bearing, dist_h=dist_h, dist_e=dist_e, keystone=keystone,
                disc=disc, start=start, nexus=nexus, crossroads=crossroads, seat_start=seat_start,

@@ -5,8 +5,10 @@ The engine, policies and reports are built on top of ``questsim.ruleset``;
 rule IDs QM-* refer to shared/rules/questmaster-rules.md and the QM-GAP
 rulings to docs/rulings.md (section "Quest Master").
 """
+from pathlib import Path as _Path
 
-__version__ = "0.1.0"
+from simcore import __version__  # noqa: F401  (one version for the whole distribution)
+from simcore import jitcache as _jitcache
 
 # Changes exactly when the games played change (rules, policies, random
 # streams); guarded by tests/golden/questsim.json (simcore.golden). History:
@@ -16,12 +18,8 @@ __version__ = "0.1.0"
 #      weigh declining
 BEHAVIOUR_VERSION = 2
 
-from pathlib import Path as _Path
-
-from simcore import jitcache as _jitcache
-
 # numba checks a cached kernel only against its own file: clear the cached
 # kernels whenever any engine source (layout, tables, policies...) changes
 _here = _Path(__file__).parent
 _jitcache.guard([_here], [_here / f for f in ("layout.py", "tables.py", "policies.py", "engine.py")]
-                + [_Path(_jitcache.__file__).parent / f for f in ("rng.py", "jit.py")])
+                + [_Path(_jitcache.__file__).parent / f for f in ("rng.py", "jit.py", "fnptr.py")])

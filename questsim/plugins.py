@@ -29,7 +29,9 @@ import simcore
 from simcore.errors import InputError
 from simcore.fnptr import entry_address
 from simcore.plugins import cache_root, checked_ranges, import_plugin
-from .policies import BUILTIN_POLICIES, POLICY_PLUGIN as PLUGIN_ID
+from .policies import BUILTIN_POLICIES, POLICY_PLUGIN
+
+PLUGIN_ID = POLICY_PLUGIN   # the policy id the kernels give a plug-in (called through its address)
 
 _HERE = Path(__file__).parent
 # numba's cache does not notice a change in a function a plug-in calls, so

@@ -81,7 +81,9 @@ def test_simulate_options_policy_heroes_alias_params_and_set():
     assert h == sim.prepare().hash and h2 != h
     again = run("simulate", "--games", 4, "--policy", "random", "--heroes", "jack,cobs", "--players", 2,
                 "--level", "difficult")
-    strip = lambda s: s.split("\n", 1)[1]   # the title holds the timing
+    def strip(s):   # the title holds the timing
+        return s.split("\n", 1)[1]
+
     assert strip(again.stdout) == strip(a.stdout)
 
 

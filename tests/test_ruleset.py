@@ -282,7 +282,9 @@ def test_levels_moon_dice_and_board_facts():
         adj.setdefault(b, set()).add(a)
     kind = {n: sp.kind for n, sp in RS.board.spaces.items()}
     cache = {sp.charm: n for n, sp in RS.board.spaces.items() if sp.kind == "cache"}
-    cross = lambda n: {x for x in adj[n] if kind[x] == "crossroads"}
+    def cross(n):
+        return {x for x in adj[n] if kind[x] == "crossroads"}
+
     assert cross(cache["flax"])                                                   # MQ-MOVE-15
     assert "nexus_nw" in adj[cache["flax"]]                                       # MQ-MOVE-16
     assert cross(cache["blackthorn"])                                             # MQ-MOVE-17
