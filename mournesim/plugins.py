@@ -16,7 +16,8 @@ and used with ``mournesim --plugin my_policy.py simulate --policy cautious``
 
 How it runs at numba speed: your function is compiled on its own behind a
 C entry point, cached under ``$MOURNESIM_CACHE`` (default
-``~/.cache/mournesim``) and recompiled only when your file changes; the
+``~/.cache/mournesim``) and recompiled when your file or an engine source
+changes; the
 engine, compiled once for every policy, calls it through its address
 (simcore/fnptr.py). A plug-in's first run takes seconds, not an engine
 compile.
