@@ -17,7 +17,8 @@ from __future__ import annotations
 from simcore import viewer as V
 
 from . import layout as L
-from .replay import CORN, DIRS, _Ctx, decode_events, text_lines
+from .replay import CORN, DIRS, _Ctx, decode_events
+from .replay_text import text_lines
 
 SCALE = 34.0     # screen units per board unit of ``at``
 

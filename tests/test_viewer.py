@@ -8,6 +8,7 @@ every turn's snapshot exactly: that is what makes a step between two turns
 show the board as it was."""
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -132,3 +133,22 @@ def test_qm_layout_puts_the_loop_on_a_ring_and_side_paths_inside():
     for v in (n, n + 1):
         x, y = at[v]
         assert (x * x + y * y) ** 0.5 < QV.RADIUS * 0.95
+
+
+@pytest.mark.parametrize("prog,args", [("mournesim", ["--seed", "3", "--game", "2", "--level", "easy"]),
+                                       ("questsim", ["--seed", "1", "--game", "1", "--players", "3"])])
+def test_replay_format_html_writes_the_viewer(prog, args):
+    """``replay --format html`` prints the viewer page of exactly the game
+    ``--format text`` prints: its steps are the text's lines."""
+    from importlib import import_module
+    from click.testing import CliRunner
+    main = import_module(f"{prog}.cli").main
+    page = CliRunner().invoke(main, ["replay", *args, "--format", "html"])
+    text = CliRunner().invoke(main, ["replay", *args])
+    assert page.exit_code == 0 and text.exit_code == 0, page.output
+    assert page.stdout.startswith("<!DOCTYPE html>") and 'id="replay-data"' in page.stdout
+    data = json.loads(re.search(r'<script id="replay-data" type="application/json">(.*?)</script>',
+                                page.stdout, re.S).group(1))
+    body = [line.strip() for line in text.stdout.splitlines()[1:] if line.strip()]
+    steps = [line.strip() for s in data["steps"] for line in s["x"].splitlines() if line.strip()]
+    assert steps == body
