@@ -119,11 +119,16 @@ def _grid(ctx, package, name, games, **kw):
     policies = sorted({c["policy"] for c in run["cells"]})
     stamp = _stamp(package, ruleset, seed=run["seed"], games=games, policies=policies)
     title = f"{name}: the standard balance report"
-    text = render(rep.standard_report(df), "markdown", title)
+    tables = rep.standard_report(df)
+    text = render(tables, "markdown", title)
     report = ctx.path(f"experiments/results/{name}/report.md")
     report.write_text(text.replace("\n", "\n\n" + _header(stamp) + "\n", 1))
-    for p in plots.write_plots(df, report.parent):
-        pass
+    pngs = plots.write_plots(df, report.parent)
+    # the same report as one page to open or mail, its plots inside
+    from simcore import atomic
+    from simcore.html_report import tables_page
+    page = tables_page(f"{title}\n{_header(stamp)}", tables, [(p.stem, p.read_bytes()) for p in pngs])
+    atomic.write_text(report.parent / "index.html", page)
     return {f"experiments/results/{name}/report.md": stamp}
 
 

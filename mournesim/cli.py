@@ -161,7 +161,8 @@ def _cell_table(cells):
 @click.option("--by", default=None, metavar="COL[,COL..]",
               help="Win rate by these columns (any of docs/results.md, or hero) instead of the standard report.")
 @click.option("--format", "fmt", default="table", show_default=True,
-              type=click.Choice(["table", "markdown", "csv", "json"]))
+              type=click.Choice(["table", "markdown", "csv", "json", "html"]),
+              help="html: one self-contained page (tables and plots) to open in a browser or mail.")
 @click.option("--plots", type=click.Path(file_okay=False), default=None, help="Also write the PNG plots here.")
 def report(directory, by, fmt, plots):
     """The balance report of a results directory written by simulate --out."""
@@ -182,7 +183,12 @@ def report(directory, by, fmt, plots):
     title = (f"MourneQuest balance report: {directory}  seed={run['seed']} rules={run.get('rules_version')} "
              f"hash={run.get('ruleset_hash')}\n{identity.describe(PROG, run)}\n{headline_of(run, df, rep.headline)}")
     tables = rep.standard_report(df) if cols is None else rep.by_report(df, cols)
-    click.echo(render(tables, fmt, title), nl=False)
+    if fmt == "html":
+        from simcore.html_report import figures, tables_page
+        from .plots import PLOTS
+        click.echo(tables_page(title, tables, figures(df, PLOTS)), nl=False)
+    else:
+        click.echo(render(tables, fmt, title), nl=False)
     if plots:
         from .plots import write_plots
         for path in write_plots(df, plots):
@@ -192,14 +198,19 @@ def report(directory, by, fmt, plots):
 @main.command()
 @click.option("--seed", default=1, show_default=True, type=click.IntRange(0, MAX_SEED), help="Master seed.")
 @click.option("--game", default=0, show_default=True, type=game_index_option(), help="Game index.")
-@click.option("--format", "fmt", default="text", show_default=True, type=click.Choice(["text", "jsonl"]))
+@click.option("--format", "fmt", default="text", show_default=True, type=click.Choice(["text", "jsonl", "html"]),
+              help="html: a self-contained page that shows the game on the board, step by step.")
 @game_options
 def replay(seed, game, fmt, level, players, heroes, policy, params, ruleset, overrides):
     """Replay one game (seed, index) with its full event log."""
     from . import batch as grid
     rp = grid.replay(seed=seed, game=game, level=level, players=players, heroes=_heroes(heroes),
                      policy=policy, params=_params(params), ruleset=ruleset, overrides=overrides)
-    click.echo(rp.to_text() if fmt == "text" else rp.to_jsonl(), nl=False)
+    if fmt == "html":
+        from .viewer import html
+        click.echo(html(rp), nl=False)
+    else:
+        click.echo(rp.to_text() if fmt == "text" else rp.to_jsonl(), nl=False)
 
 
 @main.command()

@@ -121,12 +121,12 @@ def hero_combat(s, T, ev, rng, legal, pp, h, row, a, defending):
             continue
         if op == L.R_RELIC:
             e = T[TB.O_RELICS + arg * 2 + 0]
-            log(s, ev, L.EVT_RELIC_USED, s[L.G_RELIC_OWNER + arg], arg, e, h, 0, 0)
+            log(s, ev, L.EVT_RELIC_USED, s[L.G_RELIC_OWNER + arg], arg, e, h, 1, 0)   # d=1: in a combat, for hero h
             s[L.G_RELIC_OWNER + arg] = -2
         else:
             e = T[TB.O_HERO_SKILL + (s[hb(arg) + L.H_ID])]
             s[hb(arg) + L.H_SKILLS] -= 1
-            log(s, ev, L.EVT_SKILL_USED, arg, e, h, 0, 0, 0)
+            log(s, ev, L.EVT_SKILL_USED, arg, e, h, 1, 0, 0)   # c=1: in a combat, for hero h
         kind = T[TB.O_EFFECTS + e * 5 + L.EF_KIND]
         amt = T[TB.O_EFFECTS + e * 5 + L.EF_AMOUNT]
         if kind == L.E_COMBAT_BONUS:

@@ -45,6 +45,15 @@ def log(s, ev, etype, actor, a, b, c, d, e):
 
 
 @njit(cache=True, _nrt=False)
+def log_patch(s, ev, i, col, v):
+    """Fill column ``col`` (0..7) of event ``i`` written earlier, when logging:
+    an action's record learns what it cost once it has been carried out."""
+    if s[L.G_LOG] == 0 or i < 0 or i >= s[L.G_LOGN] or i >= ev.shape[0]:
+        return
+    ev[i, col] = v
+
+
+@njit(cache=True, _nrt=False)
 def snapshot(s, ev, snaps, actor):
     """Log a turn_start event holding a full copy of the state."""
     if s[L.G_LOG] == 0:
@@ -458,7 +467,9 @@ def click_disc(s, T, ev, d, clicks):
     if not disc_occupied(s, d):
         return
     if s[o + L.D_STATE] == L.DS_RELEASED:
-        # "rotated fully": it neither turns on nor back (MQ-DISC-03, MQ-GAP-21)
+        # "rotated fully": it neither turns on nor back (MQ-DISC-03, MQ-GAP-21);
+        # logged so a reader sees the click that did nothing
+        log(s, ev, L.EVT_DISC_HELD, L.ACTOR_GAME, d, clicks, 0, 0, 0)
         return
     if clicks > 0:
         s[o + L.D_CLICKS] = max(0, s[o + L.D_CLICKS] - clicks)

@@ -56,7 +56,9 @@ def offer_card(s, T, ev, rng, legal, pp, h, c):
         log(s, ev, L.EVT_EQUIP, h, c, a, T[TB.O_CARDS + c * 3 + 1], 1, 0)
     else:
         to_surplus(s, c)
-        log(s, ev, L.EVT_EQUIP, h, c, a, T[TB.O_CARDS + c * 3 + 1], 0, 0)
+        # e, why it was discarded: 0 the player's choice, else 1 + the card
+        # held under that ability, which it does not beat
+        log(s, ev, L.EVT_EQUIP, h, c, a, T[TB.O_CARDS + c * 3 + 1], 0, 0 if n == 2 else cur + 1)
 
 
 @njit(cache=True, _nrt=False)
@@ -263,6 +265,9 @@ def arrive(s, T, ev, rng, legal, pp, h):
             s[o + L.H_POS] = other
             log(s, ev, L.EVT_TUNNEL, h, sp, other, 0, 0, 0)
             sp = other
+        else:
+            # a non-event worth seeing: the far end is full (or the space just left)
+            log(s, ev, L.EVT_TUNNEL_BLOCKED, h, sp, other, 0, 0, 0)
     if h == s[L.G_CUR]:
         s[L.G_ARRIVED] = sp
     c = pot_at(s, T, sp)

@@ -71,11 +71,13 @@ def enemy_step(s, T, ev, is_nm, idx, avoid):
     sp = s[o]
     if heroes_at(s, sp) > 0:
         if T[TB.P_T_ENEMY_ON_HERO_ATTACKS] == 1:
+            log(s, ev, L.EVT_ENEMY_STAY, L.ACTOR_GAME, int(is_nm), idx, sp, 0, first_hero_at(s, sp) + 1)
             return -1
         # enemy_on_hero_attacks off: only arriving enemies attack, so one
         # already with a hero moves on towards the nearest other hero
     h = nearest_hero(s, T, sp, avoid)
     if h < 0:
+        log(s, ev, L.EVT_ENEMY_STAY, L.ACTOR_GAME, int(is_nm), idx, sp, 1, 0)
         return -1
     tgt = s[hb(h) + L.H_POS]
     d = T[TB.O_DIST_E + sp * 64 + tgt]
@@ -102,8 +104,10 @@ def enemy_step(s, T, ev, is_nm, idx, avoid):
             best = nx
             bo = off
     if best < 0:
+        log(s, ev, L.EVT_ENEMY_STAY, L.ACTOR_GAME, int(is_nm), idx, sp, 2, h + 1)
         return -1
-    log(s, ev, L.EVT_ENEMY_MOVE, L.ACTOR_GAME, int(is_nm), idx, sp, best, 0)
+    # e: the hero it hunts (+1) and how far away that hero was (x16), its reason
+    log(s, ev, L.EVT_ENEMY_MOVE, L.ACTOR_GAME, int(is_nm), idx, sp, best, h + 1 + 16 * d)
     if is_nm:
         for c in range(4):
             if s[xb(c) + L.X_BOG_POS] == best:
@@ -329,8 +333,10 @@ def resolve_tile(s, T, ev, rng, legal, pp, c, t):
     kind = T[TB.O_TILES + t * 6 + L.TL_KIND]
     o = xb(c)
     placed = 0
+    why = 5     # why it was not placed (layout.TILE_DISCARD_NAMES), for the log
     if kind == L.TK_BOGBEAN:
         lv = T[TB.O_TILES + t * 6 + L.TL_LEVEL]
+        why = 1
         if s[L.G_BOGS_IN_PLAY + lv - 1] < T[TB.P_BOGS_PER_LEVEL]:
             s[o + L.X_TILE] = t
             s[o + L.X_KIND] = kind
@@ -340,13 +346,14 @@ def resolve_tile(s, T, ev, rng, legal, pp, c, t):
             placed = 1
     elif kind == L.TK_POT:
         cr = T[TB.O_CROSSROADS + c]
+        why = 2 if minis_at(s, cr) > 0 else 3 if pot_at(s, T, cr) >= 0 else 4
         if minis_at(s, cr) == 0 and pot_at(s, T, cr) < 0 and s[L.G_POTS_OUT] < T[TB.P_POTS]:
             s[o + L.X_TILE] = t
             s[o + L.X_KIND] = kind
             s[o + L.X_POT] = 1
             s[L.G_POTS_OUT] += 1
             placed = 1
-    log(s, ev, L.EVT_ENCOUNTER, L.ACTOR_GAME, c, t, kind, placed, 0)
+    log(s, ev, L.EVT_ENCOUNTER, L.ACTOR_GAME, c, t, kind, placed, 0 if placed else why)
     if placed == 0:
         s[L.G_DISCARD + s[L.G_DISCARD_N]] = t
         s[L.G_DISCARD_N] += 1

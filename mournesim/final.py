@@ -106,7 +106,10 @@ def shimnavore_acts(s, T, ev, rng, legal, pp, face):
     d = face
     s[L.G_SHIM_FACING] = d
     sp = T[TB.O_KEYSTONE + d]
-    if nightmare_at(s, sp) >= 0:
+    k = nightmare_at(s, sp)
+    if k >= 0:
+        # a non-event a reader needs: a nightmare on the key stone shields it
+        log(s, ev, L.EVT_SHIMNAVORE_HELD, L.ACTOR_GAME, d, k, sp, 0, 0)
         return
     for c in range(4):
         if s[xb(c) + L.X_BOG_POS] == sp:
@@ -121,6 +124,8 @@ def shimnavore_acts(s, T, ev, rng, legal, pp, face):
         a = strongest_ability(s, T, L.EV_SHIM, 0, skip)
         if a < 0:
             a = strongest_ability(s, T, L.EV_SHIM, 0, 0)
+        # whom it attacks and on what, before the combat's rolls
+        log(s, ev, L.EVT_SHIMNAVORE_ATTACK, h, d, a, sp, 0, 0)
         s[L.G_HERO_DEFENCES] += 1
         if not hero_combat(s, T, ev, rng, legal, pp, h, L.EV_SHIM, a, True):
             lose_life(s, T, ev, h, 1)

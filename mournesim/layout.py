@@ -58,6 +58,12 @@ EV_NM = 3       # rows 3..6
 EV_SHIM = 7
 EV_ROWS = 8
 
+# why an encounter tile was not placed (encounter record, column e)
+TILE_DISCARD_NAMES = (None, "all bogbeans of its level are on the board", "a miniature stands on the crossroads",
+                      "a pot is already on the crossroads", "every pot is out", "a movement tile acts and is discarded")
+# why an enemy did not move (enemy_stay record, column d)
+STAY_NAMES = ("already with a hero", "no hero it can reach", "every step towards its hero is full")
+
 # disc states
 DS_ON = 0          # nightmare on its disc, turning
 DS_RELEASED = 1    # red pointer at the key stone; escapes next enemy phase
@@ -241,6 +247,8 @@ EVENT_NAMES = (
     "charm_loss", "skill_token_lost", "enemy_phase", "pass_equipment", "surplus",
     "bogbean_defeated", "nightmare_defeated", "nightmare_wounded", "wort_wounded",
     "setup",
+    # appended (issue 19): non-events a reader needs to see
+    "enemy_stay", "disc_held", "tunnel_blocked", "shimnavore_attack", "shimnavore_held",
 )
 EVENT = {name: i for i, name in enumerate(EVENT_NAMES)}
 for _i, _n in enumerate(EVENT_NAMES):

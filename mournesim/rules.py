@@ -28,6 +28,7 @@ from .core import (
     heal,
     heroes_at,
     log,
+    log_patch,
     lose_life,
     minis_at,
     nb,
@@ -299,6 +300,7 @@ def apply_turn(s, T, ev, rng, legal, pp, h, ch):
     arg = ch % OPB
     o = hb(h)
     pos = s[o + L.H_POS]
+    i0 = s[L.G_LOGN]
     log(s, ev, L.EVT_ACTION, h, op, arg, s[L.G_ACTS], 0, 0)
     if op == L.A_MOVE:
         cost = 1
@@ -322,11 +324,13 @@ def apply_turn(s, T, ev, rng, legal, pp, h, ch):
             k = 1
         s[o + L.H_CH + arg] -= k
         s[db(d) + L.D_DEP + arg] += k
-        log(s, ev, L.EVT_DEPOSIT, h, d, arg, k, 0, 0)
         done = True
+        still = 0    # charms the disc still needs, 4 bits a type (for the log)
         for t in range(4):
             if charms_needed(s, T, d, t) > 0:
                 done = False
+                still += min(charms_needed(s, T, d, t), 15) << (4 * t)
+        log(s, ev, L.EVT_DEPOSIT, h, d, arg, k, still, 0)
         if done:
             nightmare_gone(s, T, ev, s[db(d) + L.D_NM], L.FATE_CAST_OUT)
     elif op == L.A_SURPLUS:
@@ -388,6 +392,10 @@ def apply_turn(s, T, ev, rng, legal, pp, h, ch):
         e = T[TB.O_HERO_SKILL + (s[hb(u) + L.H_ID])]
         log(s, ev, L.EVT_SKILL_USED, u, e, param, 0, 0, 0)
         apply_effect(s, T, ev, rng, legal, pp, e, u, param)
+    # the record learns what the action cost: the actions left after it, and
+    # whether it ended the turn (a lost attack)
+    log_patch(s, ev, i0, 6, s[L.G_ACTS])
+    log_patch(s, ev, i0, 7, s[L.G_TURN_OVER])
 
 
 @njit(cache=True, _nrt=False)
@@ -432,6 +440,9 @@ def turn_actions(s, T, ev, rng, legal, pp, h):
                 n = legal_turn(s, T, h, legal)
         ch = decide(s, T, legal, n, rng, pp, h)
         if ch // OPB == L.A_END:
+            if s[L.G_ACTS] > 0 and s[L.G_TURN_OVER] == 0:
+                # a non-event a reader needs: the hero stops with actions unused
+                log(s, ev, L.EVT_ACTION, h, L.A_END, 0, s[L.G_ACTS], s[L.G_ACTS], 0)
             break
         apply_turn(s, T, ev, rng, legal, pp, h, ch)
         guard += 1

@@ -154,7 +154,7 @@ class Replay:
         return "\n".join(json.dumps(r, separators=(",", ":")) for r in self.records()) + "\n"
 
     def to_text(self):
-        from .replay import render_text
+        from .replay_text import render_text
         return render_text(self)
 
     @property

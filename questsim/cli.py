@@ -133,7 +133,8 @@ def simulate(ctx, games, seed, players, policy, characters, params, workers, bat
               help="Win rate by these columns (character, position, or any result column) instead of the "
                    "standard report.")
 @click.option("--format", "fmt", default="table", show_default=True,
-              type=click.Choice(["table", "markdown", "csv", "json"]))
+              type=click.Choice(["table", "markdown", "csv", "json", "html"]),
+              help="html: one self-contained page (tables and plots) to open in a browser or mail.")
 @click.option("--plots", type=click.Path(file_okay=False), default=None, help="Also write the PNG plots here.")
 def report(directory, by, fmt, plots):
     """The balance report of a results directory written by simulate --out."""
@@ -151,7 +152,12 @@ def report(directory, by, fmt, plots):
     title = (f"Quest Master balance report: {directory}  seed={run['seed']} rules={run.get('rules_version')} "
              f"hash={run.get('ruleset_hash')}\n{identity.describe(PROG, run)}\n{headline_of(run, df, rep.headline)}")
     tables = rep.standard_report(df) if cols is None else rep.by_report(df, cols)
-    click.echo(render(tables, fmt, title), nl=False)
+    if fmt == "html":
+        from simcore.html_report import figures, tables_page
+        from .plots import PLOTS
+        click.echo(tables_page(title, tables, figures(df, PLOTS)), nl=False)
+    else:
+        click.echo(render(tables, fmt, title), nl=False)
     if plots:
         from .plots import write_plots
         for path in write_plots(df, plots):
@@ -166,7 +172,8 @@ def report(directory, by, fmt, plots):
               help="One policy, or one per seat joined by +.")
 @click.option("--characters", default="random", show_default=True, metavar="a,b,..|random")
 @click.option("--params", default="", metavar="X,Y")
-@click.option("--format", "fmt", default="text", show_default=True, type=click.Choice(["text", "jsonl"]))
+@click.option("--format", "fmt", default="text", show_default=True, type=click.Choice(["text", "jsonl", "html"]),
+              help="html: a self-contained page that shows the game on the board, step by step.")
 @ruleset_options
 def replay(seed, game, players, policy, characters, params, fmt, ruleset, overrides):
     """Replay one game (seed, index) with its full event log."""
@@ -178,7 +185,11 @@ def replay(seed, game, players, policy, characters, params, fmt, ruleset, overri
     pars = parse_floats(params, "--params")
     rp = grid.replay(seed=seed, game=game, players=players, characters=chars, policies=tables[0], params=pars,
                      ruleset=ruleset, overrides=overrides)
-    click.echo(rp.to_text() if fmt == "text" else rp.to_jsonl(), nl=False)
+    if fmt == "html":
+        from .viewer import html
+        click.echo(html(rp), nl=False)
+    else:
+        click.echo(rp.to_text() if fmt == "text" else rp.to_jsonl(), nl=False)
 
 
 @main.command()

@@ -52,7 +52,9 @@ def snapshot_dict(s, names, turn_seat):
         castles = [c for i, c in enumerate(names.castles) if (int(s[b + L.P_CASTLES]) >> i) & 1]
         players.append({"seat": p, "character": names.characters[int(s[b + L.P_CHAR])],
                         "race": names.races[int(s[b + L.P_RACE])], "hp": int(s[b + L.P_HP]),
-                        "mp": int(s[b + L.P_MP]), "square": int(s[b + L.P_POS]), "alive": bool(s[b + L.P_ALIVE]),
+                        # a player out of the game stands nowhere: null
+                        "mp": int(s[b + L.P_MP]), "square": int(s[b + L.P_POS]) if s[b + L.P_ALIVE] else None,
+                        "alive": bool(s[b + L.P_ALIVE]),
                         "castles": castles, "hand": sorted(hand)})
     return {"round": int(s[L.G_ROUND]), "turn_of": int(turn_seat), "item_deck": int(s[L.G_ITEM_N]),
             "item_used": int(s[L.G_ITEM_USED_N]), "event_deck": int(s[L.G_EVENT_N]),
@@ -76,7 +78,8 @@ class Replay:
         out = []
         for i, row in enumerate(self.events):
             name = L.EVENT_NAMES[row[0]]
-            r = {"i": i, "round": int(row[1]), "event": name, "seat": int(row[2])}
+            # the game itself (set-up, a reshuffle, a win by nobody) has no seat: null
+            r = {"i": i, "round": int(row[1]), "event": name, "seat": int(row[2]) if row[2] >= 0 else None}
             for k, f in enumerate(FIELDS.get(name, ())):
                 r[f] = int(row[3 + k])
             if name in ("draw_item", "discard") or (name == "play_item" and r["item"] >= 0):
@@ -125,37 +128,140 @@ class Replay:
     def to_jsonl(self):
         return "\n".join(json.dumps(r, separators=(",", ":")) for r in self.records()) + "\n"
 
+    def text_lines(self, records=None):
+        """The readable replay as ``(record index, line)`` pairs: before each
+        turn a block with the position (every player's Hp, square, castles
+        and hand, and the decks), then one line per event, players named by
+        character, squares by number and kind, cards by name. The HTML
+        viewer (``questsim/viewer.py``) shows the same line for each step."""
+        chars = self.rules.names.characters
+        s = self.final_state
+        who = {p: chars[s[L.G_P + p * L.PS + L.P_CHAR]] for p in range(s[L.G_NP])}
+        squares = self.rules.ruleset.board.squares
+        ncast = len(self.rules.names.castles)
+        out = []
+        for r in (records if records is not None else self.records()):
+            k = r["i"]
+            if r["event"] == "turn":
+                sn = r["snapshot"]
+                if sn is None:
+                    continue
+                me = sn["players"][r["seat"]]
+                out.append((k, f"== round {sn['round']} - seat {r['seat']} ({me['character']})'s turn - "
+                               f"Item deck {sn['item_deck']} (used {sn['item_used']}), "
+                               f"Event deck {sn['event_deck']} (used {sn['event_used']})"))
+                for pl in sn["players"]:
+                    if not pl["alive"]:
+                        out.append((k, f"   seat {pl['seat']} {pl['character']:<10} out"))
+                        continue
+                    out.append((k, f"   seat {pl['seat']} {pl['character']:<10} Hp {pl['hp']:>2}  square "
+                                   f"{pl['square']:>3}  castles {len(pl['castles'])}/{ncast} "
+                                   f"{','.join(pl['castles']) or '-'}  hand {', '.join(pl['hand']) or '-'}"))
+                continue
+            out.append((k, "  " + _qm_line(r, who.get(r["seat"], "the game"), who, squares)))
+        w = s[L.G_WINNER]
+        out.append((len(self.events) - 1 if len(self.events) else 0,
+                    f"result: {L.WIN_NAMES[s[L.G_WIN]]}" + (f", seat {w} ({who[int(w)]}) wins" if w >= 0 else "")))
+        return out
+
     def to_text(self):
-        """Readable text: before each turn a block with the position (every
-        player's Hp, square, castles and hand, and the decks), then one line
-        per event."""
+        """Readable text: before each turn a block with the position, then
+        one line per event, and the result (see ``text_lines``)."""
         chars = self.rules.names.characters
         s = self.final_state
         seats = [f"seat {p}: {chars[s[L.G_P + p * L.PS + L.P_CHAR]]}" for p in range(s[L.G_NP])]
-        ncast = len(self.rules.names.castles)
         lines = [f"Quest Master replay  seed={self.seed} game={self.game}  " + ", ".join(seats)]
-        for r in self.records():
-            if r["event"] == "turn" and r["snapshot"] is not None:
-                sn = r["snapshot"]
-                me = sn["players"][r["seat"]]
-                lines.append(f"== round {sn['round']} - seat {r['seat']} ({me['character']})'s turn - "
-                             f"Item deck {sn['item_deck']} (used {sn['item_used']}), "
-                             f"Event deck {sn['event_deck']} (used {sn['event_used']})")
-                for pl in sn["players"]:
-                    if not pl["alive"]:
-                        lines.append(f"   seat {pl['seat']} {pl['character']:<10} out")
-                        continue
-                    lines.append(f"   seat {pl['seat']} {pl['character']:<10} Hp {pl['hp']:>2}  square {pl['square']:>3}"
-                                 f"  castles {len(pl['castles'])}/{ncast} {','.join(pl['castles']) or '-'}"
-                                 f"  hand {', '.join(pl['hand']) or '-'}")
-            detail = " ".join(f"{k}={v}" for k, v in r.items()
-                              if k not in ("i", "round", "event", "seat", "snapshot"))
-            who = f"seat {r['seat']}" if r["seat"] >= 0 else "game"
-            lines.append(f"r{r['round']:>3}  {who:<7} {r['event']:<14} {detail}")
-        w = s[L.G_WINNER]
-        lines.append(f"result: {L.WIN_NAMES[s[L.G_WIN]]}" + (f", seat {w} ({chars[s[L.G_P + w * L.PS + L.P_CHAR]]}) wins"
-                                                             if w >= 0 else ""))
-        return "\n".join(lines) + "\n"
+        return "\n".join(lines + [line for _, line in self.text_lines()]) + "\n"
+
+
+def _square(i, squares):
+    """Square ``i`` in words: its number and kind (a castle by name)."""
+    if not 0 <= i < len(squares):
+        return f"square {i}"
+    sq = squares[i]
+    return f"square {i} ({sq.castle})" if sq.kind == "castle" else f"square {i} ({sq.kind})"
+
+
+SYMBOL_CHOICE = {1: "sword", 2: "bomb", 3: "chest"}
+
+
+def _qm_line(r, me, who, squares):
+    """One event of a Quest Master replay as a sentence."""
+    ev = r["event"]
+
+    def opp(p):
+        return who.get(p, f"seat {p}")
+
+    if ev == "setup":
+        return f"set-up: {r['players']} players"
+    if ev == "start_roll":
+        dice = f"red {r['red']}" + (f", blue {r['blue']}" if r["blue"] is not None else "")
+        return f"{me} start roll: {dice} = {r['total']}"
+    if ev == "roll":
+        return f"{me} rolls red {r['red']}, blue {r['blue']}"
+    if ev == "choice":
+        if r["action"] == "move":
+            return f"{me} chooses to move {r['arg']} squares"
+        if r["action"] == "symbol":
+            return f"{me} chooses the {SYMBOL_CHOICE.get(r['arg'], r['arg'])} symbol"
+        return f"{me} chooses to {r['action']}"
+    if ev == "extra_move":
+        return f"{me} plays Yellow Bird Shoes: +{r['added']}, the move is now {r['steps']} squares"
+    if ev == "move":
+        return f"{me} moves {r['steps']:+d} to {_square(r['square'], squares)}"
+    if ev == "warp":
+        return f"{me} warps from {_square(r['from'], squares)} to {_square(r['to'], squares)}"
+    if ev == "no_warp":
+        return f"{me} passes the warp at {_square(r['square'], squares)} without warping"
+    if ev == "land":
+        return f"{me} lands on {_square(r['square'], squares)}" + (" (moved by a card)" if r["by_card"] else "")
+    if ev == "decline_square":
+        return f"{me} declines the {r['kind']} square {r['square']}"
+    if ev == "castle":
+        return f"{me} uses the castle {r['castle_name']}'s " + ("lower (home race) ability" if r["home_race"]
+                                                                 else "upper ability")
+    if ev == "draw_item":
+        return f"{me} draws the item {r['item_name']}"
+    if ev == "discard":
+        return f"{me} discards {r['item_name']}"
+    if ev == "play_item":
+        name = r.get("item_name") or f"ability {r.get('ability_name')}"
+        return f"{me} plays {name}" + (f" (cost {r['cost']} Mp, {r['mp_left']} Mp left)" if r["cost"] else "")
+    if ev == "event":
+        return f"{me} opens the event card {r['card_name']}"
+    if ev == "die":
+        return f"{me} rolls the {r['die']} die: {r['face']} (counts {r['value']})"
+    if ev == "hp":
+        verb = "gains" if r["change"] > 0 else "loses"
+        return f"{me} {verb} {abs(r['change'])} Hp (Hp {r['hp']})"
+    if ev == "fight":
+        return f"{me} fights {opp(r['defender'])}: Mp {r['mp_attacker']} against {r['mp_defender']}"
+    if ev == "attack":
+        cost = f"cost {r['cost']} Mp, {r['mp_left']} left" if r["cost"] else f"the free attack, {r['mp_left']} Mp"
+        return f"  {me} attacks {opp(r['defender'])} with At {r['at']} ({cost})"
+    if ev == "damage":
+        return f"  the blow lands: At {r['at']} against shield {r['shield']}, {r['damage']} Hp lost"
+    if ev == "absorb":
+        return f"  the attack (At {r['at']}) is absorbed; gains {r['gain']}"
+    if ev == "decline":
+        return f"  {me} declines to attack {opp(r['opponent'])} ({r['mp_left']} Mp left)"
+    if ev == "cannot_pay":
+        return f"  {me} cannot pay: {r['mp']} Mp, the cheapest attack costs {r['cost']}"
+    if ev == "duel_end":
+        return f"the duel with {opp(r['defender'])} ends: {r['reason'].replace('_', ' ')} after {r['attacks']} attack{'' if r['attacks'] == 1 else 's'}"
+    if ev == "eliminated":
+        return f"{me} is OUT of the game"
+    if ev == "revive":
+        return f"{me} is saved by {r['item_name']}: Hp {r['hp']}"
+    if ev == "win":
+        return (f"{me} WINS ({r['condition'].replace('_', ' ')})" if r["seat"] is not None
+                else f"nobody wins ({r['condition'].replace('_', ' ')})")
+    if ev == "reshuffle":
+        return f"the {r['deck']} deck is rebuilt from its {r['cards']} used cards"
+    if ev == "go_home":
+        return f"{me} is sent home to {_square(r['square'], squares)}"
+    rest = " ".join(f"{k}={v}" for k, v in r.items() if k not in ("i", "round", "event", "seat", "snapshot"))
+    return f"{me} {ev} {rest}"
 
 
 def replay(seed=1, game=0, players=4, characters=(), policies=("greedy",), params=(), ruleset=None,

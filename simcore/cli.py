@@ -206,7 +206,8 @@ def add_experiment_command(main, prog):
                   help="Worker processes (default: all cores).")
     @click.option("--cluster", default=None, metavar="ADDRESS|local", help="Run the batches on a Dask cluster.")
     @click.option("--out", type=click.Path(file_okay=False), default=None,
-                  help="Write the dataset, report.md, comparisons.csv and plots here; running the same "
+                  help="Write the dataset, report.md, index.html (the report as one page), comparisons.csv "
+                       "and plots here; running the same "
                        "command again re-uses every finished batch.")
     @click.option("--quiet", is_flag=True, help="No progress bar.")
     def experiment(file, games, workers, cluster, out, quiet):
@@ -235,7 +236,8 @@ def add_experiment_command(main, prog):
             if out:
                 path = rep.write(res, game, out, command)
                 click.echo(path.read_text(encoding="utf-8"))
-                click.echo(f"report, plots and comparisons.csv in {out}; games in {res.dataset}", err=True)
+                click.echo(f"report (report.md, index.html), plots and comparisons.csv in {out}; games in {res.dataset}",
+                           err=True)
             else:
                 click.echo(rep.markdown(res, game, (), command))
 

@@ -383,8 +383,9 @@ def plots_for(res: Result) -> dict:
 
 
 def write(res: Result, game, out, command="") -> Path:
-    """Write ``report.md``, the plots and ``comparisons.csv`` into ``out``
-    (each atomically: simcore.atomic); returns the report's path."""
+    """Write ``report.md``, the plots, ``comparisons.csv`` and ``index.html``
+    (the report as one self-contained page) into ``out`` (each atomically:
+    simcore.atomic); returns the report's path."""
     out = atomic.make_dir(out)
     paths = []
     for name, draw in plots_for(res).items():
@@ -401,4 +402,8 @@ def write(res: Result, game, out, command="") -> Path:
         paths.append(out / f"{name}.png")
     if not res.comparisons.empty:
         atomic.write_with(out / "comparisons.csv", lambda tmp: res.comparisons.to_csv(tmp, index=False))
-    return atomic.write_text(out / "report.md", markdown(res, game, paths, command))
+    report = atomic.write_text(out / "report.md", markdown(res, game, paths, command))
+    # the same report as one page to open or mail: index.html, plots inside
+    from .html_report import experiment_index
+    experiment_index(out)
+    return report

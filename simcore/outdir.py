@@ -70,8 +70,8 @@ def check_resumed_dataset(out: Path):
 
 
 # what an experiment writes into its --out directory (simcore.experiment_report)
-EXPERIMENT_FILES = frozenset({"report.md", "comparisons.csv", "changes.png", "sweep.png", "tornado.png",
-                              "tune.png"})
+EXPERIMENT_FILES = frozenset({"report.md", "index.html", "comparisons.csv", "changes.png", "sweep.png",
+                              "tornado.png", "tune.png"})
 
 
 @contextmanager

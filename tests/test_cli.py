@@ -99,12 +99,12 @@ def test_version_and_help():
 
 def test_replay_text():
     """``replay`` text output: a header with seed/game/level, one '== round'
-    block per hero turn and a game_end line; identical to ``sim.replay``."""
+    block per hero turn and a GAME OVER line; identical to ``sim.replay``."""
     res = run("replay", "--seed", 3, "--game", 2, "--level", "easy", "--players", 2)
     assert res.exit_code == 0, res.output
     out = res.stdout
     assert out.startswith("MourneQuest replay  seed=3 game=2 level=easy players=2")
-    assert "== round 1" in out and "game_end" in out
+    assert "== round 1" in out and "\nGAME OVER: " in out
     assert out == sim.replay(seed=3, game=2, level="easy", players=2).to_text()
 
 

@@ -188,7 +188,7 @@ def test_out_dir_keeps_games_and_a_rerun_reuses_them(tmp_path):
     out = tmp_path / "out"
     r1 = CliRunner().invoke(qm_main, ["experiment", str(p), "--out", str(out), "--workers", "1", "--quiet"])
     assert r1.exit_code == 0, r1.output
-    for f in ("report.md", "changes.png", "comparisons.csv", "data/data/_run.json"):
+    for f in ("report.md", "index.html", "changes.png", "comparisons.csv", "data/data/_run.json"):
         assert (out / f).exists(), f
     run = json.loads((out / "data" / "data" / "_run.json").read_text())
     assert run["complete"] and {c["arm"] for c in run["cells"]} == {"baseline", "hp-35", "same"}
@@ -456,11 +456,19 @@ def test_last_player_extra_items_lever_deals_only_the_last_player():
 # ---------------------------------------------------------- shipped --
 
 def test_at_least_six_shipped_experiments_with_committed_reports():
+    """Each shipped experiment has its committed report, and the page beside
+    it (index.html) is that report as it stands, plots inside."""
+    from simcore.html_report import markdown_page
     assert len(SHIPPED) >= 6
     for f in SHIPPED:
         exp = ex.load(f)
         assert exp.question, f
-        assert (ROOT / "experiments" / "results" / f.stem / "report.md").exists(), f.stem
+        d = ROOT / "experiments" / "results" / f.stem
+        assert (d / "report.md").exists(), f.stem
+        page = (d / "index.html").read_text(encoding="utf-8")
+        assert page == markdown_page((d / "report.md").read_text(encoding="utf-8"), d), \
+            f"{f.stem}/index.html is stale: python -m simcore.html_report {d.relative_to(ROOT)}"
+        assert "src=\"data:image/png;base64," in page
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=[p.stem for p in SHIPPED])

@@ -147,6 +147,9 @@ def test_report_command_formats(dataset, tmp_path):
     assert csv[0].startswith("table,hero,games,wins,win_rate") and len(csv) == 8
     p = run("report", dataset, "--plots", tmp_path / "plots")
     assert p.exit_code == 0 and len(list((tmp_path / "plots").glob("*.png"))) == 5
+    page = run("report", dataset, "--format", "html").stdout      # one page: tables and plots inside
+    assert page.startswith("<!DOCTYPE html>") and "<th>ci95_low</th>" in page
+    assert page.count("data:image/png;base64,") == 5 and "http" not in page.lower()
 
 
 def test_simulate_grid_cli(tmp_path):

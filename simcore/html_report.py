@@ -1,0 +1,150 @@
+"""Reports as pages: one self-contained HTML file (styles inline, plots
+embedded as PNG data) that opens in any browser and can be mailed.
+
+- ``tables_page``: a balance report (``report DIR --format html``), the
+  same named tables as the text report, each rate with its interval, and
+  the same plots as ``--plots``;
+- ``markdown_page``: an experiment's ``report.md`` with its plots, as the
+  ``index.html`` written beside it (``experiment_index``).
+
+Run ``python -m simcore.html_report DIR [DIR..]`` to (re)write the
+``index.html`` of experiment directories from their ``report.md``.
+"""
+from __future__ import annotations
+
+import base64
+import html
+import io
+import re
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from . import atomic
+
+CSS = """
+body { margin: 0 auto; max-width: 1100px; padding: 16px 24px 40px; font: 14px/1.5 system-ui, -apple-system,
+  "Segoe UI", sans-serif; color: #1f2328; background: #fff; }
+h1 { font-size: 22px; margin: 8px 0 4px; } h2 { font-size: 17px; margin: 26px 0 6px; border-bottom: 1px solid #d0d7de;
+  padding-bottom: 3px; } h3 { font-size: 15px; }
+.meta { color: #57606a; font-size: 12.5px; white-space: pre-wrap; margin: 0 0 10px; }
+table { border-collapse: collapse; margin: 6px 0 14px; font-size: 12.5px; font-variant-numeric: tabular-nums; }
+th, td { border: 1px solid #d0d7de; padding: 3px 8px; text-align: right; }
+th { background: #f6f8fa; } td:first-child, th:first-child { text-align: left; }
+tr:nth-child(even) td { background: #fbfbfc; }
+img { max-width: 100%; height: auto; border: 1px solid #eaeef2; margin: 6px 0; }
+code { background: #f6f8fa; padding: 0 3px; border-radius: 3px; font-size: 12.5px; }
+nav a { margin-right: 10px; font-size: 12.5px; }
+figure { margin: 10px 0 20px; } figcaption { color: #57606a; font-size: 12.5px; }
+"""
+
+
+def _doc(title: str, body: str) -> str:
+    return (f"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+            f"<title>{html.escape(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n")
+
+
+def png_data_uri(data: bytes) -> str:
+    """``data:`` URI of PNG bytes, for an <img> inside the page."""
+    return "data:image/png;base64," + base64.b64encode(data).decode("ascii")
+
+
+def figures(df, plots: dict) -> list:
+    """``[(name, png bytes)]``: each ``{name: draw(df, ax)}`` of ``plots``
+    drawn as ``simcore.plots.write_plots`` draws it, kept in memory."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    out = []
+    for name, draw in plots.items():
+        fig, ax = plt.subplots(figsize=(8, 5), layout="constrained")
+        try:
+            draw(df, ax)
+            ax.grid(alpha=0.3)
+            buf = io.BytesIO()
+            fig.savefig(buf, format="png", dpi=90)
+            out.append((name, buf.getvalue()))
+        finally:
+            plt.close(fig)
+    return out
+
+
+def _cell(x):
+    if isinstance(x, (float, np.floating)):
+        return "" if np.isnan(x) else f"{x:.3f}"
+    return str(x)
+
+
+def table_html(t: pd.DataFrame) -> str:
+    """One table: every column as in the text report (floats to 3 places)."""
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in t.columns)
+    rows = "".join("<tr>" + "".join(f"<td>{html.escape(_cell(x))}</td>" for x in row) + "</tr>"
+                   for row in t.itertuples(index=False))
+    return f"<table>\n<thead><tr>{head}</tr></thead>\n<tbody>{rows}</tbody>\n</table>"
+
+
+def _slug(s):
+    return re.sub(r"[^a-z0-9]+", "-", s.lower()).strip("-")
+
+
+def tables_page(title: str, tables: dict, figs=(), note: str = "") -> str:
+    """A report page: ``title`` (first line the heading, the rest shown as
+    the run's description), a contents line, every ``{name: DataFrame}``
+    and every ``(name, png)`` figure."""
+    first, _, rest = title.partition("\n")
+    parts = [f"<h1>{html.escape(first)}</h1>"]
+    if rest:
+        parts.append(f"<p class=\"meta\">{html.escape(rest)}</p>")
+    links = [f"<a href=\"#{_slug(k)}\">{html.escape(k)}</a>" for k in tables]
+    if figs:
+        links.append("<a href=\"#plots\">plots</a>")
+    parts.append("<nav>" + " ".join(links) + "</nav>")
+    for k, v in tables.items():
+        parts.append(f"<h2 id=\"{_slug(k)}\">{html.escape(k)}</h2>\n{table_html(v)}")
+    if figs:
+        parts.append("<h2 id=\"plots\">Plots</h2>")
+        for name, png in figs:
+            parts.append(f"<figure><img alt=\"{html.escape(name)}\" src=\"{png_data_uri(png)}\">"
+                         f"<figcaption>{html.escape(name)}</figcaption></figure>")
+    parts.append(f"<p class=\"meta\">{html.escape(note or 'Rates have Wilson 95% intervals (ci95_low, ci95_high).')}</p>")
+    return _doc(first, "\n".join(parts))
+
+
+def markdown_page(md: str, base: Path, title: str = "") -> str:
+    """``md`` (a report.md) as a page, each image it names from ``base``
+    embedded, so the page needs nothing beside it."""
+    import markdown
+    body = markdown.markdown(md, extensions=["tables", "fenced_code", "sane_lists"])
+
+    def embed(m):
+        src = html.unescape(m.group(2))
+        f = Path(base) / src
+        if src.lower().endswith(".png") and f.is_file() and "/" not in src.replace("\\", "/"):
+            return f"{m.group(1)}{png_data_uri(f.read_bytes())}{m.group(3)}"
+        return m.group(0)
+    body = re.sub(r'(<img[^>]*?src=")([^"]+)(")', embed, body)
+    if not title:
+        m = re.search(r"^# (.+)$", md, re.M)
+        title = m.group(1) if m else "report"
+    return _doc(title, body)
+
+
+def experiment_index(directory) -> Path:
+    """Write ``index.html`` beside ``report.md`` in an experiment directory."""
+    d = Path(directory)
+    return atomic.write_text(d / "index.html", markdown_page((d / "report.md").read_text(encoding="utf-8"), d))
+
+
+def main(argv=None) -> int:
+    """(Re)write the index.html of each experiment directory named."""
+    for d in (argv if argv is not None else sys.argv[1:]):
+        if (Path(d) / "report.md").is_file():
+            print(experiment_index(d))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
