@@ -3,6 +3,7 @@ so that no figure in them is typed by hand.
 
     python -m experiments.tables          # rewrite every generated block
     python -m experiments.tables --check  # exit 1 if a block is out of date
+    python -m experiments.tables --root DIR   # another copy of the docs and results
 
 A generated block sits between ``<!-- generated:NAME -->`` and
 ``<!-- /generated:NAME -->`` in a Markdown file; ``BLOCKS`` says which
@@ -18,7 +19,6 @@ from pathlib import Path
 import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
-RESULTS = ROOT / "experiments" / "results"
 
 
 def _pp(row) -> str:
@@ -34,10 +34,10 @@ def _setup(report: Path) -> str:
             f"{setup.group(2)} paired games per cell and arm" if setup else "")
 
 
-def readings() -> str:
+def readings(root: Path) -> str:
     """The ranked effect of every MourneQuest reading toggle on the win rate
     (experiments/mq-readings.toml)."""
-    d = RESULTS / "mq-readings"
+    d = root / "experiments" / "results" / "mq-readings"
     c = pd.read_csv(d / "comparisons.csv", dtype={"players": str})
     c = c[c.measure == "win"]
     desc = {}
@@ -73,9 +73,9 @@ def _stamp(meta: dict) -> str:
             f"ruleset {meta['ruleset_hash']}, seed {meta['seed']}")
 
 
-def mq_ladder() -> str:
+def mq_ladder(root: Path) -> str:
     """The MourneQuest skill ladder (docs/examples/ladder.py)."""
-    d = RESULTS / "mq-ladder"
+    d = root / "experiments" / "results" / "mq-ladder"
     df = pd.read_csv(d / "ladder.csv")
     meta = __import__("json").loads((d / "ladder.json").read_text())
     pols = [p for p in ("random", "greedy", "planner") if p in set(df.policy)]
@@ -95,8 +95,9 @@ def mq_ladder() -> str:
             f"docs/performance.md for quiet measurements): {speed}.\n\n" + "\n".join(lines))
 
 
-BLOCKS = {"readings": (ROOT / "docs" / "rulings.md", readings),
-          "mq-ladder": (ROOT / "docs" / "policies.md", mq_ladder)}
+# block name -> (the Markdown file it sits in, the function that writes it)
+BLOCKS = {"readings": ("docs/rulings.md", readings),
+          "mq-ladder": ("docs/policies.md", mq_ladder)}
 
 
 def render(text: str, name: str, body: str) -> str:
@@ -110,18 +111,22 @@ def render(text: str, name: str, body: str) -> str:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m experiments.tables", description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="report out-of-date blocks, write nothing")
+    ap.add_argument("--root", type=Path, default=ROOT, help="the copy of docs/ and experiments/ to use")
     a = ap.parse_args(argv)
     stale = 0
-    for name, (path, fn) in BLOCKS.items():
+    for name, (rel, fn) in BLOCKS.items():
+        path = a.root / rel
         old = path.read_text()
-        new = render(old, name, fn())
+        new = render(old, name, fn(a.root))
         if new != old:
             stale += 1
             if a.check:
-                print(f"{path.relative_to(ROOT)}: generated block {name!r} is out of date")
+                print(f"{rel}: generated block {name!r} is out of date")
             else:
-                path.write_text(new)
-                print(f"{path.relative_to(ROOT)}: rewrote {name!r}")
+                tmp = path.with_suffix(".tmp")
+                tmp.write_text(new)
+                tmp.replace(path)
+                print(f"{rel}: rewrote {name!r}")
     return 1 if a.check and stale else 0
 
 

@@ -13,9 +13,10 @@ from pathlib import Path
 from simcore import batch as driver
 from simcore import identity, store
 from simcore.errors import InputError
+from simcore.rulesets import record_path, resume_rules
 from . import __version__, plugins
 from .ruleset import normalise_level
-from .sim import Config, Rules, prepare, run_games, to_frame
+from .sim import Config, Rules, prepare, replay as replay_game, run_games, to_frame
 
 LEVELS = ("easy", "medium", "hard")
 HEURISTIC = ("random", "greedy", "planner")   # what ``--policy all`` means
@@ -64,6 +65,21 @@ def play_batch(payload, seed, first, n):
     return to_frame(run_games(rules, cfg, seed, first, n), rules, cfg, seed, first)
 
 
+def _replay(kw, specs):
+    """Child-process entry point: ``sim.replay(**kw)`` after loading the plug-ins."""
+    for spec in specs:
+        plugins.load_plugin(spec)
+    return replay_game(**kw)
+
+
+def replay(**kw):
+    """``sim.replay(**kw)``; the game of a plug-in policy (user code that may
+    never return) is played in a child process, so Ctrl-C stops it at once."""
+    if plugins.get(kw.get("policy", "greedy")).builtin_id >= 0:
+        return replay_game(**kw)
+    return driver.call_in_child(_replay, kw, plugin_specs())
+
+
 def make_plan(games=10_000, seed=1, levels=("medium",), players=(4,), policies=("greedy",), heroes=(),
               params=(), rules: Rules | None = None, ruleset=None, overrides=(), batch=None,
               target_ci=None, command=None, first=0) -> driver.Plan:
@@ -90,9 +106,10 @@ def make_plan(games=10_000, seed=1, levels=("medium",), players=(4,), policies=(
                 batches.append(min(games, batch or info.meta.get("batch", DEFAULT_BATCH)))
     meta = dict(package="mournesim", version=__version__, **identity.engine("mournesim"),
                 rules_version=rules.ruleset.meta.rules_version,
-                ruleset_hash=rules.hash, ruleset=str(ruleset) if ruleset else None, overrides=list(overrides),
+                ruleset_hash=rules.hash, ruleset=record_path(ruleset), overrides=list(overrides),
                 plugins=list(specs), command=command or " ".join(sys.argv))
-    return driver.Plan(payloads, labels, seed, games, batches, target_ci, meta, first)
+    return driver.Plan(payloads, labels, seed, games, batches, target_ci, meta, first,
+                       isolate=any(plugins.get(p).builtin_id < 0 for p in policies))
 
 
 def plan_from_run(run: dict, rules: Rules | None = None) -> driver.Plan:
@@ -100,7 +117,7 @@ def plan_from_run(run: dict, rules: Rules | None = None) -> driver.Plan:
     ruleset and plug-ins still give the same games."""
     for spec in run.get("plugins", []):
         plugins.load_plugin(spec)
-    rules = rules or prepare(run.get("ruleset"), run.get("overrides", ()))
+    rules = rules or resume_rules(run, prepare)
     if rules.hash != run.get("ruleset_hash"):
         raise InputError(f"cannot resume: the ruleset now hashes to {rules.hash}, the run used "
                          f"{run.get('ruleset_hash')} (restore the ruleset file it used)")
@@ -116,29 +133,35 @@ def plan_from_run(run: dict, rules: Rules | None = None) -> driver.Plan:
         meta = {k: v for k, v in run.items() if k not in ("seed", "games", "batch", "target_ci", "cells")}
         meta.update(identity.engine("mournesim"))   # same behaviour version; this build finishes it
         return driver.Plan(payloads, run["cells"], int(run["seed"]), int(run["games"]), list(run["batch"]),
-                           run.get("target_ci"), meta)
+                           run.get("target_ci"), meta,
+                           isolate=any(plugins.get(c["policy"]).builtin_id < 0 for c in run["cells"]))
     except (KeyError, TypeError, ValueError, IndexError) as e:
         raise InputError(f"corrupt run description: {type(e).__name__}: {e}") from None
 
 
 def run_grid(games=10_000, seed=1, levels=("medium",), players=(4,), policies=("greedy",), heroes=(),
              params=(), rules=None, ruleset=None, overrides=(), batch=None, target_ci=None, out=None,
-             workers=None, cluster=None, progress=None, command=None):
+             workers=None, cluster=None, progress=None, command=None, note=None):
     """Plan and play a grid; returns ``(frame or None, cells)`` where
-    ``cells`` is a list of (label dict, games, wins)."""
+    ``cells`` is a list of (label dict, games, wins). ``note``: shows the
+    user a line when the run seems stuck (simcore.batch.run)."""
     plan = make_plan(games, seed, levels, players, policies, heroes, params, rules, ruleset, overrides,
                      batch, target_ci, command)
-    if out is not None and (Path(out) / store.RUN_FILE).exists():
-        raise InputError(f"--out {out}: already holds a run; finish it with --resume {out}, "
-                         "or choose another directory")
-    df, summary = driver.run(plan, play_batch, out, workers, cluster, progress)
-    return df, [(lab, n, w) for lab, (n, w) in zip(plan.labels, summary)]
+    df, summary = driver.run(plan, play_batch, out, workers, cluster, progress, note=note)
+    return df, _cells(plan, summary)
 
 
-def resume(out, workers=None, cluster=None, progress=None):
+def resume(out, workers=None, cluster=None, progress=None, note=None):
     """Finish the interrupted run in ``out``; returns its cells like run_grid."""
     run = store.read_run(out)
     identity.check_same(run, "mournesim", out)
     plan = plan_from_run(run)
-    _, summary = driver.run(plan, play_batch, out, workers, cluster, progress, resume=True)
-    return None, [(lab, n, w) for lab, (n, w) in zip(plan.labels, summary)]
+    _, summary = driver.run(plan, play_batch, out, workers, cluster, progress, resume=True, note=note)
+    return None, _cells(plan, summary)
+
+
+def _cells(plan, summary):
+    """(label, games, wins) per cell, with the run's ``seed`` and the games
+    ``played_now`` (simcore.batch.Summary)."""
+    return driver.Summary([(lab, n, w) for lab, (n, w) in zip(plan.labels, summary)], summary.seed,
+                          summary.played_now)

@@ -12,9 +12,11 @@ from pathlib import Path
 import click
 
 from simcore.cli import add_experiment_command, add_rules_commands, check_resume, error_group, interrupted, \
-    ruleset_options as ruleset_options_for
+    headline_of, note_for, open_report, ruleset_options as ruleset_options_for, run_summary
 from simcore import identity
 from simcore.errors import InputError
+from simcore.inputs import MAX_SEED, MAX_WORKERS, batch_option, cluster_address, game_index_option, games_option, \
+    parse_floats
 from . import __version__
 from .policies import BUILTIN_POLICIES
 from . import plugins
@@ -45,12 +47,7 @@ def _heroes(text):
 
 
 def _params(text):
-    if not text.strip():
-        return ()
-    try:
-        return tuple(float(x) for x in text.split(","))
-    except ValueError:
-        raise InputError(f"--params {text!r}: expected numbers separated by commas") from None
+    return parse_floats(text, "--params")
 
 
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -73,14 +70,18 @@ def policies_cmd():
         click.echo(f"{'':<12} parameters: {params}  ({kind})")
 
 
+# abilities and enemy values far beyond any ruleset's (heroes 0..30, cards
+# 0..20, enemies 0..60), and small enough for the engine's 32-bit integers
+ODDS_MAX = 1000
+
 GRID_OPTIONS = ("games", "seed", "level", "players", "policy", "heroes", "params", "batch", "target_ci",
                 "ruleset", "overrides")
 
 
 @main.command()
-@click.option("--games", default=10000, show_default=True, type=click.IntRange(1, None),
+@click.option("--games", default=10000, show_default=True, type=games_option(),
               help="Games per configuration cell (the cap with --target-ci).")
-@click.option("--seed", default=1, show_default=True, type=click.IntRange(0, 2**64 - 1), help="Master seed.")
+@click.option("--seed", default=1, show_default=True, type=click.IntRange(0, MAX_SEED), help="Master seed.")
 @click.option("--level", default="medium", show_default=True, metavar="LEVEL[,LEVEL..]|all",
               help="easy, medium, hard (alias difficult); several or all make a grid.")
 @click.option("--players", default="4", show_default=True, metavar="N[,N..]|all",
@@ -90,11 +91,12 @@ GRID_OPTIONS = ("games", "seed", "level", "players", "policy", "heroes", "params
 @click.option("--heroes", default="random", show_default=True, metavar="a,b,..|random",
               help="random: each game draws distinct heroes uniformly; or fixed heroes by seat.")
 @click.option("--params", default="", metavar="X,Y", help="Policy parameters (one --policy only).")
-@click.option("--workers", type=click.IntRange(1, 512), default=None, help="Worker processes [default: all cores].")
-@click.option("--batch", type=click.IntRange(1, None), default=None,
+@click.option("--workers", type=click.IntRange(1, MAX_WORKERS), default=None,
+              help="Worker processes [default: all cores].")
+@click.option("--batch", type=batch_option(), default=None,
               help="Games per batch [default: 10000; 50 for rollout].")
 @click.option("--target-ci", type=float, default=None, metavar="X",
-              help="Add batches until every cell's win-rate 95%% interval half-width is <= X.")
+              help="Add batches until every cell's win-rate 95% interval half-width is <= X.")
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Write a Parquet dataset (docs/results.md) here instead of printing the full report.")
 @click.option("--resume", type=click.Path(file_okay=False), default=None,
@@ -115,12 +117,13 @@ def simulate(ctx, games, seed, level, players, policy, heroes, params, workers, 
     from simcore.report import render
     if resume:
         check_resume(ctx, GRID_OPTIONS, out)
+    cluster = cluster_address(cluster)
     t0 = time.perf_counter()
     bar = tqdm(disable=True if quiet else None, unit="game", unit_scale=True, file=sys.stderr,
                dynamic_ncols=True, desc="games")
     try:
         if resume:
-            df, cells = grid.resume(resume, workers, cluster, bar)
+            df, cells = grid.resume(resume, workers, cluster, bar, note=note_for(PROG))
             out = resume
         else:
             rules = sim.prepare(ruleset, overrides)
@@ -128,18 +131,16 @@ def simulate(ctx, games, seed, level, players, policy, heroes, params, workers, 
                 games=games, seed=seed, levels=grid.parse_list(level, "level"),
                 players=grid.parse_list(players, "players"), policies=grid.parse_list(policy, "policy"),
                 heroes=_heroes(heroes), params=_params(params), rules=rules, ruleset=ruleset,
-                overrides=overrides, batch=batch, target_ci=target_ci, out=out, workers=workers, cluster=cluster, progress=bar,
-                command=" ".join(["mournesim"] + sys.argv[1:]))
+                overrides=overrides, batch=batch, target_ci=target_ci, out=out, workers=workers, cluster=cluster,
+                progress=bar, command=" ".join(["mournesim"] + sys.argv[1:]), note=note_for(PROG))
     except Interrupted as e:
         bar.close()
         interrupted(PROG, e)
     bar.close()
-    dt = time.perf_counter() - t0
-    total = sum(n for _lab, n, _w in cells)
-    speed = f"{total:,} games in {dt:.1f}s, {total / dt:,.0f} games/s"
+    speed = run_summary(cells, time.perf_counter() - t0)
     if out:
         click.echo(render({"win rate by cell": _cell_table(cells)}, "table",
-                          f"MourneQuest run in {out}  seed={seed}  ({speed})\n{identity.describe(PROG)}"))
+                          f"MourneQuest run in {out}  seed={cells.seed}  ({speed})\n{identity.describe(PROG)}"))
         click.echo(f"full report: mournesim report {out}")
         return
     title = (f"MourneQuest  level={level} players={players} policy={policy} heroes={heroes} "
@@ -167,19 +168,19 @@ def report(directory, by, fmt, plots):
     from simcore import store
     from simcore.report import render
     from . import report as rep
-    run = store.read_run(directory)
-    names = store.column_names(directory)
-    extra = [c for c in names if c.startswith(("fate_", "escaped_"))]
     cols = None if by is None else [c.strip() for c in by.split(",") if c.strip()]
     if cols is not None and not cols:
         raise InputError("--by: give at least one column")
+    run = open_report(PROG, directory, cols, plots)
+    names = store.column_names(directory, PROG)
+    extra = [c for c in names if c.startswith(("fate_", "escaped_"))]
     wanted = rep.COLUMNS + extra + [c for c in (cols or []) if c in names and c not in rep.COLUMNS]
-    df = store.read_dataset(directory, columns=[c for c in wanted if c in names])
+    df = store.read_dataset(directory, columns=[c for c in wanted if c in names], package=PROG)
     if not run.get("complete"):
         click.echo(f"mournesim: note: the run in {directory} is unfinished; this report covers its finished "
                    f"batches (finish with: mournesim simulate --resume {directory})", err=True)
     title = (f"MourneQuest balance report: {directory}  seed={run['seed']} rules={run.get('rules_version')} "
-             f"hash={run.get('ruleset_hash')}\n{identity.describe(PROG, run)}\n{rep.headline(df)}")
+             f"hash={run.get('ruleset_hash')}\n{identity.describe(PROG, run)}\n{headline_of(run, df, rep.headline)}")
     tables = rep.standard_report(df) if cols is None else rep.by_report(df, cols)
     click.echo(render(tables, fmt, title), nl=False)
     if plots:
@@ -189,26 +190,27 @@ def report(directory, by, fmt, plots):
 
 
 @main.command()
-@click.option("--seed", default=1, show_default=True, type=click.IntRange(0, 2**64 - 1), help="Master seed.")
-@click.option("--game", default=0, show_default=True, type=click.IntRange(0, None), help="Game index.")
+@click.option("--seed", default=1, show_default=True, type=click.IntRange(0, MAX_SEED), help="Master seed.")
+@click.option("--game", default=0, show_default=True, type=game_index_option(), help="Game index.")
 @click.option("--format", "fmt", default="text", show_default=True, type=click.Choice(["text", "jsonl"]))
 @game_options
 def replay(seed, game, fmt, level, players, heroes, policy, params, ruleset, overrides):
     """Replay one game (seed, index) with its full event log."""
-    from . import sim
-    rp = sim.replay(seed=seed, game=game, level=level, players=players, heroes=_heroes(heroes),
-                    policy=policy, params=_params(params), ruleset=ruleset, overrides=overrides)
+    from . import batch as grid
+    rp = grid.replay(seed=seed, game=game, level=level, players=players, heroes=_heroes(heroes),
+                     policy=policy, params=_params(params), ruleset=ruleset, overrides=overrides)
     click.echo(rp.to_text() if fmt == "text" else rp.to_jsonl(), nl=False)
 
 
 @main.command()
-@click.option("--games", default=20000, show_default=True, type=click.IntRange(100, None),
+@click.option("--games", default=20000, show_default=True, type=games_option(100),
               help="Games per heuristic policy on one core.")
-@click.option("--search-games", default=100, show_default=True, type=click.IntRange(0, None),
+@click.option("--search-games", default=100, show_default=True, type=games_option(0),
               help="Games for the rollout search policy (0 skips it; it is ~300x slower).")
-@click.option("--scale-games", default=100_000, show_default=True, type=click.IntRange(0, None),
+@click.option("--scale-games", default=100_000, show_default=True, type=games_option(0),
               help="Games of the default policy through the batch driver at 1 and all workers (0 skips).")
-@click.option("--workers", type=click.IntRange(1, 512), default=None, help="'All workers' [default: all cores].")
+@click.option("--workers", type=click.IntRange(1, MAX_WORKERS), default=None,
+              help="'All workers' [default: all cores].")
 @click.option("--cold", is_flag=True, help="Also time a cold compile (an empty numba cache; about 2 minutes).")
 @click.option("--level", default="medium", show_default=True, type=click.Choice(["easy", "medium", "hard"]))
 @click.option("--players", default=4, show_default=True, type=click.IntRange(1, 4))
@@ -221,6 +223,7 @@ def bench(games, search_games, scale_games, workers, cold, level, players, rules
     import subprocess
     import tempfile
     from . import batch as grid, sim
+    rules = sim.prepare(ruleset, overrides)      # a bad ruleset is refused before any timing
     workers = workers or os.cpu_count() or 1
     exe = [sys.executable, "-m", "mournesim"]
     click.echo(f"MourneQuest bench: {level}, {players} players, {os.cpu_count()} cores")
@@ -236,7 +239,6 @@ def bench(games, search_games, scale_games, workers, cold, level, players, rules
             env = dict(os.environ, NUMBA_CACHE_DIR=d)
             click.echo(f"cold start (empty numba cache, compiles the engine): {timed_cli(env):6.1f}s")
     click.echo(f"warm start of the CLI (simulate --games 1):             {timed_cli():6.1f}s")
-    rules = sim.prepare(ruleset, overrides)
     runs = [(pol, games) for _pid, pol, _names, _defaults in BUILTIN_POLICIES]
     if search_games:
         t0 = time.perf_counter()
@@ -268,8 +270,8 @@ def bench(games, search_games, scale_games, workers, cold, level, players, rules
 
 @main.command()
 @click.option("--hero", default="jack", show_default=True, help="Hero whose printed abilities the table uses.")
-@click.option("--ability", type=click.IntRange(0, None), default=None, help="One roll: the hero's ability total.")
-@click.option("--target", type=click.IntRange(0, None), default=None, help="One roll: the enemy's value.")
+@click.option("--ability", type=click.IntRange(0, ODDS_MAX), default=None, help="One roll: the hero's ability total.")
+@click.option("--target", type=click.IntRange(0, ODDS_MAX), default=None, help="One roll: the enemy's value.")
 @click.option("--dice", default="grey", show_default=True, metavar="grey,green,..",
               help="One roll: the combat dice rolled (grey, green, orange, red).")
 @click.option("--blue", is_flag=True, help="On the Blue Moon (hero dice doubled; MQ-MOON-05).")
@@ -292,8 +294,14 @@ def odds(hero, ability, target, dice, blue, defending, fmt, ruleset, overrides):
         if bad or not names or len(set(names)) != len(names):
             raise InputError(f"--dice {dice!r}: expected distinct dice from {', '.join(O.DICE_NAMES)}")
         p = O.combat_odds(rules, ability, target, [O.DICE_NAMES.index(d) for d in names], 0, blue, defending)
-        click.echo(f"{'defending' if defending else 'attacking'} with ability {ability} against {target}, "
-                   f"rolling {', '.join(names)}{' on the Blue Moon' if blue else ''}: {p:.6f}")
+        if fmt == "table":
+            click.echo(f"{'defending' if defending else 'attacking'} with ability {ability} against {target}, "
+                       f"rolling {', '.join(names)}{' on the Blue Moon' if blue else ''}: {p:.6f}")
+        else:
+            import pandas as pd
+            one = pd.DataFrame([dict(ability=ability, target=target, dice=",".join(names), blue_moon=blue,
+                                     defending=defending, p_win=p)])
+            click.echo(render({"combat odds": one}, fmt, "Exact chance of winning one roll"), nl=False)
         return
     t = O.combat_table(rules, hero.lower(), defending=defending)
     title = (f"Exact chance that {hero} ({'defending' if defending else 'attacking'}, no equipment) wins one roll, "

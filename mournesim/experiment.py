@@ -3,9 +3,11 @@ configuration keys of an experiment file, the measures a report can compare,
 and how one arm becomes a plan of batch-driver cells."""
 from __future__ import annotations
 
+from simcore.errors import InputError
 from simcore.experiment import base_params, base_text, check_base
 
 from . import batch as grid
+from . import plugins
 from .ruleset import load_raw  # noqa: F401  (the experiment runner reads current values)
 
 GAME = "mournequest"
@@ -49,3 +51,14 @@ def plan(base, overrides, games, seed, first, batch):
                           heroes=() if heroes in ("", "random") else tuple(h.strip() for h in heroes.split(",")),
                           params=pars, ruleset=b["ruleset"], overrides=tuple(overrides), batch=batch,
                           command="", first=first)
+
+
+def policy_info(base):
+    """The policy a ``policy_tune`` tunes: (name, parameter names, defaults,
+    valid ranges)."""
+    b = check_base(base, BASE, "MourneQuest")
+    pols = grid.parse_list(base_text(b["policy"]), "policy")
+    if len(pols) != 1:
+        raise InputError("policy_tune: give one base policy to tune")
+    info = plugins.get(pols[0])
+    return pols[0], tuple(info.param_names), tuple(info.defaults), dict(info.ranges)

@@ -25,17 +25,14 @@ regenerated whenever your file or the engine changes.
 from __future__ import annotations
 
 import hashlib
-import importlib
-import importlib.util
 import inspect
 import os
-import sys
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 
 from simcore.errors import InputError
-from simcore.plugins import import_plugin
+from simcore.plugins import cache_root, checked_ranges, generated_package, import_plugin, load_entry_point
 from .policies import BUILTIN_POLICIES
 
 PLUGIN_ID = 100   # policy id of a plug-in inside its own generated engine
@@ -43,6 +40,21 @@ _DESCRIPTIONS = {
     "random": "uniform over the legal choices (end turn included): the floor of the skill ladder",
     "greedy": "local rules of thumb: fetch and deliver charms, gear up, fight at good exact odds",
     "planner": "a coordinated team: discs split by urgency, ready for the Shimnavore, one hero per key stone",
+}
+# The valid range of every built-in parameter (docs/policies.md): `--params`
+# and experiment files outside them are refused before a game is played.
+RANGES = {
+    "risk": (0.0, 1.0),                 # a win probability threshold
+    "charm_weight": (0.0, 100.0),
+    "assign": (0.0, 2.0),               # 0 greedy's targeting, 1 by urgency, 2 nearest to complete
+    "talisman_reserve": (0.0, 1.0),     # a switch
+    "prepare": (0.0, 100.0),            # rounds before the Final Battle
+    # rollout
+    "width": (1.0, 50.0),
+    "samples": (1.0, 1000.0),
+    "horizon": (0.0, 1000.0),
+    "progress": (0.0, 1.0),
+    "confidence": (0.0, 100.0),
 }
 
 
@@ -58,20 +70,24 @@ class PolicyInfo:
     source: str = ""              # the plug-in's file
     module: str = ""              # the plug-in's module name
     meta: dict = field(default_factory=dict)
+    ranges: dict = field(default_factory=dict)   # parameter name -> (low, high); absent: any finite value
 
 
 _REGISTRY: dict[str, PolicyInfo] = {
-    name: PolicyInfo(name, _DESCRIPTIONS.get(name, ""), pnames, defaults, builtin_id=pid)
+    name: PolicyInfo(name, _DESCRIPTIONS.get(name, ""), pnames, defaults, builtin_id=pid,
+                     ranges={n: RANGES[n] for n in pnames})
     for pid, name, pnames, defaults in BUILTIN_POLICIES
 }
 _LOADED_ENV = False
 
 
-def register_policy(name, func, params=None, description="", batch=None):
+def register_policy(name, func, params=None, description="", batch=None, ranges=None):
     """Register numba function ``func`` as policy ``name``; ``params`` maps
     parameter names to default values (the ``pp`` vector, in that order).
     ``batch``: games per batch in grid runs, for a slow (search) policy, so
-    an interrupted run loses little and the progress bar moves."""
+    an interrupted run loses little and the progress bar moves. ``ranges``
+    maps parameter names to their valid ``(low, high)``; a value outside is
+    refused before any game (without a range a value need only be finite)."""
     if not name.isidentifier():
         raise InputError(f"policy name {name!r}: use letters, digits and underscores")
     if name in _REGISTRY and _REGISTRY[name].builtin_id >= 0:
@@ -81,9 +97,10 @@ def register_policy(name, func, params=None, description="", batch=None):
         raise InputError(f"policy {name!r}: the function must be decorated with numba's @njit")
     py = getattr(func, "py_func", func)   # the plain function when NUMBA_DISABLE_JIT=1
     params = dict(params or {})
+    ranges = checked_ranges(name, params, ranges)
     _REGISTRY[name] = PolicyInfo(name, description, tuple(params), tuple(float(v) for v in params.values()),
                                  func=func, source=inspect.getsourcefile(py) or "", module=py.__module__,
-                                 meta={"batch": int(batch)} if batch else {})
+                                 meta={"batch": int(batch)} if batch else {}, ranges=ranges)
     return func
 
 
@@ -101,11 +118,12 @@ def load_configured():
         return
     _LOADED_ENV = True
     from . import rollout   # runs in a plug-in engine: see rollout.py
-    register_policy("rollout", rollout.choose, rollout.PARAMS, rollout.DESCRIPTION, batch=50)
+    register_policy("rollout", rollout.choose, rollout.PARAMS, rollout.DESCRIPTION, batch=50,
+                    ranges={k: RANGES[k] for k in rollout.PARAMS})
     for spec in filter(None, os.environ.get("MOURNESIM_PLUGINS", "").split(os.pathsep)):
         load_plugin(spec)
     for ep in metadata.entry_points(group="mournesim.policies"):
-        ep.load()
+        load_entry_point(ep)
 
 
 def policies():
@@ -188,20 +206,11 @@ def engine_for(info: PolicyInfo):
     h.update(Path(info.source).read_bytes())
     h.update(f"{info.name}:{info.module}:{getattr(info.func, 'py_func', info.func).__name__}".encode())
     key = h.hexdigest()[:12]
-    root = Path(os.environ.get("MOURNESIM_CACHE", Path.home() / ".cache" / "mournesim")) / "engines"
-    pkg = f"mq_engine_{info.name}_{key}"
-    d = root / pkg
-    if not (d / "game.py").exists():
-        d.mkdir(parents=True, exist_ok=True)
-        (d / "__init__.py").write_text(f'"""Generated engine for plug-in policy {info.name!r}."""\n')
-        (d / "decide.py").write_text(_DECIDE.format(name=info.name, source=str(Path(info.source).resolve()),
-                                                     module=info.module,
-                                                     func=getattr(info.func, "py_func", info.func).__name__,
-                                                     pid=PLUGIN_ID))
-        for f in DECIDING_MODULES:
-            (d / f).write_text(_rewrite((_HERE / f).read_text()))
-    if str(root) not in sys.path:
-        sys.path.insert(0, str(root))
-    mod = importlib.import_module(f"{pkg}.game")
+    files = {"__init__.py": f'"""Generated engine for plug-in policy {info.name!r}."""\n',
+             "decide.py": _DECIDE.format(name=info.name, source=str(Path(info.source).resolve()),
+                                         module=info.module, func=getattr(info.func, "py_func", info.func).__name__,
+                                         pid=PLUGIN_ID)}
+    files.update({f: _rewrite((_HERE / f).read_text()) for f in DECIDING_MODULES})
+    mod = generated_package(cache_root("MOURNESIM_CACHE", "mournesim"), f"mq_engine_{info.name}_{key}", files, "game")
     _ENGINES[info.name] = mod
     return mod

@@ -14,6 +14,7 @@ import pandas as pd
 
 from simcore.errors import InputError
 from simcore.report import rates, with_interval
+from simcore.skill import rank_agreement, ranking_verdict
 from simcore.stats import wilson
 from . import layout as L
 
@@ -191,12 +192,88 @@ def _level_order(t):
                          ignore_index=True)
 
 
+def skilled_policies(df):
+    """The policies of the dataset that win at all (random never does), in
+    the order of their overall win rate (least skilled first)."""
+    w = df.groupby("policy", observed=True)["win"].mean()
+    return [p for p in w.sort_values().index if w[p] > 0]
+
+
+def across_skill(df):
+    """Which conclusions hold across player skill: the key answers side by
+    side per policy, with a verdict for each (shared/design.md: "balance is
+    reported per policy because it depends on how well people play")."""
+    pols = skilled_policies(df)
+    if len(pols) < 2:
+        return pd.DataFrame()
+    rows = []
+
+    def add(question, answers, verdict):
+        rows.append({"conclusion": question, **{p: answers[p] for p in pols}, "across skill": verdict})
+
+    # difficulty order of the levels, per player count
+    for p, label in ((4, "4 players"), (1, "solo")):
+        d = df[df["players"] == p]
+        if d["level"].nunique() < 2:
+            continue
+        ans, ok = {}, []
+        for pol in pols:
+            r = d[d["policy"] == pol].groupby("level", observed=True)["win"].mean().reindex(L.LEVEL_NAMES).dropna()
+            ans[pol] = " > ".join(f"{lv} {v:.2f}" for lv, v in r.items())
+            ok.append(bool((np.diff(r.to_numpy()) < 0).all()))
+        add(f"each level is harder than the one before ({label})", ans,
+            "holds" if all(ok) else ("changes with skill" if any(ok) else "fails for every policy"))
+    # solo against four players
+    if {1, 4} <= set(df["players"]):
+        ans, ok = {}, []
+        for pol in pols:
+            d = df[df["policy"] == pol]
+            a, b = d.loc[d["players"] == 1, "win"].mean(), d.loc[d["players"] == 4, "win"].mean()
+            ans[pol] = f"solo {a:.2f} vs 4p {b:.2f}"
+            ok.append(a > b)
+        add("solo is easier than four players", ans, "holds" if all(ok) or not any(ok) else "changes with skill")
+    # the hero ranking
+    eff = {}
+    for pol in pols:
+        d = df[df["policy"] == pol]
+        t = by_hero(d).set_index("hero")
+        p_all = d["win"].mean()
+        n_out = len(d) - t["games"]
+        eff[pol] = (t["effect"], np.sqrt(p_all * (1 - p_all) * (1 / t["games"] + 1 / n_out.clip(lower=1))))
+    ans = {pol: "best " + ", ".join(map(str, eff[pol][0].sort_values(ascending=False).index[:2])) +
+           "; worst " + str(eff[pol][0].sort_values().index[0]) for pol in pols}
+    verdicts = []
+    for i in range(len(pols) - 1):
+        a, b = pols[i], pols[i + 1]
+        common = eff[a][0].index.intersection(eff[b][0].index)
+        rho, lo, hi = rank_agreement(eff[a][0][common], eff[a][1][common], eff[b][0][common], eff[b][1][common])
+        verdicts.append(f"{a}→{b} rank correlation {rho:.2f} [{lo:.2f}, {hi:.2f}]: {ranking_verdict(rho, lo, hi)}")
+    add("the hero ranking (effect within cells)", ans, "; ".join(verdicts))
+    # dice pool at the Final Battle
+    ans, ok = {}, []
+    for pol in pols:
+        t = by_dice_pool(df[df["policy"] == pol])
+        t = t[t["games"] >= MIN_TEAM_GAMES]
+        if len(t) < 2:
+            ans[pol] = "too few Final Battles"
+            continue
+        lo_, hi_ = t.iloc[0], t.iloc[-1]
+        ans[pol] = f"{int(lo_['dice_pool'])} dice {lo_['win_rate']:.2f} → {int(hi_['dice_pool'])} dice {hi_['win_rate']:.2f}"
+        ok.append(hi_["ci95_low"] > lo_["ci95_high"])
+    add("more combat dice at the Final Battle win more often", ans,
+        "holds" if ok and all(ok) else ("uncertain or changes with skill" if ok else "not measured"))
+    return pd.DataFrame(rows)
+
+
 def standard_report(df: pd.DataFrame) -> dict:
     """The standard balance report: ``{title: table}``."""
     if df.empty:
         raise InputError("no games to report on")
     four = df[df["players"] == 4]
+    skill = across_skill(df) if df["policy"].nunique() > 1 else pd.DataFrame()
     return {
+        **({"conclusions across player skill (policies from least to most skilled)": skill}
+           if not skill.empty else {}),
         "win rate by level and players": by_level_players(df),
         "win rate by policy and level": by_policy(df),
         "win rate by hero (effect: with minus without the hero, within each cell)": by_hero(df),

@@ -145,6 +145,10 @@ class Board(Strict):
             if sp.kind == "cache" and sp.charm is None:
                 raise ValueError(f"spaces.{name}.charm: a cache needs a charm type")
         need = {"keystone": DIRS, "disc": DIRS, "start": DIRS, "nexus": CORNERS, "crossroads": CORNERS}
+        for name, sp in ids.items():
+            if sp.kind in need and sp.compass is None:
+                raise ValueError(f"spaces.{name}.compass: a {sp.kind} needs its compass position "
+                                 f"({', '.join(need[sp.kind])})")
         for kind, comp in need.items():
             got = sorted(sp.compass for sp in ids.values() if sp.kind == kind)
             if got != sorted(comp):
@@ -165,6 +169,11 @@ class Board(Strict):
         for k, d in degree.items():
             if d > MAX_DEGREE:
                 raise ValueError(f"spaces.{k}: at most {MAX_DEGREE} paths per space")
+        lost = unreachable(self)
+        if lost:
+            start, space = lost
+            raise ValueError(f"paths: {space} cannot be reached from {start}; every space but the discs and "
+                             "the centre must be reachable from every seat's start")
         return self
 
 
@@ -308,8 +317,29 @@ class Ruleset(Strict):
 
     @model_validator(mode="after")
     def _cross(self):
-        if not 2 <= len(self.heroes) <= 12:
-            raise ValueError("heroes: between 2 and 12 heroes")
+        if not 4 <= len(self.heroes) <= 12:
+            # four players seat four distinct heroes (MQ-HERO-01)
+            raise ValueError(f"heroes: between 4 and 12 heroes (a four-player game seats four; "
+                             f"found {len(self.heroes)})")
+        for space in set(self.board.seat_starts):
+            n = self.board.seat_starts.count(space)
+            if n > self.rules.miniatures_per_space:
+                raise ValueError(f"board.seat_starts: {n} heroes start on {space} but "
+                                 f"rules.miniatures_per_space allows {self.rules.miniatures_per_space}")
+        cards = [v for a in ABILITIES for v in getattr(self.equipment, a)]
+        solo = sum(v == self.rules.solo_equipment_value for v in cards)
+        if solo < 2:
+            raise ValueError(f"rules.solo_equipment_value: a solo game gives each of its two heroes an equipment "
+                             f"card of value {self.rules.solo_equipment_value} (MQ-SOLO-04), but equipment holds "
+                             f"{solo} such card(s)")
+        if len(cards) < 3:
+            raise ValueError(f"equipment: at least 3 cards (a solo game's two starting cards and the first "
+                             f"Surplus card, MQ-SETUP-05); found {len(cards)}")
+        relic_cards = sum(r.count for r in self.relics.values())
+        posts = any(sp.kind == "trading_post" for sp in self.board.spaces.values())
+        if relic_cards == 0 and (posts or self.rules.magical_pots > 0):
+            raise ValueError("relics: the Relic Deck is empty but trading posts and magical pots draw from it "
+                             "(MQ-ACT-08, MQ-CARD-11); give at least one relic a count")
         for name, h in self.heroes.items():
             if h.skill not in self.skills:
                 raise ValueError(f"heroes.{name}.skill: unknown skill {h.skill!r}")
@@ -350,6 +380,31 @@ class Ruleset(Strict):
             if not (text.startswith("rulebook:") or text.startswith("assumed:") or text.startswith("override:")):
                 raise ValueError(f"provenance.{p}: must start with 'rulebook:', 'assumed:' or 'override:'")
         return self
+
+
+def unreachable(board):
+    """``(start, space)`` for the first space (not a disc, not the centre)
+    that a seat's start cannot reach along paths and the tunnel, or None."""
+    adj = {k: set() for k in board.spaces}
+    for p in board.paths:
+        a, _, b = p.partition("-")
+        adj[a].add(b)
+        adj[b].add(a)
+    t0, t1 = board.tunnel
+    adj[t0].add(t1)
+    adj[t1].add(t0)
+    need = [k for k, sp in board.spaces.items() if sp.kind not in ("disc", "centre")]
+    for start in dict.fromkeys(board.seat_starts):
+        seen, todo = {start}, [start]
+        while todo:
+            for nxt in adj[todo.pop()]:
+                if nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+        for k in need:
+            if k not in seen:
+                return start, k
+    return None
 
 
 # What each source of an effect may do (source -> when -> kind -> targets).

@@ -14,6 +14,8 @@ import numpy as np
 import pandas as pd
 
 from simcore.errors import InputError
+from simcore.inputs import check_params
+from simcore.plugins import policy_guard
 from . import layout as L
 from . import plugins
 from .ruleset import Ruleset, load_ruleset, normalise_level, ruleset_hash
@@ -69,6 +71,7 @@ class Config:
         if len(params) != len(info.defaults):
             raise InputError(f"--params: policy {self.policy} takes {len(info.defaults)} parameter(s)"
                              f" ({', '.join(info.param_names) or 'none'})")
+        check_params(self.policy, info.param_names, params, info.ranges)
         return level, hero_ids, pid, np.array(params, np.float64), plugins.engine_for(info)
 
 
@@ -77,12 +80,19 @@ def run_games(rules: Rules, config: Config, seed: int, first: int, n: int) -> np
     level, hero_ids, pid, pp, engine = config.resolved(rules)
     out = np.zeros((n, L.NRES), np.int32)
     if n:
-        engine.run_batch(np.uint64(seed), first, n, level, config.players, hero_ids, pid, pp, rules.T, out)
+        with policy_guard(config.policy):
+            engine.run_batch(np.uint64(seed), first, n, level, config.players, hero_ids, pid, pp, rules.T, out)
         bad = int((out[:, L.RESULT_INDEX["illegal_choices"]] > 0).sum())
         if bad:
-            raise InputError(f"policy {config.policy}: returned an action that was not legal in {bad} of {n} games "
-                             "(the engine played its first legal choice instead)")
+            raise illegal(config.policy, bad, n)
     return out
+
+
+def illegal(policy, bad, n):
+    """The error of a run in which a policy returned illegal choices."""
+    where = f"in {bad} of {n} games" if n > 1 else f"{bad} time(s) in this game"
+    return InputError(f"policy {policy}: returned an action that was not legal {where} "
+                      "(the engine played its first legal choice instead)")
 
 
 def to_frame(rows: np.ndarray, rules: Rules, config: Config, seed: int, first: int) -> pd.DataFrame:
@@ -160,5 +170,9 @@ def replay(seed=1, game=0, level="medium", players=4, heroes=(), policy="greedy"
     ev = np.zeros((max_events, L.EV_COLS), np.int32)
     snaps = np.zeros((max_events // 20, L.STATE_SIZE), np.int32)
     final = np.zeros(L.STATE_SIZE, np.int32)
-    ne, ns = engine.play_logged(np.uint64(seed), game, lv, players, hero_ids, pid, pp, rules.T, ev, snaps, final)
+    with policy_guard(policy):
+        ne, ns = engine.play_logged(np.uint64(seed), game, lv, players, hero_ids, pid, pp, rules.T, ev, snaps,
+                                    final)
+    if final[L.G_ILLEGAL] > 0:      # refused as in a batch run, never shown as if legal
+        raise illegal(policy, int(final[L.G_ILLEGAL]), 1)
     return Replay(seed, game, cfg, rules, ev[:ne].copy(), snaps[:ns].copy(), final)

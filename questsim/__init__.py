@@ -11,7 +11,10 @@ __version__ = "0.1.0"
 # Changes exactly when the games played change (rules, policies, random
 # streams); guarded by tests/golden/questsim.json (simcore.golden). History:
 #   1  the engine up to issue 12 (2026-12-01)
-BEHAVIOUR_VERSION = 1
+#   2  issue 14: the duel ends when the side due cannot pay, the Yellow Bird
+#      Shoe as ruled (any player), character kits on one budget, policies that
+#      weigh declining
+BEHAVIOUR_VERSION = 2
 
 from pathlib import Path as _Path
 

@@ -13,8 +13,10 @@ from pathlib import Path
 from simcore import batch as driver
 from simcore import identity, store
 from simcore.errors import InputError
+from simcore.rulesets import record_path, resume_rules
 from . import __version__
 from . import plugins
+from .replay import replay as replay_game
 from .sim import Config, Rules, prepare, run_games, to_frame
 
 DEFAULT_BATCH = 20_000
@@ -58,6 +60,22 @@ def play_batch(payload, seed, first, n):
     return to_frame(run_games(rules, cfg, seed, first, n), rules, cfg, seed, first)
 
 
+def _replay(kw, specs):
+    """Child-process entry point: ``replay(**kw)`` after loading the plug-ins."""
+    for spec in specs:
+        plugins.load_plugin(spec)
+    return replay_game(**kw)
+
+
+def replay(**kw):
+    """``questsim.replay.replay(**kw)``; a table with a plug-in policy (user
+    code that may never return) is played in a child process, so Ctrl-C
+    stops it at once."""
+    if not _plugs_in(kw.get("policies", ("greedy",))):
+        return replay_game(**kw)
+    return driver.call_in_child(_replay, kw, plugin_specs())
+
+
 def make_plan(games=10_000, seed=1, players=(4,), tables=(("greedy",),), characters=(), params=(),
               rules: Rules | None = None, ruleset=None, overrides=(), batch=None, target_ci=None,
               command=None, first=0) -> driver.Plan:
@@ -82,10 +100,15 @@ def make_plan(games=10_000, seed=1, players=(4,), tables=(("greedy",),), charact
                                params=list(params)))
     meta = dict(package="questsim", version=__version__, **identity.engine("questsim"),
                 rules_version=rules.ruleset.meta.rules_version,
-                ruleset_hash=rules.hash, ruleset=str(ruleset) if ruleset else None, overrides=list(overrides),
+                ruleset_hash=rules.hash, ruleset=record_path(ruleset), overrides=list(overrides),
                 plugins=list(plugin_specs()), command=command or " ".join(sys.argv))
     return driver.Plan(payloads, labels, seed, games, [min(games, batch or DEFAULT_BATCH)] * len(payloads),
-                       target_ci, meta, first)
+                       target_ci, meta, first, isolate=_plugs_in(t for tab in tables for t in tab))
+
+
+def _plugs_in(names):
+    """Whether a plug-in policy (user code, or the rollout search) plays."""
+    return any(plugins.get(n).builtin_id < 0 for n in names)
 
 
 def plugin_specs():
@@ -99,7 +122,7 @@ def plan_from_run(run: dict) -> driver.Plan:
     still hash the same."""
     for spec in run.get("plugins", []):
         plugins.load_plugin(spec)
-    rules = prepare(run.get("ruleset"), run.get("overrides", ()))
+    rules = resume_rules(run, prepare)
     if rules.hash != run.get("ruleset_hash"):
         raise InputError(f"cannot resume: the ruleset now hashes to {rules.hash}, the run used "
                          f"{run.get('ruleset_hash')} (restore the ruleset file it used)")
@@ -114,26 +137,32 @@ def plan_from_run(run: dict) -> driver.Plan:
         meta = {k: v for k, v in run.items() if k not in ("seed", "games", "batch", "target_ci", "cells")}
         meta.update(identity.engine("questsim"))   # same behaviour version; this build finishes it
         return driver.Plan(payloads, run["cells"], int(run["seed"]), int(run["games"]), list(run["batch"]),
-                           run.get("target_ci"), meta)
+                           run.get("target_ci"), meta,
+                           isolate=_plugs_in(p for c in run["cells"] for p in c["policy"].split("+")))
     except (KeyError, TypeError, ValueError, IndexError) as e:
         raise InputError(f"corrupt run description: {type(e).__name__}: {e}") from None
 
 
-def run_grid(out=None, workers=None, cluster=None, progress=None, **kw):
+def run_grid(out=None, workers=None, cluster=None, progress=None, note=None, **kw):
     """Plan (``make_plan`` keywords) and play a grid; returns ``(frame or
-    None, cells)`` with ``cells`` a list of (label, games, games decided)."""
+    None, cells)`` with ``cells`` a list of (label, games, games decided).
+    ``note``: shows the user a line when the run seems stuck."""
     plan = make_plan(**kw)
-    if out is not None and (Path(out) / store.RUN_FILE).exists():
-        raise InputError(f"--out {out}: already holds a run; finish it with --resume {out}, "
-                         "or choose another directory")
-    df, summary = driver.run(plan, play_batch, out, workers, cluster, progress)
-    return df, [(lab, n, w) for lab, (n, w) in zip(plan.labels, summary)]
+    df, summary = driver.run(plan, play_batch, out, workers, cluster, progress, note=note)
+    return df, _cells(plan, summary)
 
 
-def resume(out, workers=None, cluster=None, progress=None):
+def resume(out, workers=None, cluster=None, progress=None, note=None):
     """Finish the interrupted run in ``out``."""
     run = store.read_run(out)
     identity.check_same(run, "questsim", out)
     plan = plan_from_run(run)
-    _, summary = driver.run(plan, play_batch, out, workers, cluster, progress, resume=True)
-    return None, [(lab, n, w) for lab, (n, w) in zip(plan.labels, summary)]
+    _, summary = driver.run(plan, play_batch, out, workers, cluster, progress, resume=True, note=note)
+    return None, _cells(plan, summary)
+
+
+def _cells(plan, summary):
+    """(label, games, wins) per cell, with the run's ``seed`` and the games
+    ``played_now`` (simcore.batch.Summary)."""
+    return driver.Summary([(lab, n, w) for lab, (n, w) in zip(plan.labels, summary)], summary.seed,
+                          summary.played_now)

@@ -12,9 +12,11 @@ import sys
 import click
 
 from simcore.cli import add_experiment_command, add_rules_commands, check_resume, error_group, interrupted, \
-    ruleset_options as ruleset_options_for
+    headline_of, note_for, open_report, ruleset_options as ruleset_options_for, run_summary
 from simcore import identity
 from simcore.errors import InputError
+from simcore.inputs import MAX_SEED, MAX_WORKERS, batch_option, cluster_address, game_index_option, games_option, \
+    parse_floats
 
 from . import __version__
 
@@ -52,9 +54,9 @@ GRID_OPTIONS = ("games", "seed", "players", "policy", "characters", "params", "b
 
 
 @main.command()
-@click.option("--games", default=10000, show_default=True, type=click.IntRange(1, None),
+@click.option("--games", default=10000, show_default=True, type=games_option(),
               help="Games per configuration cell (the cap with --target-ci).")
-@click.option("--seed", default=1, show_default=True, type=click.IntRange(0, 2**64 - 1), help="Master seed.")
+@click.option("--seed", default=1, show_default=True, type=click.IntRange(0, MAX_SEED), help="Master seed.")
 @click.option("--players", default="4", show_default=True, metavar="N[,N..]|all",
               help="2-6 players; several or all make a grid.")
 @click.option("--policy", default="greedy", show_default=True, metavar="NAME[+NAME..][,..]|all",
@@ -64,10 +66,11 @@ GRID_OPTIONS = ("games", "seed", "players", "policy", "characters", "params", "b
               help="random: each game draws distinct characters; or fixed by seat.")
 @click.option("--params", default="", metavar="X,Y",
               help="Parameters of the first seat's policy (every seat playing it); one --policy only.")
-@click.option("--workers", type=click.IntRange(1, 512), default=None, help="Worker processes [default: all cores].")
-@click.option("--batch", type=click.IntRange(1, None), default=None, help="Games per batch [default: 20000].")
+@click.option("--workers", type=click.IntRange(1, MAX_WORKERS), default=None,
+              help="Worker processes [default: all cores].")
+@click.option("--batch", type=batch_option(), default=None, help="Games per batch [default: 20000].")
 @click.option("--target-ci", type=float, default=None, metavar="X",
-              help="Add batches until the share of decided games has a 95%% half-width <= X in every cell.")
+              help="Add batches until the share of decided games has a 95% half-width <= X in every cell.")
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Write a Parquet dataset here instead of printing the full report.")
 @click.option("--resume", type=click.Path(file_okay=False), default=None,
@@ -89,38 +92,34 @@ def simulate(ctx, games, seed, players, policy, characters, params, workers, bat
     import pandas as pd
     if resume:
         check_resume(ctx, GRID_OPTIONS, out)
+    cluster = cluster_address(cluster)
     t0 = time.perf_counter()
     bar = tqdm(disable=True if quiet else None, unit="game", unit_scale=True, file=sys.stderr, dynamic_ncols=True,
                desc="games")
     try:
         if resume:
-            df, cells = grid.resume(resume, workers, cluster, bar)
+            df, cells = grid.resume(resume, workers, cluster, bar, note=note_for(PROG))
             out = resume
         else:
             rules = sim.prepare(ruleset, overrides)
             chars = () if characters.strip().lower() == "random" else \
                 tuple(c.strip().lower() for c in characters.split(","))
-            try:
-                pars = tuple(float(x) for x in params.split(",")) if params.strip() else ()
-            except ValueError:
-                raise InputError(f"--params {params!r}: expected numbers separated by commas") from None
+            pars = parse_floats(params, "--params")
             df, cells = grid.run_grid(
                 games=games, seed=seed, players=grid.parse_players(players, rules),
                 tables=grid.parse_tables(policy), characters=chars, params=pars, rules=rules, ruleset=ruleset,
                 overrides=overrides, batch=batch, target_ci=target_ci, out=out, workers=workers, cluster=cluster,
-                progress=bar, command=" ".join(["questsim"] + sys.argv[1:]))
+                progress=bar, command=" ".join(["questsim"] + sys.argv[1:]), note=note_for(PROG))
     except Interrupted as e:
         bar.close()
         interrupted(PROG, e)
     bar.close()
-    dt = time.perf_counter() - t0
-    total = sum(n for _lab, n, _w in cells)
-    speed = f"{total:,} games in {dt:.1f}s, {total / dt:,.0f} games/s"
+    speed = run_summary(cells, time.perf_counter() - t0)
     if out:
         t = pd.DataFrame([dict(policy=lab["policy"], players=lab["players"], games=n, wins=w) for lab, n, w in cells])
         t = with_interval(t, name="decided_rate")
         click.echo(render({"games with a winner, by cell": t}, "table",
-                            f"Quest Master run in {out}  ({speed})\n{identity.describe(PROG)}"))
+                            f"Quest Master run in {out}  seed={cells.seed}  ({speed})\n{identity.describe(PROG)}"))
         click.echo(f"full report: questsim report {out}")
         return
     title = f"Quest Master  players={players} policy={policy} games={games} seed={seed} rules={rules.hash}  " \
@@ -141,16 +140,16 @@ def report(directory, by, fmt, plots):
     from simcore import store
     from simcore.report import render
     from . import report as rep
-    run = store.read_run(directory)
-    df = store.read_dataset(directory)
-    if not run.get("complete"):
-        click.echo(f"questsim: note: the run in {directory} is unfinished; this report covers its finished "
-                   f"batches (finish with: questsim simulate --resume {directory})", err=True)
     cols = None if by is None else [c.strip() for c in by.split(",") if c.strip()]
     if cols is not None and not cols:
         raise InputError("--by: give at least one column")
+    run = open_report(PROG, directory, cols, plots)
+    df = store.read_dataset(directory, package=PROG)
+    if not run.get("complete"):
+        click.echo(f"questsim: note: the run in {directory} is unfinished; this report covers its finished "
+                   f"batches (finish with: questsim simulate --resume {directory})", err=True)
     title = (f"Quest Master balance report: {directory}  seed={run['seed']} rules={run.get('rules_version')} "
-             f"hash={run.get('ruleset_hash')}\n{identity.describe(PROG, run)}\n{rep.headline(df)}")
+             f"hash={run.get('ruleset_hash')}\n{identity.describe(PROG, run)}\n{headline_of(run, df, rep.headline)}")
     tables = rep.standard_report(df) if cols is None else rep.by_report(df, cols)
     click.echo(render(tables, fmt, title), nl=False)
     if plots:
@@ -160,8 +159,8 @@ def report(directory, by, fmt, plots):
 
 
 @main.command()
-@click.option("--seed", default=1, show_default=True, type=click.IntRange(0, 2**64 - 1), help="Master seed.")
-@click.option("--game", default=0, show_default=True, type=click.IntRange(0, None), help="Game index.")
+@click.option("--seed", default=1, show_default=True, type=click.IntRange(0, MAX_SEED), help="Master seed.")
+@click.option("--game", default=0, show_default=True, type=game_index_option(), help="Game index.")
 @click.option("--players", default=4, show_default=True, type=click.IntRange(1, 99), help="Players (2-6).")
 @click.option("--policy", default="greedy", show_default=True, metavar="NAME[+NAME..]",
               help="One policy, or one per seat joined by +.")
@@ -172,26 +171,23 @@ def report(directory, by, fmt, plots):
 def replay(seed, game, players, policy, characters, params, fmt, ruleset, overrides):
     """Replay one game (seed, index) with its full event log."""
     from . import batch as grid
-    from .replay import replay as run_replay
     tables = grid.parse_tables(policy)
     if len(tables) != 1:
         raise InputError("--policy: replay plays one table (use + between seats, not commas)")
     chars = () if characters.strip().lower() == "random" else tuple(c.strip().lower() for c in characters.split(","))
-    try:
-        pars = tuple(float(x) for x in params.split(",")) if params.strip() else ()
-    except ValueError:
-        raise InputError(f"--params {params!r}: expected numbers separated by commas") from None
-    rp = run_replay(seed=seed, game=game, players=players, characters=chars, policies=tables[0], params=pars,
-                    ruleset=ruleset, overrides=overrides)
+    pars = parse_floats(params, "--params")
+    rp = grid.replay(seed=seed, game=game, players=players, characters=chars, policies=tables[0], params=pars,
+                     ruleset=ruleset, overrides=overrides)
     click.echo(rp.to_text() if fmt == "text" else rp.to_jsonl(), nl=False)
 
 
 @main.command()
-@click.option("--games", default=100_000, show_default=True, type=click.IntRange(100, None),
+@click.option("--games", default=100_000, show_default=True, type=games_option(100),
               help="Games per policy on one core.")
-@click.option("--scale-games", default=1_000_000, show_default=True, type=click.IntRange(0, None),
+@click.option("--scale-games", default=1_000_000, show_default=True, type=games_option(0),
               help="Greedy games through the batch driver at 1 and all workers (0 skips).")
-@click.option("--workers", type=click.IntRange(1, 512), default=None, help="'All workers' [default: all cores].")
+@click.option("--workers", type=click.IntRange(1, MAX_WORKERS), default=None,
+              help="'All workers' [default: all cores].")
 @click.option("--players", default=4, show_default=True, type=click.IntRange(2, 6))
 @ruleset_options
 def bench(games, scale_games, workers, players, ruleset, overrides):
@@ -204,14 +200,14 @@ def bench(games, scale_games, workers, players, ruleset, overrides):
     import time
     from pathlib import Path
     from . import batch as grid, sim
+    rules = sim.prepare(ruleset, overrides)      # a bad ruleset is refused before any timing
     workers = workers or os.cpu_count() or 1
     click.echo(f"Quest Master bench: {players} players, {os.cpu_count()} cores")
     t = time.perf_counter()
     subprocess.run([sys.executable, "-m", "questsim", "simulate", "--games", "1", "--quiet", "--workers", "1"],
                    check=True, capture_output=True)
     click.echo(f"warm start of the CLI (simulate --games 1): {time.perf_counter() - t:.1f}s")
-    rules = sim.prepare(ruleset, overrides)
-    for pol in ("random", "greedy"):
+    for pol in ("random", "greedy", "planner"):
         t = time.perf_counter()
         df = sim.simulate(games=games, seed=1, players=players, policies=(pol,), rules=rules)
         dt = time.perf_counter() - t

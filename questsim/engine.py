@@ -27,9 +27,11 @@ def pb(seat):
     return L.G_P + seat * L.PS
 
 
-@kernel
+@inlined
 def log(s, kind, seat, a, b, c, d, ev):
-    """Append one event when logging (replay only)."""
+    """Append one event when logging (replay only). Inlined: batch runs log
+    nothing, and a call (which passes both arrays field by field) at each of
+    the many logging points cost more than the test of the flag."""
     if s[L.G_LOG] == 0:
         return
     i = s[L.G_LOGN]
@@ -224,6 +226,9 @@ def lose_hp(s, T, ev, seat, n):
         s[b + L.P_HP] = hp
         log(s, L.EV_HP, seat, -n, hp, 0, 0, ev)
         return
+    # the killing blow is logged too: the Hp change down to 0 (never below)
+    log(s, L.EV_HP, seat, -s[b + L.P_HP], 0, 0, 0, ev)
+    s[b + L.P_HP] = 0
     for i in range(s[b + L.P_HAND_N]):
         kind = s[b + L.P_HAND + i]
         o = TB.O_ITEM + kind * TB.IK
@@ -304,6 +309,7 @@ def walk(s, T, ev, legal, rng, pp, seat, steps):
                 pos = c % OPB
                 s[b + L.P_POS] = pos
                 return pos, True
+            log(s, L.EV_NO_WARP, seat, pos, 0, 0, 0, ev)
     log(s, L.EV_MOVE, seat, steps, pos, 0, 0, ev)
     return pos, False
 
@@ -361,6 +367,7 @@ def land(s, T, ev, legal, rng, pp, seat, sq, by_card):
             legal[0] = L.A_PLAY * OPB + kind
             legal[1] = L.A_DONE * OPB
             if ask(s, T, legal, 2, rng, pp, seat, L.CTX_SQUARE, kind) // OPB == L.A_DONE:
+                log(s, L.EV_DECLINE_SQUARE, seat, sq, kind, 0, 0, ev)
                 return
         push(s, T[TB.O_LAND + 2 * kind], T[TB.O_LAND + 2 * kind + 1])
 
@@ -378,6 +385,7 @@ def open_event(s, T, ev, rng, seat):
         s[L.G_EVENT_N] = m
         s[L.G_EVENT_USED_N] = 0
         shuffle(rng, STREAM_SETUP, s[L.G_EVENT_DECK:L.G_EVENT_DECK + m], m)
+        log(s, L.EV_RESHUFFLE, seat, 1, m, 0, 0, ev)
     s[L.G_EVENT_N] -= 1
     kind = s[L.G_EVENT_DECK + s[L.G_EVENT_N]]
     # it goes to the used pile once carried out; it is put there now, which
@@ -387,12 +395,6 @@ def open_event(s, T, ev, rng, seat):
     log(s, L.EV_EVENT, seat, kind, 0, 0, 0, ev)
     o = TB.O_EVENT + kind * TB.EK
     push(s, T[o + 1], T[o + 2])
-
-
-@kernel
-def die_value(T, rng, die, symbol_value):
-    f = roll(T, rng, die)
-    return f if f > 0 else symbol_value
 
 
 @inlined
@@ -419,14 +421,15 @@ def effect(s, T, ev, legal, rng, pp, seat, row):
         s[L.G_DEFER_END] = 0
         if op == L.OP_LOSE_HP:
             check_standing(s, ev)
-    elif op == L.OP_GAIN_HP_DIE:
-        v = die_value(T, rng, arg, n)
-        log(s, L.EV_DIE, seat, arg, v, 0, 0, ev)
-        gain_hp(s, T, ev, seat, v)
-    elif op == L.OP_LOSE_HP_DIE:
-        v = die_value(T, rng, arg, n)
-        log(s, L.EV_DIE, seat, arg, v, 0, 0, ev)
-        lose_hp(s, T, ev, seat, v)
+    elif op == L.OP_GAIN_HP_DIE or op == L.OP_LOSE_HP_DIE:
+        # the face as rolled, and the value it counts (a symbol counts n)
+        f = roll(T, rng, arg)
+        v = f if f > 0 else n
+        log(s, L.EV_DIE, seat, arg, f, v, 0, ev)
+        if op == L.OP_GAIN_HP_DIE:
+            gain_hp(s, T, ev, seat, v)
+        else:
+            lose_hp(s, T, ev, seat, v)
     elif op == L.OP_DRAW_ITEM:
         for _ in range(n):
             draw_item(s, T, ev, legal, rng, pp, seat)
@@ -454,7 +457,7 @@ def effect(s, T, ev, legal, rng, pp, seat, row):
         duel(s, T, ev, legal, rng, pp, seat)
     elif op == L.OP_ROLL:
         f = roll(T, rng, arg)
-        log(s, L.EV_DIE, seat, arg, f, 0, 0, ev)
+        log(s, L.EV_DIE, seat, arg, f, f if f > 0 else 0, 0, ev)
         k = 0 if f > 0 else -f
         push(s, T[row + L.E_BR + 2 * k], T[row + L.E_BR + 2 * k + 1])
 
@@ -574,21 +577,25 @@ def card_window(s, T, ev, legal, rng, pp, seat, opp, attacking):
 
 
 @inlined
-def one_attack(s, T, ev, legal, rng, pp, att, dfn, at):
-    """One attack at ``at``: attack cards, then the defence, then damage =
-    At - Shield, never below 0, or absorbed (QM-DUEL-05..07, QM-RULING-04)."""
+def one_attack(s, T, ev, legal, rng, pp, att, dfn, at, cost):
+    """One attack at ``at`` (already paid: ``cost``): attack cards, then the
+    defence, then damage = At - Shield, never below 0, or absorbed
+    (QM-DUEL-05..07, QM-RULING-04). The attack counts, and is logged, as
+    soon as it is declared: before its cards, so the log's Mp reads in order
+    (Mp rolled, the attack's cost, each card's cost), and the result row's
+    ``attacks`` agrees with the log even when the game ends in the defence."""
     s[L.G_DUEL_AT] = at + (s[pb(att) + L.P_BONUS] if T[TB.P_T_BONUS_LASTS] else 0)
     s[L.G_DUEL_SHIELD] = s[pb(dfn) + L.P_CARRY_SHIELD] if T[TB.P_T_SHIELD_LASTS] else 0
     s[L.G_DUEL_ABSORB] = -1
+    s[L.G_ATTACKS] += 1
+    log(s, L.EV_ATTACK, att, dfn, s[L.G_DUEL_AT], cost, s[pb(att) + L.P_MP], ev)
     card_window(s, T, ev, legal, rng, pp, att, dfn, True)
     if over(s) or not s[pb(dfn) + L.P_ALIVE] or not s[pb(att) + L.P_ALIVE]:
         return
-    log(s, L.EV_ATTACK, att, dfn, s[L.G_DUEL_AT], s[pb(att) + L.P_MP], 0, ev)
     card_window(s, T, ev, legal, rng, pp, dfn, att, False)
     if over(s) or not s[pb(dfn) + L.P_ALIVE]:
         return
     a = s[L.G_DUEL_AT]
-    s[L.G_ATTACKS] += 1
     if s[L.G_DUEL_ABSORB] >= 0:
         log(s, L.EV_ABSORB, dfn, a, s[L.G_DUEL_ABSORB], 0, 0, ev)
         if s[L.G_DUEL_ABSORB] == L.GAIN_HP:
@@ -621,17 +628,30 @@ def duel(s, T, ev, legal, rng, pp, att):
 
 @kernel
 def duel_with(s, T, ev, legal, rng, pp, att, dfn):
-    """The combat of ``att`` against ``dfn`` (QM-DUEL-01..12): roll
-    Mp (attacker red, defender blue; QM-GAP-30), the compulsory free first
-    attack at At, then alternating paid attacks while the side due can pay
-    and wants to; a side that declines or cannot pay makes no more attacks,
-    and (toggle ``lone_attacker_continues``) the other keeps attacking."""
+    """The combat of ``att`` against ``dfn`` (QM-DUEL-01..12): roll Mp
+    (attacker red, defender blue; QM-GAP-30), the compulsory free first
+    attack at At (QM-RULING-01), then the sides alternate paid attacks.
+
+    When the side due to attack cannot pay for any attack, the combat ends
+    for both (QM-DUEL-12, step 9: "when a player can no longer attack because
+    they have no Mp left"); toggle ``lone_attacker_continues`` lets the other
+    side keep attacking instead. A side that declines a paid attack makes no
+    more attacks (QM-DUEL-11) and the other keeps attacking until it stops or
+    cannot pay ("when both players have stopped attacking"); toggle
+    ``attacker_continues_after_decline`` false ends the combat at the
+    decline. Every stop and the end are logged (``decline``, ``cannot_pay``,
+    ``duel_end``)."""
     s[L.G_DUELS] += 1
     s[L.G_DUEL_A] = att
     s[L.G_DUEL_D] = dfn
+    fa, fd = 0, 0
     for p in (att, dfn):
         b = pb(p)
         f = roll(T, rng, L.DIE_RED if p == att else L.DIE_BLUE)
+        if p == att:
+            fa = f
+        else:
+            fd = f
         s[b + L.P_MP] = f if f > 0 else T[TB.P_MP_SYMBOL]
         s[b + L.P_OUT] = 0
         s[b + L.P_BONUS] = 0
@@ -640,59 +660,92 @@ def duel_with(s, T, ev, legal, rng, pp, att, dfn):
         for k in range(4):
             s[b + L.P_ABIL + k] = 0
     log(s, L.EV_FIGHT, att, dfn, s[pb(att) + L.P_MP], s[pb(dfn) + L.P_MP], 0, ev)
+    log(s, L.EV_DIE, att, L.DIE_RED, fa, s[pb(att) + L.P_MP], 0, ev)     # the Mp dice as rolled
+    log(s, L.EV_DIE, dfn, L.DIE_BLUE, fd, s[pb(dfn) + L.P_MP], 0, ev)
     cur = att
     attacks = 0
     first = True
-    while not over(s) and s[pb(att) + L.P_ALIVE] and s[pb(dfn) + L.P_ALIVE]:
+    why = L.END_BOTH_STOPPED
+    while True:
+        if not s[pb(att) + L.P_ALIVE] or not s[pb(dfn) + L.P_ALIVE]:
+            why = L.END_ELIMINATED
+            break
+        if over(s):
+            why = L.END_GAME_OVER
+            break
         if T[TB.P_MAX_ATTACKS] > 0 and attacks >= T[TB.P_MAX_ATTACKS]:
+            why = L.END_CAP
             break
         opp = dfn if cur == att else att
         b = pb(cur)
         if s[b + L.P_OUT]:
-            if s[pb(opp) + L.P_OUT] or not T[TB.P_T_LONE_CONTINUES]:
+            # this side has stopped; the other attacks again (only reached
+            # while the other has not stopped too)
+            if s[pb(opp) + L.P_OUT]:
+                why = L.END_BOTH_STOPPED
                 break
             cur = opp
             continue
         ch = TB.O_CHAR + s[b + L.P_CHAR] * TB.CH
+        mp = s[b + L.P_MP]
+        cost = 0
+        at = 0
+        n = 0
+        cheapest = 1 << 20
         if first:
             # the free first attack is compulsory (QM-RULING-01, QM-GAP-34);
             # only a ruleset that gives it a cost can make it unaffordable
-            if s[b + L.P_MP] < T[TB.P_FREE_COST]:
-                s[b + L.P_OUT] = 1
-                first = False
-                cur = opp
-                continue
-            s[b + L.P_MP] -= T[TB.P_FREE_COST]
-            at = T[ch + TB.C_AT]
+            cheapest = T[TB.P_FREE_COST]
+            if mp >= cheapest:
+                cost = cheapest
+                at = T[ch + TB.C_AT]
+                n = 1
         else:
-            n = 0
             for k in range(T[ch + TB.C_NATT]):
-                if T[ch + TB.C_ATT + 2 * k] <= s[b + L.P_MP]:
+                c_k = T[ch + TB.C_ATT + 2 * k]
+                if c_k < cheapest:
+                    cheapest = c_k
+                if c_k <= mp:
                     legal[n] = L.A_ATTACK * OPB + k
                     n += 1
-            if n == 0:
-                s[b + L.P_OUT] = 1
-                if not T[TB.P_T_LONE_CONTINUES]:
-                    break
-                cur = opp
-                continue
+        if n == 0:
+            # cannot pay: step 9 ends the combat for both sides
+            log(s, L.EV_CANNOT_PAY, cur, mp, cheapest, 0, 0, ev)
+            first = False
+            if not T[TB.P_T_LONE_CONTINUES]:
+                why = L.END_CANNOT_PAY
+                break
+            s[b + L.P_OUT] = 1
+            if s[pb(opp) + L.P_OUT]:
+                why = L.END_BOTH_STOPPED
+                break
+            cur = opp
+            continue
+        if not first:
             legal[n] = L.A_DECLINE * OPB
             n += 1
             c = ask(s, T, legal, n, rng, pp, cur, L.CTX_ATTACK, 0)
             if c // OPB == L.A_DECLINE:
+                log(s, L.EV_DECLINE, cur, opp, mp, 0, 0, ev)
                 s[b + L.P_OUT] = 1
-                if not T[TB.P_T_LONE_CONTINUES]:
+                if not T[TB.P_T_AFTER_DECLINE]:
+                    why = L.END_DECLINED
+                    break
+                if s[pb(opp) + L.P_OUT]:
+                    why = L.END_BOTH_STOPPED
                     break
                 cur = opp
                 continue
             k = c % OPB
-            s[b + L.P_MP] -= T[ch + TB.C_ATT + 2 * k]
+            cost = T[ch + TB.C_ATT + 2 * k]
             at = T[ch + TB.C_ATT + 2 * k + 1]
+        s[b + L.P_MP] -= cost
         first = False
         attacks += 1
-        one_attack(s, T, ev, legal, rng, pp, cur, opp, at)
+        one_attack(s, T, ev, legal, rng, pp, cur, opp, at, cost)
         if not s[pb(opp) + L.P_OUT]:
             cur = opp
+    log(s, L.EV_DUEL_END, att, dfn, why, attacks, 0, ev)
     for p in (att, dfn):
         s[pb(p) + L.P_MP] = 0      # Mp exists only within a combat (QM-GAP-31)
     s[L.G_DUEL_A] = -1
@@ -701,7 +754,7 @@ def duel_with(s, T, ev, legal, rng, pp, att, dfn):
 
 # --------------------------------------------------------------------- turn --
 
-@kernel
+@inlined
 def holds_foot_card(s, T, seat, when):
     """Whether ``seat`` holds a foot card played at ``when``: most windows
     open with none, and this check is cheaper than calling foot_window."""
@@ -746,41 +799,71 @@ def foot_window(s, T, ev, legal, rng, pp, seat, when, ctx):
 
 
 @inlined
-def movement_choices(s, T, legal, r, bl, extra):
-    """The legal results of a movement roll (QM-MOVE-04..08; Shoes QM-GAP-49)."""
+def movement_choices(s, T, legal, r, bl):
+    """The legal results of a movement roll (QM-MOVE-04..08): two numbers
+    move their sum; a number and a symbol, either; two symbols, one of them
+    (or neither with toggle ``two_symbols_may_pass``, QM-GAP-26). A Yellow
+    Bird Shoe is played after this choice and transforms it (shoe_move)."""
     n = 0
     if r > 0 and bl > 0:
-        legal[0] = L.A_MOVE * OPB + r + bl + extra
+        legal[0] = L.A_MOVE * OPB + r + bl
         return 1
     if r > 0 or bl > 0:
         num = r if r > 0 else bl
         sym = -bl if r > 0 else -r
-        n = add_legal(legal, n, L.A_MOVE * OPB + num + extra)
+        n = add_legal(legal, n, L.A_MOVE * OPB + num)
         n = add_legal(legal, n, L.A_SYMBOL * OPB + sym)
-        if extra > 0:
-            n = add_legal(legal, n, L.A_MOVE * OPB + extra)   # the Shoe instead of the symbol
         return n
     n = add_legal(legal, n, L.A_SYMBOL * OPB - r)
     n = add_legal(legal, n, L.A_SYMBOL * OPB - bl)
     if T[TB.P_T_TWO_SYMBOLS_PASS]:
         n = add_legal(legal, n, L.A_STAY * OPB)
-    if extra > 0:
-        n = add_legal(legal, n, L.A_MOVE * OPB + extra)
     return n
+
+
+@kernel
+def shoe_move(c, extra):
+    """The movement choice ``c`` once Yellow Bird Shoes have added ``extra``
+    squares (QM-RULING-07..09, QM-GAP-49): a move of k squares becomes k +
+    extra; a symbol taken (or staying) becomes a move of ``extra`` squares
+    instead, so the symbol is not carried out. No other result is left."""
+    if extra <= 0:
+        return c
+    if c // OPB == L.A_MOVE:
+        return c + extra
+    return L.A_MOVE * OPB + extra
+
+
+@inlined
+def shoe_windows(s, T, ev, legal, rng, pp, seat):
+    """After the roller's movement choice, "when any player has finished
+    rolling the dice" (QM-RULING-07, QM-GAP-49): the roller may play Yellow
+    Bird Shoes, then (toggle ``shoe_any_player``) every other player holding
+    one, in turn order from the roller; each adds 1 square to this roll's
+    movement (``G_EXTRA``)."""
+    if holds_foot_card(s, T, seat, L.W_AFTER_ROLL):
+        foot_window(s, T, ev, legal, rng, pp, seat, L.W_AFTER_ROLL, L.CTX_AFTER_ROLL)
+    if T[TB.P_T_SHOE_ANY]:
+        np_ = s[L.G_NP]
+        for k in range(1, np_):
+            p = (seat + k) % np_
+            if s[pb(p) + L.P_ALIVE] and not over(s) and holds_foot_card(s, T, p, L.W_AFTER_ROLL):
+                foot_window(s, T, ev, legal, rng, pp, p, L.W_AFTER_ROLL, L.CTX_AFTER_ROLL)
 
 
 @inlined
 def turn_to_choice(s, T, ev, legal, rng, pp, seat):
     """A turn up to its movement choice (QM-TURN-01/02): cards before the
-    roll, the roll, Shoes after it. Returns the number of legal movement
-    choices in ``legal``, or 0 if the game or the player's turn is over."""
+    roll, then the roll. Returns the number of legal movement choices in
+    ``legal``, or 0 if the game or the player's turn is over."""
     b = pb(seat)
     s[L.G_ACTIVE] = seat
     s[L.G_TURNS] += 1
     s[L.G_CHAIN] = 0
     s[L.G_EXTRA] = 0
     s[L.G_STK_N] = 0
-    log(s, L.EV_TURN, seat, s[b + L.P_HP], s[b + L.P_POS], 0, 0, ev)
+    s[L.G_MOVE_CHOICE] = 0
+    log(s, L.EV_TURN, seat, s[b + L.P_HP], s[b + L.P_POS], s[L.G_NSNAP] - 1, 0, ev)
     if holds_foot_card(s, T, seat, L.W_BEFORE_ROLL):
         foot_window(s, T, ev, legal, rng, pp, seat, L.W_BEFORE_ROLL, L.CTX_BEFORE_ROLL)
     if over(s) or not s[b + L.P_ALIVE]:
@@ -790,17 +873,21 @@ def turn_to_choice(s, T, ev, legal, rng, pp, seat):
     s[L.G_DIE_RED] = r
     s[L.G_DIE_BLUE] = bl
     log(s, L.EV_ROLL, seat, r, bl, 0, 0, ev)
-    if holds_foot_card(s, T, seat, L.W_AFTER_ROLL):
-        foot_window(s, T, ev, legal, rng, pp, seat, L.W_AFTER_ROLL, L.CTX_AFTER_ROLL)
-    return movement_choices(s, T, legal, r, bl, s[L.G_EXTRA])
+    return movement_choices(s, T, legal, r, bl)
 
 
 @inlined
 def after_choice(s, T, ev, legal, rng, pp, seat, c):
-    """The rest of a turn once movement choice ``c`` is made: the move, cards
-    after moving, the square (QM-TURN-01/03/04); or the symbol taken."""
+    """The rest of a turn once movement choice ``c`` is made: Yellow Bird
+    Shoes (shoe_windows, shoe_move), the move, cards after moving, the square
+    (QM-TURN-01/03/04); or the symbol taken."""
     b = pb(seat)
     log(s, L.EV_CHOICE, seat, c // OPB, c % OPB, 0, 0, ev)
+    s[L.G_MOVE_CHOICE] = c
+    shoe_windows(s, T, ev, legal, rng, pp, seat)
+    if s[L.G_EXTRA] > 0:
+        c = shoe_move(c, s[L.G_EXTRA])
+        log(s, L.EV_EXTRA_MOVE, seat, s[L.G_EXTRA], c % OPB, 0, 0, ev)
     kind = c // OPB
     if kind == L.A_MOVE:
         _pos, warped = walk(s, T, ev, legal, rng, pp, seat, c % OPB)
@@ -822,7 +909,7 @@ def after_choice(s, T, ev, legal, rng, pp, seat, c):
 @inlined
 def take_turn(s, T, ev, legal, rng, pp, seat):
     """One turn (QM-TURN-01): cards before the roll, the roll and its
-    choice, cards after the roll (Shoe) and after moving, the square."""
+    choice, Shoes after the roll, cards after moving, the square."""
     n = turn_to_choice(s, T, ev, legal, rng, pp, seat)
     if n == 0:
         return
@@ -899,11 +986,16 @@ def setup(s, T, ev, legal, rng, pp, players, chars, policies, logging):
         for p in range(players):
             if tied[p]:
                 t = 0
+                f0, f1 = 0, 0      # the faces as rolled (0: that die is not rolled)
                 for d in range(T[TB.P_START_DICE]):
                     f = roll(T, rng, d)
+                    if d == 0:
+                        f0 = f
+                    else:
+                        f1 = f
                     t += f if f > 0 else T[TB.P_START_SYMBOL]
                 score[p] = t
-                log(s, L.EV_START_ROLL, p, t, 0, 0, 0, ev)
+                log(s, L.EV_START_ROLL, p, t, f0, f1, 0, ev)
                 if t > best:
                     best = t
         k = 0
@@ -934,9 +1026,21 @@ def finish_round(s, T, ev, legal, rng, pp, seat):
 
 
 @kernel
-def play(s, T, ev, legal, rng, pp):
+def snapshot(s, snaps):
+    """Replay only: keep a copy of the whole state (the position at the start
+    of a turn) in the next row of ``snaps``; the turn's log record names it."""
+    k = s[L.G_NSNAP]
+    if k < snaps.shape[0]:
+        s[L.G_NSNAP] = k + 1
+        for i in range(s.shape[0]):      # an element loop: a slice copy would need NRT
+            snaps[k, i] = s[i]
+
+
+@kernel
+def play(s, T, ev, legal, rng, pp, snaps):
     """Rounds of turns in seat order from the first player, skipping the
-    eliminated, until a win or the safety cap (its own outcome)."""
+    eliminated, until a win or the safety cap (its own outcome). With
+    logging on, each turn starts with a snapshot (replay)."""
     np_ = s[L.G_NP]
     while not over(s):
         if s[L.G_ROUND] >= T[TB.P_CAP_ROUNDS]:
@@ -946,6 +1050,8 @@ def play(s, T, ev, legal, rng, pp):
         for k in range(np_):
             p = (s[L.G_FIRST] + k) % np_
             if s[pb(p) + L.P_ALIVE] and not over(s):
+                if s[L.G_LOG]:
+                    snapshot(s, snaps)
                 take_turn(s, T, ev, legal, rng, pp, p)
 
 
@@ -983,21 +1089,23 @@ def run_batch(seed, first, n, players, chars, policies, pp, T, out):
     rng = np.zeros(N_STREAMS * 4, np.uint64)
     legal = np.zeros(L.MAX_LEGAL, np.int32)
     ev = np.zeros((1, L.EV_COLS), np.int32)
+    snaps = np.zeros((1, L.STATE_SIZE), np.int32)     # never written: logging is off
     for j in range(n):
         seed_streams(seed, first + j, rng)
         setup(s, T, ev, legal, rng, pp, players, chars, policies, 0)
-        play(s, T, ev, legal, rng, pp)
+        play(s, T, ev, legal, rng, pp, snaps)
         result_row(s, T, out[j])
 
 
 @njit(cache=True)
-def play_logged(seed, game, players, chars, policies, pp, T, ev, final_state):
-    """Play one game with its event log; returns the number of events."""
+def play_logged(seed, game, players, chars, policies, pp, T, ev, snaps, final_state):
+    """Play one game with its event log and a snapshot of the state at the
+    start of every turn (``snaps`` rows); returns the number of events."""
     s = np.zeros(L.STATE_SIZE, np.int32)
     rng = np.zeros(N_STREAMS * 4, np.uint64)
     legal = np.zeros(L.MAX_LEGAL, np.int32)
     seed_streams(seed, game, rng)
     setup(s, T, ev, legal, rng, pp, players, chars, policies, 1)
-    play(s, T, ev, legal, rng, pp)
+    play(s, T, ev, legal, rng, pp, snaps)
     final_state[:] = s
     return s[L.G_LOGN]

@@ -102,8 +102,10 @@ G_DUEL_D = _take(1)
 G_DUEL_AT = _take(1)       # the attack being resolved: its At, the defender's shield, absorbed?
 G_DUEL_SHIELD = _take(1)
 G_DUEL_ABSORB = _take(1)   # -1: no; else GAIN_* of the absorbing card
-G_EXTRA = _take(1)
-G_DEFER_END = _take(1)     # 1 while one effect hits several players: who is left is decided after         # squares added to this turn's move (Yellow Bird Shoes)
+G_EXTRA = _take(1)         # squares added to this turn's move (Yellow Bird Shoes)
+G_DEFER_END = _take(1)     # 1 while one effect hits several players: who is left is decided after
+G_MOVE_CHOICE = _take(1)   # the movement choice of the roll being resolved (a Shoe transforms it)
+G_NSNAP = _take(1)         # replay only: snapshots taken (one per turn)
 MAX_STACK = 64
 G_STK_N = _take(1)         # pending effect lists: (start, count, next index) frames, resolved last-in first-out
 G_STK = _take(3 * MAX_STACK)
@@ -134,7 +136,13 @@ RESULT_INDEX = {n: i for i, n in enumerate(RESULT_COLUMNS)}
 EV_COLS = 7   # type, round, seat, a, b, c, d
 EVENT_NAMES = ("setup", "start_roll", "turn", "roll", "choice", "move", "warp", "land", "castle", "draw_item",
                "discard", "play_item", "event", "die", "hp", "fight", "mp", "attack", "defend", "damage",
-               "absorb", "eliminated", "revive", "win", "reshuffle", "go_home")
+               "absorb", "eliminated", "revive", "win", "reshuffle", "go_home", "decline", "cannot_pay",
+               "duel_end", "no_warp", "extra_move", "decline_square")
+# why a duel ended (duel_end's reason)
+(END_BOTH_STOPPED, END_CANNOT_PAY, END_DECLINED, END_ELIMINATED, END_GAME_OVER, END_CAP) = range(6)
+END_NAMES = ("both_stopped", "cannot_pay", "declined", "eliminated", "game_over", "attack_cap")
+DECK_NAMES = ("item", "event")
+GAIN_NAMES = ("hp", "mp", "none")
 EVENT = {n: i for i, n in enumerate(EVENT_NAMES)}
 for _i, _n in enumerate(EVENT_NAMES):
     globals()["EV_" + _n.upper()] = _i

@@ -22,12 +22,12 @@ from __future__ import annotations
 import hashlib
 import inspect
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import simcore
 from simcore.errors import InputError
-from simcore.plugins import cache_root, generated_package, import_plugin
+from simcore.plugins import cache_root, checked_ranges, generated_package, import_plugin
 from .policies import BUILTIN_POLICIES
 
 PLUGIN_ID = 100   # policy id of a plug-in inside its own engine copy
@@ -40,6 +40,17 @@ _DESCRIPTIONS = {
     "greedy": "rules of thumb: new castles, Item cards, fights when stronger, the weakest target",
     "first": "always the first legal choice (a fixed player for tests)",
     "planner": "greedy plus the castle race looked ahead and duels aimed at the leader",
+}
+# The valid range of every built-in parameter (docs/policies.md): `--params`
+# and experiment files outside them are refused before a game is played.
+RANGES = {
+    "aggression": (-100.0, 100.0),      # in Hp, subtracted from a fight's value
+    "castle_weight": (0.0, 100.0),      # Item cards a new castle is worth
+    "lookahead": (0.0, 100.0),
+    "threat": (0.0, 100.0),
+    # rollout
+    "samples": (1.0, 1000.0),
+    "confidence": (0.0, 100.0),
 }
 
 
@@ -54,17 +65,20 @@ class PolicyInfo:
     func: object = None
     source: str = ""
     module: str = ""
+    ranges: dict = field(default_factory=dict)   # parameter name -> (low, high); absent: any finite value
 
 
-_REGISTRY = {name: PolicyInfo(name, _DESCRIPTIONS.get(name, ""), pn, d, builtin_id=pid)
+_REGISTRY = {name: PolicyInfo(name, _DESCRIPTIONS.get(name, ""), pn, d, builtin_id=pid,
+                              ranges={n: RANGES[n] for n in pn})
              for pid, name, pn, d in BUILTIN_POLICIES}
 _LOADED = False
 _ENGINES = {}
 
 
-def register_policy(name, func, params=None, description=""):
+def register_policy(name, func, params=None, description="", ranges=None):
     """Register numba function ``func`` as policy ``name`` with parameter
-    defaults ``params`` (name → value, in ``pp`` order)."""
+    defaults ``params`` (name → value, in ``pp`` order) and, optionally,
+    their valid ``ranges`` (name → (low, high))."""
     if not name.isidentifier():
         raise InputError(f"policy name {name!r}: use letters, digits and underscores")
     if name in _REGISTRY and _REGISTRY[name].builtin_id >= 0:
@@ -72,7 +86,8 @@ def register_policy(name, func, params=None, description=""):
     py = getattr(func, "py_func", func)
     params = dict(params or {})
     _REGISTRY[name] = PolicyInfo(name, description, tuple(params), tuple(float(v) for v in params.values()),
-                                 func=func, source=inspect.getsourcefile(py) or "", module=py.__module__)
+                                 func=func, source=inspect.getsourcefile(py) or "", module=py.__module__,
+                                 ranges=checked_ranges(name, params, ranges))
     return func
 
 
@@ -88,7 +103,8 @@ def load_configured():
         return
     _LOADED = True
     from . import rollout
-    register_policy("rollout", rollout.choose, rollout.PARAMS, rollout.DESCRIPTION)
+    register_policy("rollout", rollout.choose, rollout.PARAMS, rollout.DESCRIPTION,
+                    ranges={k: RANGES[k] for k in rollout.PARAMS})
     for spec in filter(None, os.environ.get("QUESTSIM_PLUGINS", "").split(os.pathsep)):
         load_plugin(spec)
 

@@ -5,18 +5,22 @@ state, never change it, and draw randomness only from the policy stream.
 - ``random`` (0): uniform over the legal choices.
 - ``planner`` (3): greedy's scoring, plus a look-ahead on the castle race
   (the exact chance of landing on a new castle next turn from each square,
-  and castles weighted by how near the player is to five), duel targets by
-  threat and kill chance rather than weakness, and Mp kept for shields when
-  a paid attack would be wasted. Parameters: greedy's two, then
-  ``lookahead`` (worth of a sure new castle next turn, in Item cards),
+  and castles weighted by how near the player is to five) and duel targets
+  by threat and kill chance rather than weakness. Parameters: greedy's two,
+  then ``lookahead`` (worth of a sure new castle next turn, in Item cards),
   ``threat`` (weight of an opponent's lead when choosing whom to fight).
 - ``first`` (2): always the first legal code — a fixed, predictable player
   for tests and exact checks (it moves whenever it can, never warps).
 - ``greedy`` (1): rules of thumb — land on castles not yet visited, take
-  Item cards, fight when stronger, hit the weakest opponent, spend Mp on the
-  biggest attack and enough shield, discard the weakest card. Parameters:
-  ``aggression`` (how much stronger it must be to choose a fight; 0 = any
-  time), ``castle_weight`` (worth of a new castle in Item cards).
+  Item cards, open Event cards for their expected worth over the deck, fight
+  when stronger, hit the weakest opponent, spend Mp on attack cards and
+  enough shield, discard the weakest card. It weighs every option the rules
+  give, declining ones included: an optional Event square, staying on two
+  symbols, a warp, a paid attack whose Mp is better kept for a shield, a
+  Yellow Bird Shoe on its own or another player's roll (docs/policies.md).
+  Parameters: ``aggression`` (how much stronger it must be to choose a
+  fight; 0 = any time), ``castle_weight`` (worth of a new castle in Item
+  cards).
 """
 import numpy as np
 
@@ -108,9 +112,131 @@ def fight_value(s, T, seat, pp):
     return (strength(s, T, seat) - opp - pp[0]) / 5.0
 
 
+# Worth in Item cards (the unit of every score here): an Item card is about
+# 2 Hp (the castles' provenance counts it so), so 1 Hp is 0.5; being knocked
+# out loses the game, which outweighs any card or castle.
+HP_WORTH = 0.5
+KNOCKED_OUT = 10.0
+# what a Yellow Bird Shoe kept in hand is worth (its +1 square on a later
+# roll of one's own), against playing it on another player's roll
+SHOE_KEEP = 1.0
+
+
 @kernel
-def square_value(s, T, seat, sq, pp):
-    """What landing on ``sq`` is worth to ``seat``."""
+def has_revive(s, T, seat):
+    """Whether ``seat`` holds a card played when its Hp would reach 0 (Phoenix)."""
+    b = pbase(seat)
+    for i in range(s[b + L.P_HAND_N]):
+        if T[TB.O_ITEM + s[b + L.P_HAND + i] * TB.IK + 4] == L.W_HP_ZERO:
+            return True
+    return False
+
+
+@kernel
+def holds_shoe(s, T, seat):
+    """Whether ``seat`` holds a card played after a movement roll (Yellow Bird Shoe)."""
+    b = pbase(seat)
+    for i in range(s[b + L.P_HAND_N]):
+        if T[TB.O_ITEM + s[b + L.P_HAND + i] * TB.IK + 4] == L.W_AFTER_ROLL:
+            return True
+    return False
+
+
+@inlined
+def hp_loss_value(hp, revive, n):
+    """Worth of losing ``n`` Hp from ``hp``: its Hp, or being knocked out
+    (unless a Phoenix, ``revive``, would save the player: then the card and
+    most of the Hp are what is lost)."""
+    if n >= hp:
+        return -1.0 - HP_WORTH * 5 if revive else -KNOCKED_OUT
+    return -HP_WORTH * n
+
+
+@inlined
+def basic_value(s, T, seat, row, pp, hp, hand_n, revive, fv):
+    """Expected worth to ``seat`` (Hp ``hp``, ``hand_n`` cards, a Phoenix
+    ``revive``, fight value ``fv``) of one board effect row that needs no
+    further list (a die-rolling Hp effect is averaged over the die's faces):
+    Hp gained or lost (losing all of it is being knocked out), cards drawn
+    or discarded, a fight, an Event card opened (0.4, what the shipped deck
+    is worth on average), a move (0: where it ends is unknown)."""
+    m = T[row + L.E_RACES]
+    if m != 0 and (m >> s[pbase(seat) + L.P_RACE]) & 1 == 0:
+        return 0.0
+    op = T[row + L.E_OP]
+    n = T[row + L.E_N]
+    arg = T[row + L.E_ARG]
+    if op == L.OP_GAIN_HP:
+        if arg == L.TGT_OTHERS:
+            return 0.0
+        if hp + n > T[TB.P_WIN_HP]:
+            return KNOCKED_OUT           # a win
+        return HP_WORTH * n
+    if op == L.OP_LOSE_HP:
+        if arg == L.TGT_OTHERS:
+            return 0.0
+        return hp_loss_value(hp, revive, n)
+    if op == L.OP_GAIN_HP_DIE or op == L.OP_LOSE_HP_DIE:
+        nf = T[TB.P_NFACES_RED + arg]
+        v = 0.0
+        for i in range(nf):
+            f = T[TB.O_FACES + arg * TB.MAX_FACES + i]
+            x = f if f > 0 else n
+            v += HP_WORTH * x if op == L.OP_GAIN_HP_DIE else hp_loss_value(hp, revive, x)
+        return v / nf
+    if op == L.OP_DRAW_ITEM:
+        return n * (1.0 if hand_n < T[TB.P_HAND_LIMIT] else 0.3)
+    if op == L.OP_DISCARD_ITEM:
+        return -1.0 * min(n, hand_n)
+    if op == L.OP_FIGHT:
+        return fv
+    if op == L.OP_OPEN_EVENT:
+        return 0.4 * n
+    return 0.0
+
+
+@kernel
+def home_value(s, T, seat, pp, hp, hand_n, revive, fv):
+    """Worth to ``seat`` of being sent home: the home castle's own (lower)
+    ability, and the castle itself if not yet landed on."""
+    b = pbase(seat)
+    home = T[TB.O_HOME + s[b + L.P_RACE]]
+    c = T[TB.O_SQ_CASTLE + home]
+    v = 0.5 + (pp[1] if (s[b + L.P_CASTLES] >> c) & 1 == 0 else 0.0)
+    start, count = T[TB.O_CASTLE_LOW + 2 * c], T[TB.O_CASTLE_LOW + 2 * c + 1]
+    for j in range(count):
+        v += basic_value(s, T, seat, TB.O_EFF + (start + j) * L.EW, pp, hp, hand_n, revive, fv)
+    return v
+
+
+@kernel
+def event_value(s, T, seat, pp):
+    """Expected worth to ``seat`` of opening an Event card, over the deck's
+    composition (the counts in the ruleset; the order of the cards is
+    hidden): used for Event squares, the bomb symbol and whether to decline
+    an optional Event square. About 0.4 for a healthy player with the
+    shipped deck; well below 0 when a trap could knock the player out. The
+    deck's outcomes come weighted from the tables (tables.O_EV), so this is
+    one pass over a few rows."""
+    b = pbase(seat)
+    hp, hand_n = s[b + L.P_HP], s[b + L.P_HAND_N]
+    revive = has_revive(s, T, seat)
+    fv = fight_value(s, T, seat, pp)
+    v = 0.0
+    for i in range(T[TB.O_EV + TB.P_EV_N]):
+        row = TB.O_EV + 2 + i * L.EW
+        w = T[row + TB.EV_W]
+        if T[row + L.E_OP] == L.OP_GO_HOME:
+            v += w * home_value(s, T, seat, pp, hp, hand_n, revive, fv)
+        else:
+            v += w * basic_value(s, T, seat, row, pp, hp, hand_n, revive, fv)
+    return v / T[TB.O_EV + TB.P_EV_DEN]
+
+
+@kernel
+def square_value(s, T, seat, sq, pp, evv):
+    """What landing on ``sq`` is worth to ``seat`` (``evv``: event_value,
+    computed by the caller once per decision where an Event card may open)."""
     kind = T[TB.O_SQ_KIND + sq]
     b = pbase(seat)
     if kind == L.SQ_CASTLE:
@@ -119,7 +245,7 @@ def square_value(s, T, seat, sq, pp):
     if kind == L.SQ_ITEM:
         return 1.0 if s[b + L.P_HAND_N] < T[TB.P_HAND_LIMIT] else 0.3
     if kind == L.SQ_EVENT:
-        return 0.4
+        return evv
     if kind == L.SQ_SWORD:
         return fight_value(s, T, seat, pp)
     if kind == L.SQ_WARP:
@@ -127,37 +253,194 @@ def square_value(s, T, seat, sq, pp):
     return 0.0
 
 
+@kernel
+def with_shoe(c, extra):
+    """Movement result ``c`` once Shoes add ``extra`` squares: a move gets
+    longer, a symbol (or staying) becomes a move of ``extra`` squares (the
+    engine's shoe_move, repeated here so policies do not import the engine)."""
+    if extra <= 0:
+        return c
+    if c // OPB == L.A_MOVE:
+        return c + extra
+    return L.A_MOVE * OPB + extra
+
+
+@kernel
+def symbol_value(s, T, seat, sym, pp, evv):
+    """What taking symbol ``sym`` (1 sword, 2 bomb, 3 chest) instead of
+    moving is worth to ``seat`` (``evv``: as for square_value)."""
+    if sym == 1:
+        return fight_value(s, T, seat, pp)
+    if sym == 3:
+        return 1.0 if s[pbase(seat) + L.P_HAND_N] < T[TB.P_HAND_LIMIT] else 0.3
+    return evv
+
+
+@kernel
+def opens_event(s, T, seat, c):
+    """Whether movement result ``c`` of ``seat`` opens an Event card (a
+    move onto an Event square, or the bomb symbol)."""
+    kind, arg = c // OPB, c % OPB
+    if kind == L.A_MOVE:
+        return T[TB.O_SQ_KIND + forward(T, s[pbase(seat) + L.P_POS], arg)] == L.SQ_EVENT
+    return kind == L.A_SYMBOL and arg == 2
+
+
+@kernel
+def move_event_value(s, T, seat, legal, n, pp, shoe):
+    """event_value if any movement result on offer (or what a Shoe would
+    make of it) opens an Event card, else 0: the one evaluation a decision
+    needs, at most."""
+    for i in range(n):
+        if opens_event(s, T, seat, legal[i]) or (shoe and opens_event(s, T, seat, with_shoe(legal[i], 1))):
+            return event_value(s, T, seat, pp)
+    return 0.0
+
+
+@kernel
+def outcome_value(s, T, seat, c, pp, evv):
+    """Greedy's worth to ``seat`` of movement result ``c`` (a move, a
+    symbol, or staying) from its own square."""
+    kind, arg = c // OPB, c % OPB
+    if kind == L.A_MOVE:
+        sq = forward(T, s[pbase(seat) + L.P_POS], arg)
+        return square_value(s, T, seat, sq, pp, evv) - 0.02 * dist_to_new_castle(s, T, seat, sq)
+    if kind == L.A_SYMBOL:
+        return symbol_value(s, T, seat, arg, pp, evv)
+    return 0.0
+
+
+@inlined
+def shield_option(s, T, seat, i, at):
+    """Cost and shield of defence option ``i`` of ``seat``: a hand card
+    (i < hand size) or a defend ability; cost -1 if it cannot shield now."""
+    b = pbase(seat)
+    nh = s[b + L.P_HAND_N]
+    if i < nh:
+        o = TB.O_ITEM + s[b + L.P_HAND + i] * TB.IK
+        if T[o + 1] != 1 or (T[o + 2] != L.IS_SHIELD and T[o + 2] != L.IS_SWORD_SHIELD):
+            return -1, 0
+        cost, start, count = T[o + 3], T[o + 5], T[o + 6]
+    else:
+        ch = TB.O_CHAR + s[b + L.P_CHAR] * TB.CH
+        o = ch + TB.C_AB + 5 * (i - nh)
+        if T[o] != 1 or s[b + L.P_ABIL + i - nh] >= T[o + 2]:
+            return -1, 0
+        cost, start, count = T[o + 1], T[o + 3], T[o + 4]
+    sh = 0
+    for j in range(count):
+        row = TB.O_EFF + (start + j) * L.EW
+        if T[row + L.E_OP] == L.OP_SHIELD:
+            sh += T[row + L.E_N]
+        elif T[row + L.E_OP] == L.OP_ABSORB:
+            sh += at
+    return (cost, sh) if sh > 0 else (-1, 0)
+
+
+@kernel
+def best_shield(s, T, seat, mp, at):
+    """The most of an At ``at`` attack that ``seat`` could stop with ``mp``
+    Mp: the shield cards and defend abilities whose costs fit together (every
+    combination of up to 10 of them tried; an absorbing card stops it all),
+    capped at ``at``."""
+    b = pbase(seat)
+    total = s[b + L.P_HAND_N] + T[TB.O_CHAR + s[b + L.P_CHAR] * TB.CH + TB.C_NAB]
+    cand, k = 0, 0
+    for i in range(total):
+        cost, _sh = shield_option(s, T, seat, i, at)
+        if cost >= 0 and cost <= mp and k < 10:
+            cand |= 1 << i
+            k += 1
+    best = 0
+    sub = cand
+    while sub > 0:
+        cost, sh = 0, 0
+        for i in range(total):
+            if (sub >> i) & 1:
+                c_i, s_i = shield_option(s, T, seat, i, at)
+                cost += c_i
+                sh += s_i
+        if cost <= mp and sh > best:
+            best = sh
+        sub = (sub - 1) & cand
+    return min(best, at)
+
+
+@kernel
+def next_attack_at(s, T, seat, mp):
+    """The At of the strongest paid attack ``seat`` can pay with ``mp`` Mp
+    (0: it cannot pay for one)."""
+    ch = TB.O_CHAR + s[pbase(seat) + L.P_CHAR] * TB.CH
+    best = 0
+    for k in range(T[ch + TB.C_NATT]):
+        if T[ch + TB.C_ATT + 2 * k] <= mp and T[ch + TB.C_ATT + 2 * k + 1] > best:
+            best = T[ch + TB.C_ATT + 2 * k + 1]
+    return best
+
+
+@kernel
+def attack_choice_value(s, T, seat, c):
+    """Worth (in Hp) of a paid-attack decision ``c``: attack with option k,
+    or decline (QM-DUEL-11). Attacking deals the attack's At less what the
+    opponent's Mp can shield; it spends Mp the player may need to shield the
+    opponent's next attack. Declining keeps that Mp, but the opponent still
+    attacks while it can pay (toggle attacker_continues_after_decline; when
+    false, declining ends the combat and spares the player the rest). An
+    attack that knocks the opponent out, or a hit that would knock the
+    player out, outweighs the rest."""
+    b = pbase(seat)
+    opp = s[L.G_DUEL_D] if s[L.G_DUEL_A] == seat else s[L.G_DUEL_A]
+    ob = pbase(opp)
+    mp, omp = s[b + L.P_MP], s[ob + L.P_MP]
+    threat = 0 if s[ob + L.P_OUT] else next_attack_at(s, T, opp, omp)
+    if c // OPB == L.A_DECLINE:
+        if threat == 0 or not T[TB.P_T_AFTER_DECLINE]:
+            return 0.0
+        hit = threat - best_shield(s, T, seat, mp, threat)
+        return -100.0 if hit >= s[b + L.P_HP] and not has_revive(s, T, seat) else -float(hit)
+    ch = TB.O_CHAR + s[b + L.P_CHAR] * TB.CH
+    k = c % OPB
+    cost, at = T[ch + TB.C_ATT + 2 * k], T[ch + TB.C_ATT + 2 * k + 1]
+    dmg = at - best_shield(s, T, opp, omp, at)
+    if dmg >= s[ob + L.P_HP] and not has_revive(s, T, opp):
+        return 100.0
+    hit = threat - best_shield(s, T, seat, mp - cost, threat) if threat > 0 else 0
+    if hit >= s[b + L.P_HP] and not has_revive(s, T, seat):
+        return dmg - 100.0
+    return float(dmg - hit)
+
+
 @inlined
 def greedy(s, T, legal, n, rng, pp, seat):
     """Score every legal code and take the best (ties: the first)."""
     b = pbase(seat)
     ctx = s[L.G_CTX]
+    shoe = ctx == L.CTX_MOVE and holds_shoe(s, T, seat)
+    evv = move_event_value(s, T, seat, legal, n, pp, shoe) if ctx == L.CTX_MOVE else 0.0
+    if ctx == L.CTX_SQUARE and s[L.G_CTX_ARG] == L.SQ_EVENT:
+        evv = event_value(s, T, seat, pp)
     best, pick = -1e18, legal[0]
     for i in range(n):
         c = legal[i]
         kind, arg = c // OPB, c % OPB
         v = 0.0
         if ctx == L.CTX_MOVE:
-            if kind == L.A_MOVE:
-                sq = forward(T, s[b + L.P_POS], arg)
-                v = square_value(s, T, seat, sq, pp) - 0.02 * dist_to_new_castle(s, T, seat, sq)
-            elif kind == L.A_SYMBOL:
-                if arg == 1:
-                    v = fight_value(s, T, seat, pp)
-                elif arg == 3:
-                    v = 1.0
-                else:
-                    v = 0.4
-            else:
-                v = 0.0
+            # each result (a move, a symbol, staying), or what a Shoe in hand
+            # would make of it (number + 1, or 1 square instead of the symbol)
+            v = outcome_value(s, T, seat, c, pp, evv)
+            if shoe:
+                v = max(v, outcome_value(s, T, seat, with_shoe(c, 1), pp, evv))
         elif ctx == L.CTX_WARP or ctx == L.CTX_FORK:
             sq = s[b + L.P_POS] if kind == L.A_NO_WARP else arg
             v = -dist_to_new_castle(s, T, seat, sq)
         elif ctx == L.CTX_TARGET:
             v = -strength(s, T, arg)
         elif ctx == L.CTX_ATTACK:
-            if kind == L.A_ATTACK:
-                v = T[TB.O_CHAR + s[b + L.P_CHAR] * TB.CH + TB.C_ATT + 2 * arg + 1] + 1.0
+            v = attack_choice_value(s, T, seat, c)
+        elif ctx == L.CTX_SQUARE:
+            # an optional Item or Event square (toggle square_cards_optional)
+            if kind == L.A_PLAY:
+                v = square_value(s, T, seat, s[b + L.P_POS], pp, evv)
             else:
                 v = 0.0
         elif ctx == L.CTX_ATTACK_CARDS:
@@ -180,12 +463,17 @@ def greedy(s, T, legal, n, rng, pp, seat):
             v = 1.0 if kind == L.A_PLAY else 0.0      # Hp and cards now are never worse
         elif ctx == L.CTX_AFTER_ROLL:
             if kind == L.A_PLAY:
-                # a Shoe when one more square lands on a new castle
-                r, bl = s[L.G_DIE_RED], s[L.G_DIE_BLUE]
-                steps = (r if r > 0 else 0) + (bl if bl > 0 else 0) + s[L.G_EXTRA]
-                here = forward(T, s[b + L.P_POS], steps)
-                there = forward(T, s[b + L.P_POS], steps + 1)
-                v = square_value(s, T, seat, there, pp) - square_value(s, T, seat, here, pp)
+                # a Shoe on the roll just made: on one's own, when the longer
+                # move (or 1 square instead of the symbol) is worth more; on
+                # another player's, when it spoils the roller's choice by more
+                # than the Shoe is worth kept
+                roller = s[L.G_ACTIVE]
+                now = with_shoe(s[L.G_MOVE_CHOICE], s[L.G_EXTRA])
+                then = with_shoe(s[L.G_MOVE_CHOICE], s[L.G_EXTRA] + 1)
+                rev = event_value(s, T, roller, pp) \
+                    if opens_event(s, T, roller, now) or opens_event(s, T, roller, then) else 0.0
+                gain = outcome_value(s, T, roller, then, pp, rev) - outcome_value(s, T, roller, now, pp, rev)
+                v = gain if roller == seat else -gain - SHOE_KEEP
             else:
                 v = 0.0
         if v > best:
@@ -235,39 +523,47 @@ def threat(s, T, p):
     return castles_of(s, T, p) / T[TB.P_CASTLES_TO_WIN] + s[pbase(p) + L.P_HP] / (T[TB.P_WIN_HP] + 1.0)
 
 
+@kernel
+def planner_outcome(s, T, seat, c, pp, probs, need, evv):
+    """The planner's worth of movement result ``c``: greedy's, a castle
+    weighted by how near the player is to five, plus the chance that next
+    turn's roll lands on a new castle from where the pawn ends."""
+    b = pbase(seat)
+    kind, arg = c // OPB, c % OPB
+    if kind == L.A_MOVE:
+        sq = forward(T, s[b + L.P_POS], arg)
+        return square_value(s, T, seat, sq, pp, evv) * (1.0 + need * (T[TB.O_SQ_KIND + sq] == L.SQ_CASTLE)) \
+            + pp[2] * (1.0 + need) * castle_chance(s, T, seat, sq, probs)
+    look = pp[2] * (1.0 + need) * castle_chance(s, T, seat, s[b + L.P_POS], probs)
+    if kind == L.A_SYMBOL:
+        return symbol_value(s, T, seat, arg, pp, evv) + look
+    return look
+
+
 @needs_nrt
 def planner(s, T, legal, n, rng, pp, seat):
     """Greedy, with the castle race looked ahead and duels aimed (see the
     module docstring); falls back on greedy's choice where it adds nothing."""
     b = pbase(seat)
     ctx = s[L.G_CTX]
-    if ctx != L.CTX_MOVE and ctx != L.CTX_WARP and ctx != L.CTX_FORK and ctx != L.CTX_TARGET \
-            and ctx != L.CTX_ATTACK:
+    if ctx != L.CTX_MOVE and ctx != L.CTX_WARP and ctx != L.CTX_FORK and ctx != L.CTX_TARGET:
         return greedy(s, T, legal, n, rng, pp, seat)
     probs = np.zeros(16)
     move_probs(T, probs)
     need = castles_of(s, T, seat) / T[TB.P_CASTLES_TO_WIN]
+    shoe = ctx == L.CTX_MOVE and holds_shoe(s, T, seat)
+    evv = move_event_value(s, T, seat, legal, n, pp, shoe) if ctx == L.CTX_MOVE else 0.0
     best, pick = -1e18, legal[0]
     for i in range(n):
         c = legal[i]
         kind, arg = c // OPB, c % OPB
         v = 0.0
         if ctx == L.CTX_MOVE:
-            if kind == L.A_MOVE:
-                sq = forward(T, s[b + L.P_POS], arg)
-                v = square_value(s, T, seat, sq, pp) * (1.0 + need * (T[TB.O_SQ_KIND + sq] == L.SQ_CASTLE)) \
-                    + pp[2] * (1.0 + need) * castle_chance(s, T, seat, sq, probs)
-            elif kind == L.A_SYMBOL:
-                here = s[b + L.P_POS]
-                look = pp[2] * (1.0 + need) * castle_chance(s, T, seat, here, probs)
-                if arg == 1:
-                    v = fight_value(s, T, seat, pp) + look
-                elif arg == 3:
-                    v = 1.0 + look
-                else:
-                    v = 0.4 + look
-            else:
-                v = pp[2] * (1.0 + need) * castle_chance(s, T, seat, s[b + L.P_POS], probs)
+            # as greedy: a Shoe in hand offers number + 1, or 1 square
+            # instead of the symbol
+            v = planner_outcome(s, T, seat, c, pp, probs, need, evv)
+            if shoe:
+                v = max(v, planner_outcome(s, T, seat, with_shoe(c, 1), pp, probs, need, evv))
         elif ctx == L.CTX_WARP or ctx == L.CTX_FORK:
             sq = s[b + L.P_POS] if kind == L.A_NO_WARP else arg
             v = castle_chance(s, T, seat, sq, probs) - 0.01 * dist_to_new_castle(s, T, seat, sq)
@@ -275,19 +571,6 @@ def planner(s, T, legal, n, rng, pp, seat):
             # the leader, or whoever the free attack and a paid one could finish
             hp = s[pbase(arg) + L.P_HP]
             v = pp[3] * threat(s, T, arg) - strength(s, T, arg) / 40.0 + (1.0 if hp <= 4 else 0.0)
-        elif ctx == L.CTX_ATTACK:
-            # a paid attack the defender's shields would swallow is Mp wasted
-            if kind == L.A_ATTACK:
-                at = T[TB.O_CHAR + s[b + L.P_CHAR] * TB.CH + TB.C_ATT + 2 * arg + 1]
-                v = at + 1.0
-            else:
-                opp = s[L.G_DUEL_D] if s[L.G_DUEL_A] == seat else s[L.G_DUEL_A]
-                shields = 0.0
-                for j in range(s[pbase(opp) + L.P_HAND_N]):
-                    o = TB.O_ITEM + s[pbase(opp) + L.P_HAND + j] * TB.IK
-                    if T[o + 2] == L.IS_SHIELD or T[o + 2] == L.IS_SWORD_SHIELD:
-                        shields += 1.0
-                v = 2.0 if shields >= 2 and s[b + L.P_HP] < 8 else 0.0
         if v > best:
             best, pick = v, c
     return pick

@@ -13,6 +13,8 @@ import pandas as pd
 
 from simcore.errors import InputError
 from simcore.report import rates
+from simcore.skill import binary_se, rank_agreement, ranking_verdict
+from simcore.stats import wilson
 from . import layout as L
 
 SEATS = 6
@@ -113,11 +115,58 @@ def first_player(df):
     return t.rename(columns={"win_rate": "first_player_win_rate"})
 
 
+def across_skill(df):
+    """Which conclusions hold across player skill: the key answers of the
+    homogeneous tables (every seat the same policy) side by side, least
+    skilled first, each with a verdict."""
+    pols = [p for p in ("random", "greedy", "planner", "rollout") if p in set(df["policy"])]
+    pols += sorted(p for p in set(df["policy"]) if "+" not in p and p not in pols)
+    if len(pols) < 2:
+        return pd.DataFrame()
+    rows = []
+
+    def add(question, answers, verdict):
+        rows.append({"conclusion": question, **{p: answers[p] for p in pols}, "across skill": verdict})
+
+    eff = {}
+    for pol in pols:
+        t = by_character(df[df["policy"] == pol]).set_index("character")
+        eff[pol] = (t["vs_fair"], pd.Series(binary_se(t["win_rate"], t["games"]), index=t.index))
+    add("character ranking (win rate against fair share)",
+        {pol: "best " + ", ".join(map(str, eff[pol][0].index[:2])) + "; worst " + str(eff[pol][0].index[-1])
+         for pol in pols},
+        "; ".join(f"{a}→{b} rank correlation {r:.2f} [{lo:.2f}, {hi:.2f}]: {ranking_verdict(r, lo, hi)}"
+                  for a, b in zip(pols, pols[1:])
+                  for r, lo, hi in [rank_agreement(eff[a][0], eff[a][1], eff[b][0].reindex(eff[a][0].index),
+                                                   eff[b][1].reindex(eff[a][0].index))]))
+    ans, adv = {}, []
+    for pol in pols:
+        d = df[df["policy"] == pol]
+        fair = (1.0 / d["players"]).mean()
+        k, n = int(d["first_player_won"].sum()), len(d)
+        lo, hi = wilson(k, n)
+        ans[pol] = f"{k / n - fair:+.3f} [{lo - fair:+.3f}, {hi - fair:+.3f}] over fair"
+        adv.append(1 if lo > fair else (-1 if hi < fair else 0))
+    add("going first is an advantage", ans,
+        "holds" if all(a == 1 for a in adv) else ("changes with skill" if len(set(adv)) > 1 else
+                                                  "no advantage at any skill" if adv[0] == 0 else "a disadvantage"))
+    ans, top = {}, []
+    for pol in pols:
+        vc = df.loc[df["policy"] == pol, "win_condition"].astype(str).value_counts(normalize=True)
+        ans[pol] = ", ".join(f"{c} {v:.0%}" for c, v in vc.head(3).items())
+        top.append(vc.index[0])
+    add("which win condition ends most games", ans, "holds" if len(set(top)) == 1 else "changes with skill")
+    return pd.DataFrame(rows)
+
+
 def standard_report(df: pd.DataFrame) -> dict:
     """The standard Quest Master balance report: ``{title: table}``."""
     if df.empty:
         raise InputError("no games to report on")
+    skill = across_skill(df) if df["policy"].nunique() > 1 else pd.DataFrame()
     return {
+        **({"conclusions across player skill (policies from least to most skilled)": skill}
+           if not skill.empty else {}),
         "win rate by character (fair_share: 1/players averaged over its games)": by_character(df),
         "win rate by character and player count": by_character_players(df),
         "win rate by turn position (0 = went first)": by_position(df),

@@ -32,7 +32,7 @@ DESCRIPTION = ("search: plays each movement option to the end of the game on sam
 
 
 @njit(cache=True)
-def continuation(s, s2, T, rng2, legal2, ev2, pp2, seat, c, seed):
+def continuation(s, s2, T, rng2, legal2, ev2, snaps2, pp2, seat, c, seed):
     """Play option ``c`` to the end of the game on one sampled future;
     1.0 if ``seat`` wins."""
     s2[:] = s
@@ -47,7 +47,7 @@ def continuation(s, s2, T, rng2, legal2, ev2, pp2, seat, c, seed):
     if not over(s2):
         finish_round(s2, T, ev2, legal2, rng2, pp2, seat)
     if not over(s2):
-        play(s2, T, ev2, legal2, rng2, pp2)
+        play(s2, T, ev2, legal2, rng2, pp2, snaps2)
     return 1.0 if s2[L.G_WINNER] == seat else 0.0
 
 
@@ -62,6 +62,7 @@ def choose(s, T, legal, n, rng, pp, seat):
     rng2 = np.zeros(N_STREAMS * 4, np.uint64)
     legal2 = np.zeros(L.MAX_LEGAL, np.int32)
     ev2 = np.zeros((1, L.EV_COLS), np.int32)
+    snaps2 = np.zeros((1, L.STATE_SIZE), np.int32)     # logging is off: never written
     pp2 = np.zeros((L.MAX_PLAYERS, L.MAX_PARAMS))
     for p in range(L.MAX_PLAYERS):
         pp2[p, :4] = pp[:4]
@@ -69,7 +70,7 @@ def choose(s, T, legal, n, rng, pp, seat):
     for m in range(samples):
         seed = next_u64(rng, STREAM_POLICY)
         for j in range(n):
-            vals[j, m] = continuation(s, s2, T, rng2, legal2, ev2, pp2, seat, legal[j], seed)
+            vals[j, m] = continuation(s, s2, T, rng2, legal2, ev2, snaps2, pp2, seat, legal[j], seed)
     ib = 0
     for j in range(n):
         if legal[j] == base:

@@ -227,7 +227,9 @@ class Toggles(Strict):
     landing_on_player_fights: bool
     two_symbols_may_pass: bool
     lone_attacker_continues: bool
+    attacker_continues_after_decline: bool
     card_moves_mark_castles: bool
+    shoe_any_player: bool
 
 
 class Rules(Strict):

@@ -12,6 +12,8 @@ import numpy as np
 import pandas as pd
 
 from simcore.errors import InputError
+from simcore.inputs import check_params
+from simcore.plugins import policy_guard
 from . import layout as L
 from . import plugins
 from .policies import BUILTIN_POLICIES
@@ -90,6 +92,7 @@ class Config:
             if len(vals) != len(info.defaults) or len(vals) > L.MAX_PARAMS:
                 raise InputError(f"--params: policy {name} takes {len(info.defaults)} parameter(s) "
                                  f"({', '.join(info.param_names) or 'none'})")
+            check_params(name, info.param_names, vals, info.ranges)
             pp[i, :len(vals)] = vals
         engine = plugins.engine_for(plugin) if plugin else plugins.engine_for(plugins.get(pols[0]))
         return chars, pids, pp, engine
@@ -100,12 +103,19 @@ def run_games(rules: Rules, config: Config, seed: int, first: int, n: int) -> np
     chars, pids, pp, engine = config.resolved(rules)
     out = np.zeros((n, L.NRES), np.int32)
     if n:
-        engine.run_batch(np.uint64(seed), first, n, config.players, chars, pids, pp, rules.T, out)
+        with policy_guard("+".join(config.policies)):
+            engine.run_batch(np.uint64(seed), first, n, config.players, chars, pids, pp, rules.T, out)
         bad = int((out[:, L.RESULT_INDEX["illegal_choices"]] > 0).sum())
         if bad:
-            raise InputError(f"policy table {'+'.join(config.policies)}: an illegal choice in {bad} of {n} games "
-                             "(the engine played the first legal choice instead)")
+            raise illegal(config.policies, bad, n)
     return out
+
+
+def illegal(policies, bad, n):
+    """The error of a run in which a policy returned illegal choices."""
+    where = f"in {bad} of {n} games" if n > 1 else f"{bad} time(s) in this game"
+    return InputError(f"policy table {'+'.join(policies)}: an illegal choice {where} "
+                      "(the engine played the first legal choice instead)")
 
 
 def to_frame(rows: np.ndarray, rules: Rules, config: Config, seed: int, first: int) -> pd.DataFrame:

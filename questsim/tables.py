@@ -28,8 +28,8 @@ MAX_EFFECT_ROWS = 1024
  # toggles
  P_T_START_HOME, P_T_BONUS_LASTS, P_T_SHIELDS_STACK, P_T_SHIELD_LASTS, P_T_ONE_ITEM, P_T_WARP_ON_LAND,
  P_T_SQUARE_OPTIONAL, P_T_LAND_FIGHTS, P_T_TWO_SYMBOLS_PASS, P_T_LONE_CONTINUES, P_T_CARD_MOVES_MARK,
- P_NFACES_RED, P_NFACES_BLUE, P_LAST_EXTRA_ITEMS) = range(30)
-NPARAM = 32
+ P_NFACES_RED, P_NFACES_BLUE, P_LAST_EXTRA_ITEMS, P_T_AFTER_DECLINE, P_T_SHOE_ANY) = range(32)
+NPARAM = 40
 
 _o = NPARAM
 
@@ -63,6 +63,15 @@ O_EVENT = _sec(MAX_EVENT_KINDS * EK)
 O_LAND = _sec(2 * 6)                          # landing effects (start, count) by square kind
 O_SYMBOL = _sec(2 * 4)                        # symbol effects (start, count) by symbol index 1..3
 O_EFF = _sec(MAX_EFFECT_ROWS * L.EW)
+# The Event deck as weighted outcomes, for the policies' worth of opening a
+# card (policies.event_value): every effect row an opened card can apply,
+# a die roll's branches weighted by the faces that pick them, identical rows
+# merged. Header: number of rows, the common denominator of the weights;
+# then effect rows (layout EW) whose E_BR slot holds the weight.
+MAX_EV_ROWS = 128
+P_EV_N, P_EV_DEN = 0, 1
+O_EV = _sec(2 + MAX_EV_ROWS * L.EW)
+EV_W = L.E_BR
 T_SIZE = _o
 
 # character block fields
@@ -127,6 +136,44 @@ class _Effects:
         return start, len(effects)
 
 
+def _event_outcomes(T):
+    """Fill the O_EV section from the compiled Event cards (see O_EV)."""
+    from math import lcm
+    nf = [int(T[P_NFACES_RED]), int(T[P_NFACES_BLUE])]
+    common = lcm(*nf)
+    acc = {}
+
+    def add(row, w):
+        key = tuple(int(x) for x in T[row:row + L.E_BR])
+        acc[key] = acc.get(key, 0) + w
+
+    total = 0
+    for k in range(int(T[P_NEK])):
+        o = O_EVENT + k * EK
+        cnt, start, n = int(T[o]), int(T[o + 1]), int(T[o + 2])
+        total += cnt
+        for j in range(n):
+            row = O_EFF + (start + j) * L.EW
+            if T[row + L.E_OP] != OPS.index("roll"):
+                add(row, cnt * common)
+                continue
+            die = int(T[row + L.E_ARG])
+            faces = [int(T[O_FACES + die * MAX_FACES + i]) for i in range(nf[die])]
+            for b in range(4):               # number, sword, bomb, chest
+                w = sum(1 for f in faces if (f > 0 if b == 0 else f == -b))
+                bs, bn = int(T[row + L.E_BR + 2 * b]), int(T[row + L.E_BR + 2 * b + 1])
+                for i in range(bn if w else 0):
+                    add(O_EFF + (bs + i) * L.EW, cnt * w * (common // nf[die]))
+    if len(acc) > MAX_EV_ROWS:
+        raise InputError(f"events: too many different card outcomes (more than {MAX_EV_ROWS})")
+    T[O_EV + P_EV_N] = len(acc)
+    T[O_EV + P_EV_DEN] = max(total * common, 1)
+    for i, (key, w) in enumerate(acc.items()):
+        row = O_EV + 2 + i * L.EW
+        T[row:row + L.E_BR] = key
+        T[row + EV_W] = w
+
+
 def compile_tables(rs: Ruleset):
     """Ruleset → (T, Names)."""
     T = np.zeros(T_SIZE, np.int32)
@@ -150,7 +197,8 @@ def compile_tables(rs: Ruleset):
                  (P_T_ONE_ITEM, tg.one_item_per_step), (P_T_WARP_ON_LAND, tg.warp_on_landing),
                  (P_T_SQUARE_OPTIONAL, tg.square_cards_optional), (P_T_LAND_FIGHTS, tg.landing_on_player_fights),
                  (P_T_TWO_SYMBOLS_PASS, tg.two_symbols_may_pass), (P_T_LONE_CONTINUES, tg.lone_attacker_continues),
-                 (P_T_CARD_MOVES_MARK, tg.card_moves_mark_castles)):
+                 (P_T_CARD_MOVES_MARK, tg.card_moves_mark_castles),
+                 (P_T_AFTER_DECLINE, tg.attacker_continues_after_decline), (P_T_SHOE_ANY, tg.shoe_any_player)):
         T[p] = int(v)
     for d, faces in enumerate((rs.dice.red, rs.dice.blue)):
         T[P_NFACES_RED + d] = len(faces)
@@ -213,5 +261,6 @@ def compile_tables(rs: Ruleset):
             T[O_LAND + 2 * k: O_LAND + 2 * k + 2] = E.add(getattr(rs.landing, kind))
     for k, sym in enumerate(("sword", "bomb", "chest")):
         T[O_SYMBOL + 2 * (k + 1): O_SYMBOL + 2 * (k + 1) + 2] = E.add(getattr(rs.symbols, sym))
+    _event_outcomes(T)
     names = Names(chars, list(RACES), items, events, castles)
     return T, names

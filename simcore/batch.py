@@ -18,25 +18,44 @@ one cell and returns one row per game with a boolean ``win`` column.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import functools
 import multiprocessing
 import os
-import signal
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import pandas as pd
 
-from . import store
+from . import atomic, inputs, outdir, shutdown, store
 from .errors import InputError
 from .stats import wilson
 
 
-class Interrupted(Exception):
-    """The run was interrupted (Ctrl-C); finished batches are kept."""
+# games per call of a batch played in the main process: a numba kernel holds
+# the interpreter until it returns, so a chunk is the longest Ctrl-C waits
+# (500 planner games, the slowest built-in policy: about 0.3 s on a busy core)
+IN_PROCESS_CHUNK = 500
+# seconds without a finished batch after which the user is told how to stop
+STALL_NOTE = 120
 
-    def __init__(self, done, total, out):
+
+class Interrupted(Exception):
+    """The run was interrupted (Ctrl-C, SIGTERM); finished batches are kept.
+    ``status`` is the exit status to end with (130, or 143 after SIGTERM)."""
+
+    def __init__(self, done, total, out, status=130):
         super().__init__(f"interrupted after {done} of {total} batches")
-        self.done, self.total, self.out = done, total, out
+        self.done, self.total, self.out, self.status = done, total, out, status
+
+
+class Summary(list):
+    """Per cell ``(games, wins)`` of a finished run, plus ``seed`` and
+    ``played_now``: the games played by this call (a resumed run re-uses the
+    others)."""
+
+    def __init__(self, items, seed, played_now):
+        super().__init__(items)
+        self.seed, self.played_now = seed, played_now
 
 
 @dataclass
@@ -51,6 +70,10 @@ class Plan:
     target_ci: float | None = None
     meta: dict = field(default_factory=dict)   # versions, ruleset hash, command line ...
     first: int = 0               # index of the first game (experiments add games in rounds)
+    resume_hint: str | None = None   # how to finish the run after a failed write (default: simulate --resume)
+    # a plug-in policy plays (user code that may never return): its batches
+    # always run in child processes, so Ctrl-C stops the run at once
+    isolate: bool = False
 
     def run_record(self) -> dict:
         """The run description written to ``_run.json``."""
@@ -113,21 +136,18 @@ class _Cell:
         return [f for f in self.firsts if f < self.stop]
 
 
-def _ignore_sigint():
-    # Ctrl-C goes to the whole process group: the parent handles it, the
-    # workers must not print tracebacks.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 class LocalBackend:
-    """A process pool on this machine (no pool at all for one worker)."""
+    """A process pool on this machine, or no pool at all for one worker
+    unless ``isolate``: then even one worker plays in a child process, so
+    the main process stays free to answer Ctrl-C at once whatever a policy
+    does (a numba kernel never returns to Python until it finishes)."""
 
-    def __init__(self, workers):
+    def __init__(self, workers, isolate=False):
         self.workers = workers
         self.ex = None
-        if workers > 1:
+        if workers > 1 or isolate:
             self.ex = cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=_ignore_sigint)
+                                             initializer=shutdown.worker_init, initargs=(os.getpid(),))
 
     def submit(self, fn, *args):
         if self.ex is None:
@@ -141,15 +161,26 @@ class LocalBackend:
             return f
         return self.ex.submit(fn, *args)
 
-    def wait_first(self, pending):
-        return cf.wait(pending, return_when=cf.FIRST_COMPLETED)[0]
+    def wait_first(self, pending, timeout=None):
+        """The futures of ``pending`` that are done (empty after ``timeout`` s)."""
+        return cf.wait(pending, timeout=timeout, return_when=cf.FIRST_COMPLETED)[0]
 
     def close(self, cancel=False):
-        if self.ex is not None:
-            if cancel:
-                for p in list(getattr(self.ex, "_processes", {}).values()):
-                    p.terminate()
-            self.ex.shutdown(wait=not cancel, cancel_futures=cancel)
+        if self.ex is None:
+            return
+        if cancel:
+            for p in list((getattr(self.ex, "_processes", None) or {}).values()):
+                p.terminate()
+            # A payload is ~100 KB, more than a pipe holds: the pool's feeder
+            # thread may be blocked writing one to the workers just killed,
+            # and the interpreter would wait for it at exit forever. Closing
+            # our end of the pipe unblocks it (CPython does the same for a
+            # broken pool, gh-94777).
+            try:
+                self.ex._call_queue._reader.close()
+            except (AttributeError, OSError):
+                pass
+        self.ex.shutdown(wait=not cancel, cancel_futures=cancel)
 
 
 class DaskBackend:
@@ -158,10 +189,8 @@ class DaskBackend:
     ``workers`` processes on this machine."""
 
     def __init__(self, address, workers):
-        try:
-            from distributed import Client, LocalCluster
-        except ImportError:
-            raise InputError("--cluster needs Dask distributed: pip install 'distributed'") from None
+        address = inputs.cluster_address(address)
+        from distributed import Client, LocalCluster
         self.cluster = None
         try:
             if address == "local":
@@ -170,55 +199,122 @@ class DaskBackend:
                 self.client = Client(self.cluster)
             else:
                 self.client = Client(address, timeout="10s")
-        except (OSError, TimeoutError) as e:
-            raise InputError(f"--cluster {address}: cannot connect ({e})") from None
+        except (OSError, TimeoutError, ValueError) as e:
+            self.close()
+            raise InputError(f"--cluster {address}: cannot connect ({type(e).__name__}: "
+                             f"{str(e).splitlines()[0] if str(e) else 'no answer'})") from None
         self.workers = max(1, len(self.client.scheduler_info()["workers"]))
 
     def submit(self, fn, *args):
         return self.client.submit(fn, *args, pure=False)
 
-    def wait_first(self, pending):
+    def wait_first(self, pending, timeout=None):
+        """The futures of ``pending`` that are done (empty after ``timeout`` s)."""
         from distributed import wait
-        return set(wait(list(pending), return_when="FIRST_COMPLETED").done)
+        try:
+            return set(wait(list(pending), timeout=timeout, return_when="FIRST_COMPLETED").done)
+        except TimeoutError:
+            return set()
 
     def close(self, cancel=False):
-        self.client.close()
-        if self.cluster is not None:
-            self.cluster.close()
+        for part in ("client", "cluster"):
+            obj = getattr(self, part, None)
+            if obj is not None:
+                try:
+                    obj.close()
+                except Exception:   # noqa: BLE001 - closing a broken connection: nothing left to do
+                    pass
 
 
-def backend(workers=None, cluster=None):
+def call_in_child(fn, *args):
+    """``fn(*args)`` in a child process (spawned, dying with this one): for
+    a single game of a plug-in policy, which may never return; Ctrl-C stops
+    it at once."""
+    be = LocalBackend(1, isolate=True)
+    try:
+        result = be.submit(fn, *args).result()
+    except BrokenProcessPool:
+        be.close(cancel=True)
+        raise InputError("the process playing the game died (killed, or out of memory)") from None
+    except BaseException:
+        be.close(cancel=True)
+        raise
+    be.close()
+    return result
+
+
+def backend(workers=None, cluster=None, isolate=False):
     """The backend for ``--workers`` / ``--cluster``."""
     workers = workers or os.cpu_count() or 1
-    return DaskBackend(cluster, workers) if cluster else LocalBackend(workers)
+    return DaskBackend(cluster, workers) if cluster else LocalBackend(workers, isolate)
 
 
-def run(plan: Plan, play, out=None, workers=None, cluster=None, progress=None, resume=False):
-    """Play ``plan``; returns ``(frame or None, per-cell (games, wins))``.
+def run(plan: Plan, play, out=None, workers=None, cluster=None, progress=None, resume=False, note=None):
+    """Play ``plan``; returns ``(frame or None, Summary)``: per cell
+    ``(games, wins)``.
 
     With ``out`` every finished batch becomes a part file there and nothing
-    is held in memory (the frame is None); ``resume`` keeps the parts already
-    there and plays only the missing batches. ``progress`` is a tqdm-like bar
-    (``update(n)``, ``total``) or None."""
-    cells = [_Cell(plan.games, b, plan.target_ci, plan.first) for b in plan.batch]
-    out = Path(out) if out else None
-    frames = {}
-    if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
+    is held in memory (the frame is None). The directory is held for the
+    whole run (simcore.outdir): a fresh run refuses one holding anything it
+    did not write; ``resume`` keeps the parts already there — each checked to
+    belong to the run — and plays only the missing batches. ``progress`` is a
+    tqdm-like bar (``update(n)``, ``total``) or None; ``note`` a function
+    given one line to show the user when no batch has finished for
+    STALL_NOTE seconds (a policy that never returns looks like that).
+
+    Ctrl-C (and SIGTERM) stop a run within a moment: pool workers are
+    killed; a batch played in this process (one worker) is played in chunks
+    of IN_PROCESS_CHUNK games, so the interruption is seen between chunks
+    (the rows are the same: a game depends only on its seed and index); and
+    a plan with a plug-in policy (``plan.isolate``) always plays in child
+    processes, since a user's policy may never return."""
+    if out is None:
+        return _play(plan, play, None, workers, cluster, progress, {}, note)
+    out = atomic.make_dir(out)
+    with outdir.held(out):
         if resume:
-            for (c, f), path in store.parts(out).items():
-                if c < len(cells) and f in cells[c].sizes:
-                    cells[c].wins[f] = int(store.read_column(path, "win").sum())
+            disk = store.read_run(out)
+            why = store.differs(disk, plan.run_record())
+            if why:
+                raise InputError(f"cannot resume {out}: the run recorded there is another one ({why})")
+            outdir.check_resumed_dataset(out)
+            done = store.checked_parts(out, disk)
         else:
+            outdir.check_new_dataset(out, plan.meta.get("package", "the game's command"))
             store.write_run(out, plan.run_record())
+            done = {}
+        return _play(plan, play, out, workers, cluster, progress, done, note)
+
+
+def _chunked(play, payload, seed, first, n):
+    """``play`` of one batch, in chunks (see ``run``)."""
+    if n <= IN_PROCESS_CHUNK:
+        return play(payload, seed, first, n)
+    end = first + n
+    return pd.concat([play(payload, seed, f, min(IN_PROCESS_CHUNK, end - f))
+                      for f in range(first, end, IN_PROCESS_CHUNK)], ignore_index=True)
+
+
+def _play(plan, play, out, workers, cluster, progress, done, note=None):
+    cells = [_Cell(plan.games, b, plan.target_ci, plan.first) for b in plan.batch]
+    frames = {}
+    for (c, f), path in done.items():
+        cells[c].wins[f] = int(store.read_column(path, "win").sum())
     for c in cells:
         c.settle()
     if progress is not None:
         progress.total = sum(c.played for c in cells)
         progress.update(sum(c.sizes[f] for c in cells for f in c.wins if f < c.stop))
     todo = sum(1 for c in cells for f in c.kept() if f not in c.wins)
-    be = backend(min(workers or os.cpu_count() or 1, max(1, todo)), cluster)
+    played_now = 0
+    be = backend(min(workers or os.cpu_count() or 1, max(1, todo)), cluster, plan.isolate)
+    if isinstance(be, LocalBackend) and be.ex is None:
+        play = functools.partial(_chunked, play)
     pending = {}
+
+    def kept():
+        return sum(len([f for f in c.wins if f < c.stop]) for c in cells), sum(len(c.kept()) for c in cells)
+
     try:
         while True:
             # keep every worker busy, one batch ahead, cells in turn
@@ -238,7 +334,12 @@ def run(plan: Plan, play, out=None, workers=None, cluster=None, progress=None, r
                     progressed = True
             if not pending:
                 break
-            for fut in be.wait_first(pending):
+            finished = be.wait_first(pending, STALL_NOTE)
+            if not finished and note is not None:
+                note(f"no batch has finished for {STALL_NOTE // 60} minutes (up to {max(plan.batch):,} games a "
+                     "batch); if a policy never returns, Ctrl-C stops the run and keeps every finished batch")
+                note = None      # said once
+            for fut in finished:
                 ci, f = pending.pop(fut)
                 c = cells[ci]
                 c.issued.discard(f)
@@ -246,15 +347,19 @@ def run(plan: Plan, play, out=None, workers=None, cluster=None, progress=None, r
                     df = fut.result()
                 except InputError:
                     raise
+                except BrokenProcessPool:
+                    raise InputError("a worker process died (killed, or out of memory); finished batches "
+                                     + (f"are kept in {out}" if out else "are lost: use --out DIR to keep them"))
                 except Exception as e:
                     raise InputError(f"a batch of cell {plan.labels[ci]} failed: {type(e).__name__}: {e}") from None
                 if f >= c.stop:
                     continue     # played speculatively past the stopping point
-                c.wins[f] = int(df["win"].sum())
-                if out is not None:
+                if out is not None:       # a batch counts as kept once its part is on disk
                     store.write_part(out, ci, f, df, dict(plan.run_record(), cell=ci, first=f, n=len(df)))
                 else:
                     frames[(ci, f)] = df
+                c.wins[f] = int(df["win"].sum())
+                played_now += len(df)
                 before = c.stop
                 c.settle()
                 if progress is not None:
@@ -262,12 +367,21 @@ def run(plan: Plan, play, out=None, workers=None, cluster=None, progress=None, r
                         progress.total -= before - c.stop
                         progress.refresh()
                     progress.update(len(df))
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as e:
         be.close(cancel=True)
-        done = sum(len([f for f in c.wins if f < c.stop]) for c in cells)
-        raise Interrupted(done, sum(len(c.kept()) for c in cells), out) from None
+        raise Interrupted(*kept(), out, shutdown.exit_status(e)) from None
+    except atomic.OutputError as e:
+        be.close(cancel=True)
+        n, total = kept()
+        hint = plan.resume_hint or f"finish with: {plan.meta.get('package')} simulate --resume {out}"
+        raise atomic.OutputError(f"{e}; {n} of {total} batches kept in {out}; once it can be written, {hint}") \
+            from None
+    except BaseException:
+        be.close(cancel=True)
+        raise
     be.close()
-    summary = [(c.played, sum(w for f, w in c.wins.items() if f < c.stop)) for c in cells]
+    summary = Summary([(c.played, sum(w for f, w in c.wins.items() if f < c.stop)) for c in cells],
+                      plan.seed, played_now)
     if out is None:
         keep = [frames[k] for k in sorted(frames) if k[1] < cells[k[0]].stop]
         return (pd.concat(keep, ignore_index=True) if keep else pd.DataFrame()), summary
@@ -275,6 +389,10 @@ def run(plan: Plan, play, out=None, workers=None, cluster=None, progress=None, r
     for (ci, f), path in store.parts(out).items():
         if ci < len(cells) and f >= cells[ci].stop:
             path.unlink()
-    store.write_run(out, dict(plan.run_record(), complete=True,
-                              played=[dict(games=n, wins=w) for n, w in summary]))
+    try:
+        store.write_run(out, dict(plan.run_record(), complete=True,
+                                  played=[dict(games=n, wins=w) for n, w in summary]))
+    except atomic.OutputError as e:
+        hint = plan.resume_hint or f"finish with: {plan.meta.get('package')} simulate --resume {out}"
+        raise atomic.OutputError(f"{e}; every batch is kept in {out}; once it can be written, {hint}") from None
     return None, summary

@@ -1,13 +1,31 @@
 """Command-line plumbing both games share: the click group that turns bad
-input into one clear line and exit status 2 (never a traceback), and Ctrl-C
-into one line and exit status 130."""
+input and faults into one clear line and exit status 2 (never a traceback),
+Ctrl-C into one line and exit status 130 (143 after SIGTERM), and the
+commands and checks both command lines have.
+
+The group's contract, whatever happens inside a command:
+
+- bad input (``InputError``) and a click usage error: ``prog: error: ...``
+  lines on stderr, exit 2;
+- a write that fails, standard output included (``/dev/full``, a closed
+  pipe): one line naming what could not be written and why, exit 2;
+- Ctrl-C or SIGTERM: one ``prog: interrupted`` line, exit 130 / 143;
+- anything else is a bug: one ``prog: internal error`` line, exit 1 (set
+  ``SIMCORE_TRACEBACK=1`` to see the traceback).
+"""
 from __future__ import annotations
 
+import os
 import sys
+import traceback
 
 import click
 
+from . import shutdown
+from .atomic import cause
 from .errors import InputError
+
+EXPERIMENT_MAX_GAMES = 100_000_000     # as an experiment file's `games`
 
 
 def fail(prog, msg):
@@ -17,24 +35,76 @@ def fail(prog, msg):
     sys.exit(2)
 
 
+def _os_error_message(e: OSError) -> str:
+    # the files the commands read and write are checked where they are
+    # opened; what reaches here unnamed is standard output
+    if e.filename:
+        return f"{e.filename}: {cause(e)}"
+    return f"cannot write to standard output: {cause(e)}"
+
+
+def _silence_stdout():
+    """Point standard output at /dev/null, so the interpreter's last flush of
+    output that could not be written does not fail a second time."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 def error_group(prog):
     """A click.Group class for command ``prog`` with the bad-input contract."""
 
     class Group(click.Group):
-        def main(self, *a, standalone_mode=True, **kw):
+        def invoke(self, ctx):
+            # runs the whole command chain: OSError and Ctrl-C are turned into
+            # our own errors here, before click's main would exit 1 silently
+            # on a closed pipe or print a blank line on Ctrl-C
             try:
-                return super().main(*a, standalone_mode=False, **kw)
+                return super().invoke(ctx)
+            except KeyboardInterrupt as e:
+                raise click.exceptions.Abort() from e
+            except OSError as e:
+                raise _WriteError(_os_error_message(e)) from None
+
+        def main(self, *a, standalone_mode=True, **kw):
+            shutdown.terminate_as_interrupt()
+            try:
+                rv = super().main(*a, standalone_mode=False, **kw)
+                sys.stdout.flush()
+            except _WriteError as e:
+                _silence_stdout()
+                fail(prog, e)
             except InputError as e:
                 fail(prog, e)
-            except click.exceptions.Abort:
-                click.echo(f"{prog}: interrupted", err=True)
-                sys.exit(130)
+            except click.exceptions.Abort as e:
+                click.echo(f"{prog}: {'terminated' if shutdown.exit_status(e) == 143 else 'interrupted'}",
+                           err=True)
+                sys.exit(shutdown.exit_status(e))
             except click.ClickException as e:
                 fail(prog, e.format_message())
             except click.exceptions.Exit as e:
                 sys.exit(e.exit_code)
+            except OSError as e:            # the final flush of standard output
+                _silence_stdout()
+                fail(prog, _os_error_message(e))
+            except Exception as e:          # a bug: one line, not a traceback
+                if os.environ.get("SIMCORE_TRACEBACK"):
+                    traceback.print_exc()
+                click.echo(f"{prog}: internal error: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
+                           " (a bug: please report it with the command line; SIMCORE_TRACEBACK=1 shows where)",
+                           err=True)
+                sys.exit(1)
+            if isinstance(rv, int) and not isinstance(rv, bool):
+                sys.exit(rv)        # click returns ctx.exit(code) codes in non-standalone mode
+            return rv
 
     return Group
+
+
+class _WriteError(InputError):
+    """Output could not be written (raised by Group.invoke from an OSError)."""
 
 
 def ruleset_options(example):
@@ -91,11 +161,29 @@ def add_rules_commands(main, game, module, example):
 
 
 def interrupted(prog, e):
-    """Report an Interrupted batch run (simcore.batch) on one line; exit 130."""
+    """Report an Interrupted batch run (simcore.batch) on one line; exit 130
+    (143 after SIGTERM)."""
     where = (f"{e.done} of {e.total} batches kept in {e.out}; finish with: {prog} simulate --resume {e.out}"
              if e.out else "nothing kept (use --out DIR to keep finished batches)")
-    click.echo(f"{prog}: interrupted: {where}", err=True)
-    sys.exit(130)
+    click.echo(f"{prog}: {'terminated' if e.status == 143 else 'interrupted'}: {where}", err=True)
+    sys.exit(e.status)
+
+
+def note_for(prog):
+    """A function showing one ``prog: note: ...`` line on stderr."""
+    return lambda msg: click.echo(f"{prog}: note: {msg}", err=True)
+
+
+def run_summary(cells, seconds) -> str:
+    """``N games played in Ts, R games/s`` for a run's summary line; after
+    ``--resume`` only the games this command played count, and the games
+    kept from before are said."""
+    total = sum(n for _lab, n, _w in cells)
+    now = getattr(cells, "played_now", total)
+    line = f"{now:,} games played in {seconds:.1f}s, {now / max(seconds, 1e-9):,.0f} games/s"
+    if now != total:
+        line += f"; {total - now:,} of its {total:,} games kept from before"
+    return line
 
 
 def check_resume(ctx, grid_options, out):
@@ -108,12 +196,14 @@ def check_resume(ctx, grid_options, out):
 
 def add_experiment_command(main, prog):
     """Add ``experiment FILE`` (simcore.experiment) to click group ``main``."""
+    from .inputs import MAX_WORKERS, cluster_address
 
     @main.command("experiment")
     @click.argument("file", type=click.Path(dir_okay=False))
-    @click.option("--games", type=click.IntRange(2, None), default=None,
+    @click.option("--games", type=click.IntRange(2, EXPERIMENT_MAX_GAMES), default=None,
                   help="Games per cell and arm (default: the file's `games`).")
-    @click.option("--workers", type=click.IntRange(1, None), default=None, help="Worker processes (default: all cores).")
+    @click.option("--workers", type=click.IntRange(1, MAX_WORKERS), default=None,
+                  help="Worker processes (default: all cores).")
     @click.option("--cluster", default=None, metavar="ADDRESS|local", help="Run the batches on a Dask cluster.")
     @click.option("--out", type=click.Path(file_okay=False), default=None,
                   help="Write the dataset, report.md, comparisons.csv and plots here; running the same "
@@ -122,26 +212,60 @@ def add_experiment_command(main, prog):
     def experiment(file, games, workers, cluster, out, quiet):
         """Run a what-if experiment file (experiments/README.md): paired
         variants, a sweep, a sensitivity screen or a tune; print its report."""
+        from contextlib import nullcontext
         from . import experiment as ex
         from . import experiment_report as rep
+        from .batch import Interrupted
+        from .outdir import experiment_dir
+        cluster = cluster_address(cluster)
         exp = ex.load(file)
         game = ex.adapter(exp, prog)
         command = " ".join([prog, "experiment", *sys.argv[sys.argv.index("experiment") + 1:]]) \
             if "experiment" in sys.argv else f"{prog} experiment {file}"
         progress = not quiet and sys.stderr.isatty()
-        from .batch import Interrupted
-        try:
-            res = ex.run(exp, game, out, workers, cluster, progress, games, command)
-        except (KeyboardInterrupt, Interrupted):
-            where = f"finished batches kept in {out}; run the same command again to go on" if out else \
-                "nothing kept (use --out DIR to keep finished batches)"
-            click.echo(f"{prog}: interrupted: {where}", err=True)
-            sys.exit(130)
-        if out:
-            path = rep.write(res, game, out, command)
-            click.echo(path.read_text())
-            click.echo(f"report, plots and comparisons.csv in {out}; games in {res.dataset}", err=True)
-        else:
-            click.echo(rep.markdown(res, game, (), command))
+        with experiment_dir(out) if out else nullcontext():
+            try:
+                res = ex.run(exp, game, out, workers, cluster, progress, games, command, note_for(prog))
+            except (KeyboardInterrupt, Interrupted) as e:
+                where = f"finished batches kept in {out}; run the same command again to go on" if out else \
+                    "nothing kept (use --out DIR to keep finished batches)"
+                status = getattr(e, "status", None) or shutdown.exit_status(e)
+                click.echo(f"{prog}: {'terminated' if status == 143 else 'interrupted'}: {where}", err=True)
+                sys.exit(status)
+            if out:
+                path = rep.write(res, game, out, command)
+                click.echo(path.read_text(encoding="utf-8"))
+                click.echo(f"report, plots and comparisons.csv in {out}; games in {res.dataset}", err=True)
+            else:
+                click.echo(rep.markdown(res, game, (), command))
 
     return experiment
+
+
+def open_report(prog, directory, by, plots=None):
+    """The run description behind ``prog report DIRECTORY [--by ...]``: the
+    directory must hold this game's dataset, and the games of an
+    experiment's arms (each with its own rules) are never pooled into one
+    rate: they are reported only ``--by arm``, and not plotted."""
+    from . import store
+    run = store.read_run(directory, prog)
+    arms = arm_names(run)
+    if len(arms) > 1 and ("arm" not in (by or []) or plots):
+        raise InputError(f"{directory}: holds the {len(arms)} arms of experiment {run.get('experiment', '')!r}, "
+                         "each with its own rules; one rate or plot over them would mix them: use "
+                         "--by arm[,COL..] without --plots (the experiment's own report and plots are in its --out)")
+    return run
+
+
+def arm_names(run) -> list:
+    """The experiment arms a dataset holds (empty for a simulate run)."""
+    return sorted({c["arm"] for c in run["cells"] if isinstance(c, dict) and c.get("arm") is not None})
+
+
+def headline_of(run, df, headline) -> str:
+    """The report title's one-line summary: ``headline(df)``, except over an
+    experiment's arms, which have no pooled rate."""
+    arms = arm_names(run)
+    if len(arms) > 1:
+        return f"{len(df):,} games of the {len(arms)} arms of experiment {run.get('experiment', '')!r}: rates by arm below"
+    return headline(df)

@@ -5,7 +5,9 @@ An experiment file (TOML) names a game, a base configuration and one of:
 - ``[[variant]]`` tables: named lists of ``--set`` overrides;
 - ``[sweep]``: one parameter (or two) over a list or range of values;
 - ``[sensitivity]``: numeric parameters, each nudged down and up;
-- ``[tune]``: parameters to solve for so that a rate hits a target in a cell.
+- ``[tune]``: parameters to solve for so that a rate hits a target in a cell;
+- ``[policy_tune]``: the base policy's parameters searched (NTBEA,
+  simcore.ntbea) for the best win rate, then checked on fresh paired games.
 
 Every arm is played on the same ``(seed, game)`` pairs as the baseline (the
 ruleset as given, plus the base overrides), so each change is measured game
@@ -17,8 +19,9 @@ A game plugs in through an adapter module (``mournesim.experiment``,
 ``questsim.experiment``) with: ``GAME``, ``PROG``, ``BASE`` (the base keys and
 their defaults), ``CELL`` (the columns that tell cells apart), ``MEASURES``
 (name -> (is 0/1, description, function of the rows)), ``DEFAULT_MEASURES``,
-``load_raw(path)``, ``plan(base, overrides, games, seed, first, batch)`` and
-``play_batch``.
+``load_raw(path)``, ``plan(base, overrides, games, seed, first, batch)``,
+``play_batch`` and ``policy_info(base)`` (the tuned policy's name, parameter
+names and defaults).
 """
 from __future__ import annotations
 
@@ -38,6 +41,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from . import batch as driver
 from . import identity, paired, store
 from .errors import InputError
+from .inputs import MAX_BATCH, parse_floats
 from .rulesets import format_errors
 
 GAMES = {"mournequest": "mournesim.experiment", "questmaster": "questsim.experiment"}
@@ -113,6 +117,33 @@ class Tune(_Strict):
     tolerance: float | None = Field(None, gt=0)   # for a real-valued parameter
 
 
+class PolicyTune(_Strict):
+    """Search the base policy's parameters for the best ``measure`` with
+    NTBEA: ``params`` maps each tuned parameter to its candidate values; each
+    evaluation plays ``games_per_eval`` games per cell, ``batch`` points at a
+    time on the same games (a step's points are paired; steps use fresh
+    games); ``budget`` evaluations in all. The recommendation and the
+    starting parameters then play the experiment's ``games`` fresh games per
+    cell, paired, for the reported change (``--games`` sets those and caps
+    ``games_per_eval``)."""
+    measure: str = "win"
+    params: dict[str, list[float]] = Field(min_length=1)
+    budget: int = Field(120, ge=2, le=100_000)
+    games_per_eval: int = Field(1_000, ge=2, le=10_000_000)
+    batch: int = Field(4, ge=1, le=64)
+    k: float = Field(0.5, gt=0, le=100)
+    neighbours: int = Field(50, ge=1, le=10_000)
+
+    @model_validator(mode="after")
+    def _grids(self):
+        for name, vals in self.params.items():
+            if len(vals) < 2 or len(set(vals)) != len(vals):
+                raise ValueError(f"params.{name}: need at least two distinct values")
+            if any(not math.isfinite(v) for v in vals):
+                raise ValueError(f"params.{name}: values must be finite numbers")
+        return self
+
+
 class Experiment(_Strict):
     """A whole experiment file."""
     title: str = Field(min_length=1)
@@ -121,32 +152,36 @@ class Experiment(_Strict):
     seed: int = Field(1, ge=0, lt=2 ** 63)
     games: int = Field(10_000, ge=2, le=100_000_000)
     target_ci: float | None = Field(None, gt=0, lt=0.5)
-    batch: int | None = Field(None, ge=1)
+    batch: int | None = Field(None, ge=1, le=MAX_BATCH)
     measures: list[str] = []
     base: dict = {}
     variant: list[Variant] | None = None
     sweep: Sweep | None = None
     sensitivity: Sensitivity | None = None
     tune: Tune | None = None
+    policy_tune: PolicyTune | None = None
 
     @model_validator(mode="after")
     def _one_kind(self):
-        kinds = [k for k in ("variant", "sweep", "sensitivity", "tune") if getattr(self, k) is not None]
+        kinds = [k for k in KINDS if getattr(self, k) is not None]
         if len(kinds) != 1:
-            raise ValueError("give exactly one of [[variant]], [sweep], [sensitivity] or [tune]"
+            raise ValueError("give exactly one of [[variant]], [sweep], [sensitivity], [tune] or [policy_tune]"
                              + (f" (found {', '.join(kinds)})" if kinds else ""))
         if self.variant is not None:
             names = [v.name for v in self.variant]
             dup = {n for n in names if names.count(n) > 1} | ({BASELINE} & set(names))
             if dup:
                 raise ValueError(f"variant name {sorted(dup)[0]!r} used twice (or reserved)")
-        if self.tune is not None and self.target_ci is not None:
-            raise ValueError("tune plays a fixed number of games per try: set games, not target_ci")
+        if (self.tune is not None or self.policy_tune is not None) and self.target_ci is not None:
+            raise ValueError("a tune plays a fixed number of games per try: set games, not target_ci")
         return self
 
     @property
     def kind(self):
-        return next(k for k in ("variant", "sweep", "sensitivity", "tune") if getattr(self, k) is not None)
+        return next(k for k in KINDS if getattr(self, k) is not None)
+
+
+KINDS = ("variant", "sweep", "sensitivity", "tune", "policy_tune")
 
 
 def _values(values, rng, where, suffix=""):
@@ -170,13 +205,16 @@ def load(path) -> Experiment:
     """Read and validate an experiment file (problems: one line each, exit 2)."""
     p = Path(path)
     try:
-        raw = tomllib.loads(p.read_text())
+        raw = tomllib.loads(p.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise InputError(f"{path}: no such experiment file") from None
     except tomllib.TOMLDecodeError as e:
         raise InputError(f"{path}: not valid TOML ({e})") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise InputError(f"{path}: cannot read ({e})") from None
+    except UnicodeDecodeError as e:
+        raise InputError(f"{path}: not UTF-8 text (byte {e.object[e.start]:#04x} at offset {e.start}); "
+                         "save the experiment file as UTF-8") from None
+    except OSError as e:
+        raise InputError(f"{path}: cannot read ({e.strerror or e})") from None
     try:
         exp = Experiment.model_validate(raw)
     except ValidationError as e:
@@ -212,22 +250,21 @@ def check_base(base: dict, defaults: dict, game: str) -> dict:
 
 
 def base_params(base: dict) -> tuple:
-    """The ``params`` base key as numbers."""
-    text = base_text(base.get("params", "")).strip()
-    try:
-        return tuple(float(x) for x in text.split(",")) if text else ()
-    except ValueError:
-        raise InputError(f"base.params {text!r}: expected numbers") from None
+    """The ``params`` base key as finite numbers (their ranges are checked
+    with the policy's, when the plan is made)."""
+    return parse_floats(base_text(base.get("params", "")), "base.params")
 
 
 # ---------------------------------------------------------------- arms --
 
 @dataclass
 class Arm:
-    """One what-if: a name, its overrides and the parameter values it sets."""
+    """One what-if: a name, its overrides and the parameter values it sets;
+    ``params``, when given, replaces the base policy's parameters."""
     name: str
     overrides: tuple = ()
     values: dict = field(default_factory=dict)
+    params: tuple = ()
 
 
 def lookup(raw, path):
@@ -328,6 +365,7 @@ class Runner:
     progress: bool = False
     games: int | None = None          # the --games override
     command: str = ""
+    note: object = None               # shows the user a line when the run seems stuck (simcore.batch.run)
 
     @property
     def n_games(self):
@@ -336,11 +374,12 @@ class Runner:
     def plan(self, arm_list, games, first=0, base=None) -> driver.Plan:
         """One driver plan holding every arm's cells."""
         base = dict(self.exp.base if base is None else base)
-        payloads, labels, batches, meta = [], [], [], {}
+        payloads, labels, batches, meta, isolate = [], [], [], {}, False
         for arm in arm_list:
             overrides = tuple(base.get("set", [])) + arm.overrides
+            b = dict(base, params=",".join(repr(float(x)) for x in arm.params)) if arm.params else base
             try:
-                p = self.game.plan(base, overrides, games, self.exp.seed, first, self.exp.batch)
+                p = self.game.plan(b, overrides, games, self.exp.seed, first, self.exp.batch)
             except InputError as e:
                 raise InputError(f"arm {arm.name!r}: {e}") from None
             payloads += [(arm.name, self.game.play_batch, pl) for pl in p.payloads]
@@ -348,10 +387,12 @@ class Runner:
                        for lab in p.labels]
             batches += p.batch
             meta = p.meta
+            isolate |= p.isolate
         meta = dict(meta, experiment=self.exp.title, kind=self.exp.kind, command=self.command or " ".join(sys.argv))
         meta.pop("ruleset_hash", None)
         meta.pop("overrides", None)
-        return driver.Plan(payloads, labels, self.exp.seed, games, batches, None, meta, first)
+        return driver.Plan(payloads, labels, self.exp.seed, games, batches, None, meta, first,
+                           resume_hint="run the same experiment command again", isolate=isolate)
 
     def play(self, arm_list, games, first=0, tag="data", base=None) -> pd.DataFrame:
         """Play (or re-use from disk) games ``first .. first+games-1`` of every arm."""
@@ -359,7 +400,7 @@ class Runner:
         bar = self._bar(plan)
         try:
             if self.out is None:
-                df, _ = driver.run(plan, play_arm, None, self.workers, self.cluster, bar)
+                df, _ = driver.run(plan, play_arm, None, self.workers, self.cluster, bar, note=self.note)
                 return df
             where = self.out / "data" / tag
             key = _plan_key(plan)
@@ -374,7 +415,7 @@ class Runner:
                 if run.get("complete"):
                     return store.read_dataset(where)
             plan.meta["key"] = key
-            driver.run(plan, play_arm, where, self.workers, self.cluster, bar, resume=resume)
+            driver.run(plan, play_arm, where, self.workers, self.cluster, bar, resume=resume, note=self.note)
             return store.read_dataset(where)
         finally:
             if bar is not None:
@@ -408,8 +449,14 @@ def measure_names(exp, game):
     bad = [n for n in names if n not in game.MEASURES]
     if bad:
         raise InputError(f"measures: unknown measure {bad[0]!r} (choose from {', '.join(game.MEASURES)})")
-    if exp.kind == "tune" and exp.tune.measure not in game.MEASURES:
-        raise InputError(f"tune.measure: unknown measure {exp.tune.measure!r} (choose from {', '.join(game.MEASURES)})")
+    for kind in ("tune", "policy_tune"):
+        m = getattr(exp, kind).measure if exp.kind == kind else None
+        if m is not None and m not in game.MEASURES:
+            raise InputError(f"{kind}.measure: unknown measure {m!r} (choose from {', '.join(game.MEASURES)})")
+        if m is not None and not game.MEASURES[m][0]:
+            rates = [n for n, v in game.MEASURES.items() if v[0]]
+            raise InputError(f"{kind}.measure: {m!r} is a count per game, not a 0/1 outcome, so it has "
+                             f"no rate to aim at (use one of {', '.join(rates)})")
     return names
 
 
@@ -429,14 +476,16 @@ class Result:
 
 
 def run(exp: Experiment, game, out=None, workers=None, cluster=None, progress=False, games=None,
-        command="") -> Result:
+        command="", note=None) -> Result:
     """Play the experiment and compare every arm with the baseline."""
     names = measure_names(exp, game)
-    runner = Runner(exp, game, Path(out) if out else None, workers, cluster, progress, games, command)
+    runner = Runner(exp, game, Path(out) if out else None, workers, cluster, progress, games, command, note)
     keys = list(game.CELL)
     binary = {n: game.MEASURES[n][0] for n in names}
     if exp.kind == "tune":
         return _run_tune(exp, game, runner, names, keys, binary)
+    if exp.kind == "policy_tune":
+        return _run_policy_tune(exp, game, runner, names, keys, binary)
     arm_list = arms(exp, game)
     frames, rounds = [], []
     total, cap = 0, runner.n_games
@@ -466,6 +515,7 @@ def _run_tune(exp, game, runner, names, keys, binary) -> Result:
     """Bisection on each target's parameter; every try plays the same games."""
     measure = exp.tune.measure
     raw = base_raw(exp, game)
+    check_tune(exp, runner, raw)
     solutions, frames = [], []
     for i, t in enumerate(exp.tune.target):
         cur = lookup(raw, t.param)
@@ -503,4 +553,94 @@ def _run_tune(exp, game, runner, names, keys, binary) -> Result:
                               tries=sorted((v, *x) for v, x in tries.items())))
     frame = pd.concat(frames, ignore_index=True)
     return Result(exp, [], frame, keys, names, pd.DataFrame(), [], solutions,
+                  runner.out / "data" if runner.out else None)
+
+
+def check_tune(exp, runner, raw):
+    """Every tune target checked before any game is played: its parameter is
+    a number of the ruleset, its cell is made of base keys, and the ruleset
+    is valid at both ends of its range (so no try is refused half-way)."""
+    for i, t in enumerate(exp.tune.target):
+        where = f"tune.target.{i}"
+        cur = lookup(raw, t.param)
+        if isinstance(cur, bool) or not isinstance(cur, (int, float)):
+            raise InputError(f"{where}.param: {t.param} is {json.dumps(cur)}, not a number")
+        base = dict(exp.base, **t.cell)
+        for end, v in zip(("low", "high"), t.range):
+            try:
+                runner.plan([Arm(f"{t.param}={_fmt(v)}", (_set(t.param, v),))], 2, 0, base)
+            except InputError as e:
+                raise InputError(f"{where}.range: the {end} end {_fmt(v)} is not a valid {t.param} "
+                                 f"({str(e).splitlines()[0]})") from None
+
+
+def policy_grid(exp: Experiment, game):
+    """(policy name, parameter names, starting values, tuned indices, grids)
+    of a policy_tune, checked before any game is played."""
+    pt = exp.policy_tune
+    policy, names, defaults, ranges = game.policy_info(exp.base)
+    given = base_params(exp.base)
+    if given and len(given) != len(names):
+        raise InputError(f"base.params: policy {policy} takes {len(names)} parameter(s) ({', '.join(names)})")
+    start = list(given or defaults)
+    unknown = [p for p in pt.params if p not in names]
+    if unknown:
+        raise InputError(f"policy_tune.params.{unknown[0]}: policy {policy} has no such parameter "
+                         f"(it takes {', '.join(names) or 'none'})")
+    for p, vals in pt.params.items():
+        lo, hi = ranges.get(p, (-math.inf, math.inf))
+        bad = [v for v in vals if not lo <= v <= hi]
+        if bad:
+            raise InputError(f"policy_tune.params.{p}: {bad[0]:g} is outside the parameter's range {lo:g} – {hi:g}")
+    idx = [names.index(p) for p in pt.params]
+    grids = [list(pt.params[p]) for p in pt.params]
+    return policy, list(names), start, idx, grids
+
+
+def _run_policy_tune(exp, game, runner, names, keys, binary) -> Result:
+    """NTBEA over the policy's parameter grid, then the recommendation and the
+    starting parameters on fresh paired games."""
+    from .ntbea import NTBEA
+    pt = exp.policy_tune
+    policy, pnames, start, idx, grids = policy_grid(exp, game)
+    measure = pt.measure
+    per_eval = min(pt.games_per_eval, runner.n_games)    # --games caps the search's games too
+
+    def params_of(point):
+        v = list(start)
+        for k, (i, j) in enumerate(zip(idx, point)):
+            v[i] = grids[k][j]
+        return tuple(v)
+
+    # start the search at the grid point nearest the starting parameters
+    first_point = tuple(min(range(len(g)), key=lambda j, g=g, i=i: abs(g[j] - start[i])) for g, i in zip(grids, idx))
+    search = NTBEA([len(g) for g in grids], seed=exp.seed, k=pt.k, neighbours=pt.neighbours, start=first_point)
+    trace = []
+    step = 0
+    while search.n < pt.budget:
+        points = search.propose(min(pt.batch, pt.budget - search.n))
+        arm_list = [Arm(f"try-{search.n + j + 1:04d}", params=params_of(x)) for j, x in enumerate(points)]
+        df = runner.play(arm_list, per_eval, step * per_eval, f"search-{step + 1:04d}")
+        m = measures_frame(df, game, [measure], keys)
+        for arm, x in zip(arm_list, points):
+            f = float(m.loc[m["arm"] == arm.name, measure].mean())
+            search.update(x, f)
+            trace.append(dict(eval=len(trace) + 1, step=step + 1, fitness=f, games=int((m["arm"] == arm.name).sum()),
+                              **{pnames[i]: v for i, v in enumerate(arm.params) if i in idx}))
+        step += 1
+    best = search.recommend()
+    tuned = params_of(best)
+    est, _ = search.estimate(best)
+    # the check: fresh games after every game the search played, paired
+    base_arm = Arm(BASELINE, params=tuple(start))
+    check = [base_arm] + ([Arm("tuned", params=tuned)] if tuned != tuple(start) else [])
+    first = step * per_eval
+    df = runner.play(check, runner.n_games, first, "check")
+    frame = measures_frame(df, game, names, keys)
+    comp = paired.table(frame, binary, keys) if len(check) > 1 else pd.DataFrame()
+    info = dict(policy=policy, names=pnames, start=list(start), tuned=list(tuned), tuned_names=[pnames[i] for i in idx],
+                games_per_eval=per_eval,
+                estimate=est, evaluations=search.n, check_first=first, trace=trace,
+                grids={pnames[i]: g for i, g in zip(idx, grids)})
+    return Result(exp, check, frame, keys, names, comp, [], [info],
                   runner.out / "data" if runner.out else None)

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import identity, paired
+from . import atomic, identity, paired
 from .experiment import BASELINE, Result
 from .plots import plt
 
@@ -128,12 +128,19 @@ def markdown(res: Result, game, plots=(), command="") -> str:
         out.append(f"- command: `{command}`")
     notes = {v.name: v.description for v in e.variant or []}
     for a in res.arms:
-        if a.name != BASELINE:
+        if a.name != BASELINE and e.kind != "policy_tune":
             out.append(f"- arm **{a.name}**: " + ", ".join(f"`{o}`" for o in a.overrides)
                        + (f" — {notes[a.name]}" if notes.get(a.name) else ""))
     out.append("")
     if e.kind == "tune":
         out.append(_tune_md(res, game))
+    elif e.kind == "policy_tune":
+        out.append(_policy_tune_md(res, game))
+        if not res.comparisons.empty:
+            out.append(summary(res, game))
+            for m in res.measures:
+                out.append(f"## {m}: {game.MEASURES[m][1]}\n")
+                out.append(_md(comparison_table(res, game, m)))
     else:
         if e.kind == "sensitivity":
             out.append("## Ranking (tornado)\n")
@@ -178,6 +185,13 @@ def tornado_table(res: Result, game) -> pd.DataFrame:
     return t.drop(columns="_size")
 
 
+def _unreachable(s) -> str:
+    """What to do when a tune target lies outside what its range gives."""
+    rates = [r for _v, r, *_ in s["tries"]]
+    return (f"not reached: over the range the rate runs from {100 * min(rates):.1f}% to {100 * max(rates):.1f}%; "
+            "widen the target's range (or aim inside that span)")
+
+
 def _tune_md(res: Result, game) -> str:
     out = ["## Solved values\n"]
     m = res.exp.tune.measure
@@ -187,13 +201,37 @@ def _tune_md(res: Result, game) -> str:
                      "current value": s["current"], "solved value": s["value"],
                      f"{m} at solved value [95% CI]": f"{100 * s['rate']:.1f}% [{100 * s['ci95_low']:.1f}, "
                                                       f"{100 * s['ci95_high']:.1f}]",
-                     "games": f"{s['games']:,}", "note": "" if s["reachable"] else "target outside the range"})
+                     "games": f"{s['games']:,}", "note": "" if s["reachable"] else _unreachable(s)})
     out.append(_md(pd.DataFrame(rows)))
     out.append("Every try played the same games (paired seeds), so the tries differ only by the parameter.\n")
     for s in res.tune:
         out.append(f"### {s['name']}: tries\n")
         out.append(_md(pd.DataFrame([{"value": v, m: f"{100 * r:.1f}%", "95% CI": f"[{100 * lo:.1f}, {100 * hi:.1f}]",
                                       "games": f"{n:,}"} for v, r, lo, hi, n in s["tries"]])))
+    return "\n".join(out)
+
+
+def _policy_tune_md(res: Result, game) -> str:
+    t = res.tune[0]
+    pt = res.exp.policy_tune
+    out = ["## The search\n",
+           f"NTBEA (simcore/ntbea.py) over the parameters of **{t['policy']}**: {t['evaluations']} evaluations of "
+           f"{t['games_per_eval']:,} games per cell each ({pt.batch} points a step on the same games, fresh games "
+           f"each step), exploration k = {pt.k:g}, {pt.neighbours} neighbours a step, measure `{pt.measure}` "
+           f"(all cells pooled).\n"]
+    rows = [{"parameter": n, "grid": ", ".join(f"{v:g}" for v in t["grids"][n]),
+             "start": f"{t['start'][t['names'].index(n)]:g}", "recommended": f"{t['tuned'][t['names'].index(n)]:g}"}
+            for n in t["tuned_names"]]
+    out.append(_md(pd.DataFrame(rows)))
+    full = ",".join(f"{v:g}" for v in t["tuned"])
+    out.append(f"The search's own estimate of the recommendation: {100 * t['estimate']:.1f}% "
+               f"(biased upwards: it is the best of many noisy estimates). Its full parameter vector: "
+               f"`--params {full}`.\n")
+    out.append(f"## The check\n\nThe starting parameters (`baseline`) and the recommendation (`tuned`) then "
+               f"played {res.frame.groupby(['arm', *res.keys], observed=True).size().max():,} fresh games per cell "
+               f"(games {t['check_first']:,} on, none of which the search saw), paired; the change below is the "
+               f"honest estimate.\n" if len(res.arms) > 1 else
+               "## The check\n\nThe search recommends the starting parameters: nothing to compare.\n")
     return "\n".join(out)
 
 
@@ -319,11 +357,24 @@ def tune_curves(res: Result, game, ax):
     ax.legend(fontsize="small")
 
 
+def tune_trace(res: Result, game, ax):
+    """policy_tune: every evaluation's fitness and the best so far."""
+    tr = pd.DataFrame(res.tune[0]["trace"])
+    ax.plot(tr["eval"], tr["fitness"], ".", color="#90a4ae", label="evaluation (noisy)")
+    ax.plot(tr["eval"], tr["fitness"].cummax(), "-", color="#1565c0", label="best evaluation so far")
+    ax.set_xlabel("evaluation")
+    ax.set_ylabel(f"{res.exp.policy_tune.measure} (all cells)")
+    ax.set_title(f"{res.exp.title}: NTBEA search")
+    ax.legend(fontsize="small")
+
+
 def plots_for(res: Result) -> dict:
     """The plots that suit the experiment's kind."""
     k = res.exp.kind
     if k == "tune":
         return {"tune": tune_curves}
+    if k == "policy_tune":
+        return {"search": tune_trace} | ({"changes": forest} if not res.comparisons.empty else {})
     if k == "sensitivity":
         return {"tornado": tornado, "changes": forest}
     if k == "sweep":
@@ -332,23 +383,22 @@ def plots_for(res: Result) -> dict:
 
 
 def write(res: Result, game, out, command="") -> Path:
-    """Write ``report.md``, the plots and ``comparisons.csv`` into ``out``;
-    returns the report's path."""
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    """Write ``report.md``, the plots and ``comparisons.csv`` into ``out``
+    (each atomically: simcore.atomic); returns the report's path."""
+    out = atomic.make_dir(out)
     paths = []
     for name, draw in plots_for(res).items():
         n = len(res.comparisons[res.comparisons["measure"] == res.measures[0]]) if not res.comparisons.empty else 8
         fig, ax = plt.subplots(figsize=(9, max(4.5, 0.32 * n + 1.5)) if name in ("changes", "tornado") else (9, 5.5),
                                layout="constrained")
-        draw(res, game, ax)
-        if name != "sweep" or not res.exp.sweep.param2:
-            ax.grid(alpha=0.3)
-        fig.savefig(out / f"{name}.png", dpi=110)
-        plt.close(fig)
+        try:
+            draw(res, game, ax)
+            if name != "sweep" or not res.exp.sweep.param2:
+                ax.grid(alpha=0.3)
+            atomic.save_figure(fig, out / f"{name}.png", dpi=110)
+        finally:
+            plt.close(fig)
         paths.append(out / f"{name}.png")
     if not res.comparisons.empty:
-        res.comparisons.to_csv(out / "comparisons.csv", index=False)
-    report = out / "report.md"
-    report.write_text(markdown(res, game, paths, command))
-    return report
+        atomic.write_with(out / "comparisons.csv", lambda tmp: res.comparisons.to_csv(tmp, index=False))
+    return atomic.write_text(out / "report.md", markdown(res, game, paths, command))

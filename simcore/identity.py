@@ -61,8 +61,8 @@ def check_same(run: dict, package: str, where: str, action: str = "resume"):
     then = run.get("behaviour_version")
     other = run.get("engine") or run.get("package")
     if other and other != package:
-        raise InputError(f"cannot {action} {where}: it holds {other} games, not {package} games "
-                         f"(use the {other} command)")
+        use = f"{other} simulate --resume {where}" if action == "resume" else f"the {other} command"
+        raise InputError(f"cannot {action} {where}: it holds {other} games, not {package} games (use: {use})")
     if then == now["behaviour_version"]:
         return
     was = f"behaviour v{then}" if then is not None else "an engine that recorded no behaviour version"

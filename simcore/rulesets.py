@@ -13,6 +13,7 @@ import copy
 import hashlib
 import json
 import tomllib
+from pathlib import Path
 
 from pydantic import ValidationError
 
@@ -88,8 +89,11 @@ def read_toml(path, default_text):
         raise InputError(f"{path}: no such ruleset file") from None
     except tomllib.TOMLDecodeError as e:
         raise InputError(f"{path}: not valid TOML ({e})") from None
+    except UnicodeDecodeError as e:
+        raise InputError(f"{path}: not UTF-8 text (byte {e.object[e.start]:#04x} at offset {e.start}); "
+                         "save the ruleset as UTF-8") from None
     except OSError as e:
-        raise InputError(f"{path}: cannot read ({e.strerror})") from None
+        raise InputError(f"{path}: cannot read ({e.strerror or e})") from None
 
 
 def apply_overrides(raw, overrides):
@@ -128,3 +132,21 @@ def model_hash(model, exclude=("provenance",)):
     """Short stable hash of a validated model's values (provenance excluded)."""
     d = model.model_dump(mode="json", exclude=set(exclude))
     return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def record_path(path):
+    """A ruleset file as a run records it: absolute, so ``--resume`` finds it
+    from any directory (None: the shipped ruleset)."""
+    return str(Path(path).resolve()) if path else None
+
+
+def resume_rules(run: dict, prepare):
+    """The prepared ruleset of a recorded run (``prepare(path, overrides)``);
+    a ruleset file that is gone is one line saying what to do. Runs recorded
+    before paths were stored absolute hold the path as typed."""
+    path = run.get("ruleset")
+    if path and not Path(path).is_file():
+        hint = ("it was given relative to the directory the run was started in: run --resume from there"
+                if not Path(path).is_absolute() else "restore it")
+        raise InputError(f"cannot resume: the run's ruleset file {path} is not found ({hint})")
+    return prepare(path, tuple(run.get("overrides", ())))

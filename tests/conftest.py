@@ -339,3 +339,57 @@ def R():
 def g():
     """A fresh 4-player Medium game (Jack, Cobs, Iur, Beith), scripted policy."""
     return Game()
+
+
+# ---- plug-ins shared by the test files -----------------------------------------
+
+FAULTY_PLUGIN = '''"""A test plug-in: greedy, or a fault on request (parameter `fault`):
+1 returns an illegal choice, 2 raises inside the policy, 3 never returns."""
+from numba import njit
+
+from mournesim.plugins import register_policy
+from mournesim.policies import greedy
+
+
+@njit(cache=True)
+def greedy_copy(s, T, legal, n, rng, pp, h):
+    fault = pp[2]
+    if fault == 1.0:
+        return legal[0] + 1000000
+    if fault == 2.0:
+        raise ValueError("the policy broke on purpose")
+    if fault == 3.0:
+        k = 1
+        while k != 0:          # Park-Miller never reaches 0: an endless loop
+            k = (k * 16807) % 2147483647
+        return legal[k]
+    return greedy(s, T, legal, n, rng, pp, h)
+
+
+register_policy("greedy_copy", greedy_copy, params={"risk": 0.55, "charm_weight": 1.0, "fault": 0.0},
+                ranges={"fault": (0.0, 3.0)})
+'''
+
+
+@pytest.fixture(scope="session")
+def plugin_cache(tmp_path_factory):
+    """One engine cache directory for every plug-in compiled in this session
+    (each plug-in's engine copy compiles once, about two minutes)."""
+    import os
+    d = tmp_path_factory.mktemp("mqcache")
+    old = os.environ.get("MOURNESIM_CACHE")
+    os.environ["MOURNESIM_CACHE"] = str(d)
+    yield d
+    if old is None:
+        os.environ.pop("MOURNESIM_CACHE", None)
+    else:
+        os.environ["MOURNESIM_CACHE"] = old
+
+
+@pytest.fixture(scope="session")
+def faulty_plugin(plugin_cache):
+    """The path of FAULTY_PLUGIN: one module (so one engine compile per
+    session) for every test of a plug-in that plays, misplays or breaks."""
+    f = plugin_cache / "faulty_greedy.py"
+    f.write_text(FAULTY_PLUGIN)
+    return f

@@ -312,6 +312,67 @@ range = [26, 44]
     assert "Solved values" in txt and (tmp_path / "rep" / "tune.png").exists()
 
 
+PT = """title = "pt"
+game = "{game}"
+seed = 5
+games = 60
+[base]
+{base}
+[policy_tune]
+measure = "{measure}"
+budget = 6
+games_per_eval = 40
+batch = 3
+[policy_tune.params]
+{params}
+"""
+
+
+def test_policy_tune_searches_then_checks_on_fresh_paired_games(tmp_path):
+    """A policy_tune (issue 15): NTBEA evaluates exactly ``budget`` points,
+    each step's points on the same games and every step on fresh ones; the
+    recommendation and the starting parameters then play games the search
+    never saw, paired."""
+    text = PT.format(game="mournequest", base='level = "hard"\nplayers = [1, 4]\npolicy = "planner"',
+                     measure="win", params="risk = [0.35, 0.55, 0.75]\nprepare = [0, 1, 2]")
+    exp = ex.load(write(tmp_path, text))
+    game = ex.adapter(exp, "mournesim")
+    res = ex.run(exp, game, workers=1)
+    t = res.tune[0]
+    assert len(t["trace"]) == 6 and t["evaluations"] == 6
+    assert [r["step"] for r in t["trace"]] == [1, 1, 1, 2, 2, 2]
+    assert t["check_first"] == 2 * 40                  # after every game the search played
+    assert set(t["tuned_names"]) == {"risk", "prepare"} and len(t["tuned"]) == len(t["names"])
+    assert t["start"] == [0.55, 1.0, 1.0, 1.0, 1.0]   # the registered defaults
+    check = res.frame
+    assert set(check["game"]) == set(range(80, 140))
+    if len(res.arms) > 1:
+        assert set(res.comparisons["arm"]) == {"tuned"}
+    from simcore import experiment_report as rep
+    txt = rep.write(res, game, tmp_path / "rep").read_text()
+    assert "## The search" in txt and (tmp_path / "rep" / "search.png").exists()
+
+
+def test_policy_tune_quest_master_tunes_seat_one_against_fixed_opponents(tmp_path):
+    text = PT.format(game="questmaster", base='players = 2\npolicy = "planner+greedy"', measure="seat1_won",
+                     params="aggression = [0.0, 1.0]")
+    exp = ex.load(write(tmp_path, text))
+    res = ex.run(exp, ex.adapter(exp, "questsim"), workers=1)
+    assert res.tune[0]["policy"] == "planner" and len(res.tune[0]["trace"]) == 6
+
+
+@pytest.mark.parametrize("params, expect", [
+    ("colour = [1, 2]", "policy_tune.params.colour: policy planner has no such parameter"),
+    ("risk = [0.5]", "need at least two distinct values"),
+    ("risk = [0.5, nan]", "finite"),
+    ("risk = [0.5, 7.0]", "policy_tune.params.risk: 7 is outside the parameter's range"),
+])
+def test_policy_tune_errors_before_any_game(tmp_path, params, expect):
+    text = PT.format(game="mournequest", base='policy = "planner"', measure="win", params=params)
+    r = CliRunner().invoke(mq_main, ["experiment", str(write(tmp_path, text)), "--quiet"])
+    assert r.exit_code == 2 and expect in r.output, r.output
+
+
 # -------------------------------------------------------------- odds --
 
 def test_mournequest_odds_table_is_consistent():

@@ -3,9 +3,10 @@ written in a user's own file is registered by name, listed by `policies`, and
 played through the CLI without editing the package. Each plug-in compiles its
 own copy of the engine once (about two minutes), cached for the session."""
 import os
+import signal
 import subprocess
 import sys
-import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -17,19 +18,6 @@ from mournesim.cli import main
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "docs" / "examples" / "cautious_policy.py"
 MOURNESIM = Path(sys.executable).with_name("mournesim")
-
-
-@pytest.fixture(scope="session")
-def plugin_cache(tmp_path_factory):
-    """One engine cache directory for every plug-in compiled in this session."""
-    d = tmp_path_factory.mktemp("mqcache")
-    old = os.environ.get("MOURNESIM_CACHE")
-    os.environ["MOURNESIM_CACHE"] = str(d)
-    yield d
-    if old is None:
-        os.environ.pop("MOURNESIM_CACHE", None)
-    else:
-        os.environ["MOURNESIM_CACHE"] = old
 
 
 def test_builtins_are_listed_with_their_parameters():
@@ -48,23 +36,13 @@ def test_a_plug_in_is_listed_after_loading_it():
     assert "cautious" in res.output and "risk=0.8" in res.output and str(EXAMPLE) in res.output
 
 
-def test_plug_in_copy_of_greedy_plays_exactly_the_builtin_games(tmp_path, plugin_cache):
+def test_plug_in_copy_of_greedy_plays_exactly_the_builtin_games(faulty_plugin):
     """A plug-in that just calls the built-in greedy function must play the very
     same games as the built-in greedy policy: the generated engine is a faithful
-    copy of the rules, and the policy gets the same random stream."""
-    f = tmp_path / "greedy_copy.py"
-    f.write_text(textwrap.dedent('''
-        from numba import njit
-        from mournesim.plugins import register_policy
-        from mournesim.policies import greedy
-
-        @njit(cache=True)
-        def greedy_copy(s, T, legal, n, rng, pp, h):
-            return greedy(s, T, legal, n, rng, pp, h)
-
-        register_policy("greedy_copy", greedy_copy, params={"risk": 0.55, "charm_weight": 1.0})
-    '''))
-    plugins.load_plugin(str(f))
+    copy of the rules, and the policy gets the same random stream. (The
+    plug-in, tests/conftest.py, can also misbehave on request; fault 0 is
+    plain greedy, whose third parameter it never reads.)"""
+    plugins.load_plugin(str(faulty_plugin))
     rules = sim.prepare()
     a = sim.simulate(games=40, seed=9, level="easy", players=3, policy="greedy", rules=rules)
     b = sim.simulate(games=40, seed=9, level="easy", players=3, policy="greedy_copy", rules=rules)
@@ -124,25 +102,14 @@ def test_builtin_policies_only_ever_pick_legal_choices():
                 assert (df["illegal_choices"] == 0).all(), (policy, level, players)
 
 
-def test_an_illegal_plug_in_choice_is_reported(tmp_path, plugin_cache):
+def test_an_illegal_plug_in_choice_is_reported(faulty_plugin):
     """A plug-in that returns a code outside the legal list is caught: the
     engine plays the first legal choice instead, and the run stops with one
     clear error naming the policy."""
-    f = tmp_path / "cheat.py"
-    f.write_text(textwrap.dedent('''
-        from numba import njit
-        from mournesim.plugins import register_policy
-
-        @njit(cache=True)
-        def cheat(s, T, legal, n, rng, pp, h):
-            return legal[0] + 1000000
-
-        register_policy("cheat", cheat)
-    '''))
-    plugins.load_plugin(str(f))
+    plugins.load_plugin(str(faulty_plugin))
     from simcore.errors import InputError
-    with pytest.raises(InputError, match="policy cheat: returned an action that was not legal"):
-        sim.simulate(games=3, seed=1, level="easy", players=2, policy="cheat")
+    with pytest.raises(InputError, match="policy greedy_copy: returned an action that was not legal"):
+        sim.simulate(games=3, seed=1, level="easy", players=2, policy="greedy_copy", params=(0.55, 1, 1))
 
 
 def test_policy_parameters_change_behaviour():
@@ -152,3 +119,71 @@ def test_policy_parameters_change_behaviour():
     bold = sim.simulate(games=300, seed=4, level="medium", players=4, policy="greedy", params=(0.2, 1.0), rules=rules)
     shy = sim.simulate(games=300, seed=4, level="medium", players=4, policy="greedy", params=(0.95, 1.0), rules=rules)
     assert bold["combats"].mean() > shy["combats"].mean()
+
+
+# ---- plug-ins inside the contract (issue 18, family 5) -------------------------
+
+@pytest.mark.parametrize("body, message", [
+    ("import sys\nsys.exit(0)\n", "called sys.exit(0) while loading"),
+    ("raise SystemExit('bye')\n", "called sys.exit('bye')"),
+    ("import no_such_module_here\n", "cannot import"),
+    ("x = 1 / 0\n", "ZeroDivisionError"),
+])
+def test_loading_a_plug_in_cannot_end_the_process(tmp_path, body, message):
+    """Whatever a plug-in does while it loads — sys.exit, raise, import what
+    is missing — is one line and exit 2: simulate never ends silently."""
+    f = tmp_path / "bad_plugin.py"
+    f.write_text(body)
+    res = CliRunner().invoke(main, ["--plugin", str(f), "simulate", "--games", "2"])
+    assert res.exit_code == 2, res.output
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("mournesim: error: --plugin") and message in lines[0], lines
+
+
+@pytest.mark.parametrize("fault, message", [(1, "returned an action that was not legal"),
+                                            (2, "policy greedy_copy failed while playing: ValueError")])
+@pytest.mark.parametrize("command", [["replay", "--players", "2", "--level", "easy"],
+                                     ["simulate", "--games", "3", "--players", "2", "--workers", "1", "--quiet"]])
+def test_a_misbehaving_policy_is_one_line_in_every_command(faulty_plugin, fault, message, command):
+    """An illegal choice is an error in ``replay`` as in ``simulate`` (never
+    a game shown as if it were legal); an exception raised inside a policy
+    is one line naming the policy."""
+    res = CliRunner().invoke(main, ["--plugin", str(faulty_plugin), *command, "--policy", "greedy_copy",
+                                    "--params", f"0.55,1,{fault}"])
+    assert res.exit_code == 2, res.output
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("mournesim: error: ") and message in lines[0], lines
+    assert "Traceback" not in res.output
+
+
+@pytest.mark.parametrize("command, said", [
+    (["simulate", "--games", "4", "--workers", "1", "--quiet"],
+     "mournesim: interrupted: nothing kept (use --out DIR to keep finished batches)"),
+    (["replay"], "mournesim: interrupted")])
+def test_ctrl_c_stops_a_policy_that_never_returns(faulty_plugin, plugin_cache, command, said):
+    """A plug-in policy stuck in an endless loop, in ``simulate --workers 1``
+    and in ``replay``: Ctrl-C stops it within a few seconds (exit 130, one
+    line), and no process of the command is left behind."""
+    import psutil
+    env = dict(os.environ, MOURNESIM_CACHE=str(plugin_cache))
+    env.pop("NUMBA_DISABLE_JIT", None)
+    p = subprocess.Popen([str(MOURNESIM), "--plugin", str(faulty_plugin), *command, "--policy", "greedy_copy",
+                          "--params", "0.55,1,3"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    family = []
+    deadline = time.time() + 300
+    while time.time() < deadline and p.poll() is None:
+        family = psutil.Process(p.pid).children(recursive=True)
+        busy = [c for c in family if c.cpu_times().user > 5]     # the worker is deep in the loop
+        if busy:
+            break
+        time.sleep(0.5)
+    assert p.poll() is None, p.communicate()
+    t0 = time.time()
+    p.send_signal(signal.SIGINT)
+    _, err = p.communicate(timeout=30)
+    assert time.time() - t0 < 5 and p.returncode == 130, (time.time() - t0, p.returncode, err)
+    assert err.strip().splitlines() == [said]
+    time.sleep(2)
+    assert not [c.pid for c in family if c.is_running() and c.status() != psutil.STATUS_ZOMBIE]

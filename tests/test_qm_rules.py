@@ -229,18 +229,24 @@ class QGame:
         E.draw_item(self.s, self.T, self.ev, self.legal, self.rng, self.pp, int(seat))
 
     def play(self):
-        E.play(self.s, self.T, self.ev, self.legal, self.rng, self.pp)
+        E.play(self.s, self.T, self.ev, self.legal, self.rng, self.pp, np.zeros((1, L.STATE_SIZE), np.int32))
 
     @property
     def win(self):
         return int(self.s[L.G_WIN]), int(self.s[L.G_WINNER])
 
 
-def choices(T, r, bl, extra=0):
+def choices(T, r, bl):
     s = np.zeros(L.STATE_SIZE, np.int32)
     legal = np.zeros(L.MAX_LEGAL, np.int32)
-    n = E.movement_choices(s, T, legal, int(r), int(bl), int(extra))
+    n = E.movement_choices(s, T, legal, int(r), int(bl))
     return sorted(int(c) for c in legal[:n])
+
+
+def after_shoes(T, r, bl, extra):
+    """Every movement result a roll of ``r`` and ``bl`` can end in once
+    Shoes add ``extra`` squares to the choice made (engine.shoe_move)."""
+    return sorted({int(E.shoe_move(int(c), int(extra))) for c in choices(T, r, bl)})
 
 
 def home_square(race):
@@ -385,14 +391,25 @@ def test_movement_choices_two_symbols():
     assert choices(T, SWORD, CHEST) == sorted([code(L.A_SYMBOL, 1), code(L.A_SYMBOL, 3), code(L.A_STAY)])
 
 
-def test_movement_choices_with_yellow_bird_shoe():
-    """QM-RULING-07/08/09, QM-GAP-49: a Shoe adds 1 square: 3 + sword gives move
-    4 (3 + 1), fight, or move 1 instead of the fight; two numbers move the sum
-    + 1; two symbols allow 1 square instead of either symbol."""
-    assert choices(R0.T, SWORD, 3, 1) == sorted([code(L.A_MOVE, 4), code(L.A_SYMBOL, 1), code(L.A_MOVE, 1)])
-    assert choices(R0.T, 2, 4, 1) == [code(L.A_MOVE, 7)]
-    assert choices(R0.T, SWORD, CHEST, 1) == sorted([code(L.A_SYMBOL, 1), code(L.A_SYMBOL, 3),
-                                                     code(L.A_MOVE, 1)])
+def test_movement_after_a_yellow_bird_shoe_only_the_ruled_moves():
+    """QM-RULING-07/08/09, QM-GAP-49: once a Shoe is played the roll can only
+    end in "number + 1" or "1 square instead of the symbol" -- the symbol
+    itself is no longer a result (the Shoe would be spent for nothing). 3 +
+    sword: move 4 or move 1 (no fight); two numbers: the sum + 1; two symbols:
+    1 square (either symbol, or staying with two_symbols_may_pass, becomes the
+    1-square move); two Shoes add 2."""
+    assert after_shoes(R0.T, SWORD, 3, 1) == sorted([code(L.A_MOVE, 4), code(L.A_MOVE, 1)])
+    assert after_shoes(R0.T, 4, BOMB, 1) == sorted([code(L.A_MOVE, 5), code(L.A_MOVE, 1)])
+    assert after_shoes(R0.T, 2, 4, 1) == [code(L.A_MOVE, 7)]
+    assert after_shoes(R0.T, SWORD, CHEST, 1) == [code(L.A_MOVE, 1)]
+    T = R0.T.copy()
+    T[TB.P_T_TWO_SYMBOLS_PASS] = 1
+    assert after_shoes(T, SWORD, BOMB, 1) == [code(L.A_MOVE, 1)]
+    assert after_shoes(R0.T, SWORD, 3, 2) == sorted([code(L.A_MOVE, 5), code(L.A_MOVE, 2)])
+    assert after_shoes(R0.T, SWORD, 3, 0) == choices(R0.T, SWORD, 3)
+    for r in (1, 2, 3, 4, SWORD):
+        for bl in (1, 2, 3, 4, BOMB, CHEST):
+            assert all(c // OPB == L.A_MOVE for c in after_shoes(R0.T, r, bl, 1)), (r, bl)
 
 
 def _quiet_pair(chars=("robot", "priest"), seed=1):
@@ -530,7 +547,75 @@ def test_yellow_bird_shoe_one_square_instead_of_the_fight():
     assert g.pos(0) == 1
     assert g.hand(0) == [IT["shield_5"]]
     assert int(g.s[L.G_DUELS]) == 0
-    assert g.events("choice") == [(0, L.A_MOVE, 1, 0, 0)]
+    # the forum's order: the player chooses to fight, then plays the Shoe,
+    # which turns the fight into a 1-square move
+    assert g.events("choice") == [(0, L.A_SYMBOL, 1, 0, 0)]
+    assert g.events("extra_move") == [(0, 1, 1, 0, 0)]
+
+
+def _shoe_race(shoe_any, seed=1):
+    """Seat 0 (Robot) on square 4 rolls 2 + 2: a move of 4 lands on the
+    Wizard School (square 8), a castle it has not landed on; seat 1 (Priest)
+    holds a Yellow Bird Shoe. Every other square is plain::
+
+        4 . . . 8 9
+        R       W .      (R: the Robot's pawn, W: the Wizard School)
+    """
+    g = _quiet_pair(("robot", "priest"), seed=seed)
+    g.T[TB.P_T_SHOE_ANY] = shoe_any
+    g.square(SQ_WIZARD, L.SQ_CASTLE)
+    g.put(0, 4)
+    g.set_hand(1, ["yellow_bird_shoe"])
+    g.set_item_used([])
+    g.fix_dice(2, 2)
+    g.clear_log()
+    g.turn(0)
+    return g
+
+
+def test_yellow_bird_shoe_any_player_may_play_it_on_another_players_roll():
+    """QM-RULING-07, QM-GAP-49 (toggle shoe_any_player, default true): "It is
+    used when any player has finished rolling the dice. It adds 1 square of
+    movement." The Priest (greedy) plays its Shoe on the Robot's roll: the
+    Robot's move of 4 becomes 5, past the castle it was about to land on
+    (square 9, no castle marked); the Shoe goes to the used pile."""
+    g = _shoe_race(1)
+    assert g.events("play_item") == [(1, IT["yellow_bird_shoe"], 0, 0, 0)]
+    assert g.events("extra_move") == [(0, 1, 5, 0, 0)]
+    assert g.pos(0) == SQ_WIZARD + 1
+    assert g.castles(0) == 0
+    assert g.hand(1) == [] and g.item_used() == [IT["yellow_bird_shoe"]]
+
+
+def test_yellow_bird_shoe_own_roll_only_with_toggle_off():
+    """QM-GAP-49 (toggle shoe_any_player = false: only the roller plays a Shoe
+    on its roll): the same position, the Priest keeps its Shoe and the Robot
+    lands on the Wizard School, which counts for the five castles."""
+    g = _shoe_race(0)
+    assert g.events("play_item") == []
+    assert g.pos(0) == SQ_WIZARD
+    assert g.castles(0) == 1 << CASTLE["wizard_school"]
+    assert g.hand(1) == [IT["yellow_bird_shoe"]]
+
+
+def test_yellow_bird_shoe_on_another_players_fight_cancels_it():
+    """QM-RULING-09 played by another player (toggle shoe_any_player): the
+    Robot (Hp 40) rolls 3 + sword and chooses the fight against the Priest
+    (Hp 5); the Priest plays its Shoe, so the Robot moves 1 square instead
+    and there is no fight ("The player then does not fight")."""
+    g = _quiet_pair(("robot", "priest"))
+    g.put(0, 0)
+    g.set_hp(0, 40)
+    g.set_hp(1, 5)
+    g.set_hand(1, ["yellow_bird_shoe"])
+    g.fix_dice(SWORD, 3)
+    g.clear_log()
+    g.turn(0)
+    assert g.events("choice") == [(0, L.A_SYMBOL, 1, 0, 0)]
+    assert g.events("play_item") == [(1, IT["yellow_bird_shoe"], 0, 0, 0)]
+    assert int(g.s[L.G_DUELS]) == 0
+    assert g.pos(0) == 1
+    assert g.hp(1) == 5
 
 
 # =================================================================== warps ==
@@ -1007,7 +1092,7 @@ def test_duel_free_first_attack_is_compulsory():
         g.clear_log()
         g.duel(0)
         att = g.events("attack")
-        assert att[0] == (0, 1, 2, 4, 0)
+        assert att[0] == (0, 1, 2, 0, 4)          # At 2, cost 0, Mp left 4
         assert g.events("damage")[0] == (1, 2, 0, 2, 0)
 
 
@@ -1045,90 +1130,136 @@ def test_duel_alternating_paid_attacks_until_mp_runs_out():
     then neither can pay: B loses 2+3+3 = 8, A loses 2+2 = 4, 5 attacks."""
     g = _duel_pair("swordsman", "robot", red=4, blue=4)
     g.duel(0)
-    assert g.events("attack") == [(0, 1, 2, 4, 0), (1, 0, 2, 2, 0), (0, 1, 3, 2, 0), (1, 0, 2, 0, 0),
-                                  (0, 1, 3, 0, 0)]
+    # (attacker, defender, At, cost, Mp left after paying)
+    assert g.events("attack") == [(0, 1, 2, 0, 4), (1, 0, 2, 2, 2), (0, 1, 3, 2, 2), (1, 0, 2, 2, 0),
+                                  (0, 1, 3, 2, 0)]
     assert g.hp(1) == 23 - 8
-    assert g.hp(0) == 20 - 4
+    assert g.hp(0) == RS.characters["swordsman"].hp - 4
     assert int(g.s[L.G_ATTACKS]) == 5
     assert g.get(0, L.P_MP) == 0 and g.get(1, L.P_MP) == 0
+    # the Robot is due and has Mp 0: it cannot pay, and the combat ends
+    assert g.events("cannot_pay") == [(1, 0, 2, 0, 0)]
+    assert g.events("duel_end") == [(0, 1, L.END_CANNOT_PAY, 5, 0)]
 
 
-def _check_attack_sequence(seq, mp, cost, at, lone_continues=True):
-    """Replay an observed attack sequence against the combat rules; returns the
-    number of declines it implies. seq: list of (attacker, At)."""
-    a, d = 0, 1
-    assert seq[0] == (a, 2), "the free attack comes first"
-    out = set()
-    due = d
-    declines = 0
-    i = 1
+@pytest.mark.parametrize("lone,attacks,hp_lost", [(0, 1, 2), (1, 3, 8)])
+def test_duel_ends_for_both_when_the_side_due_cannot_pay(lone, attacks, hp_lost):
+    """QM-DUEL-08/12, QM-GAP-35: "when a player can no longer attack because
+    they have no Mp left, the combat ends for both sides". Swordsman (Mp 4,
+    paid Mp 2 -> At 3) attacks the Robot (Mp 1: no paid attack, which costs
+    Mp 2): after the free At 2 the Robot is due and cannot pay, so the combat
+    ends -- the Robot loses 2. With the other reading (toggle
+    lone_attacker_continues = true) the Swordsman keeps attacking alone, At 3
+    twice more: the Robot loses 2 + 3 + 3 = 8 (the issue's seed 1, game 3,
+    round 1: Hp 19 -> 17 instead of 19 -> 11)."""
+    g = _duel_pair("swordsman", "robot", red=4, blue=1)
+    g.T[TB.P_T_LONE_CONTINUES] = lone
+    g.duel(0)
+    assert len(g.events("attack")) == attacks == int(g.s[L.G_ATTACKS])
+    assert g.hp(1) == 23 - hp_lost
+    assert g.events("cannot_pay")[0] == (1, 1, 2, 0, 0)           # the Robot: Mp 1, cheapest attack Mp 2
+    why = L.END_CANNOT_PAY if not lone else L.END_BOTH_STOPPED
+    assert g.events("duel_end") == [(0, 1, why, attacks, 0)]
+
+
+def _check_duel_log(g, mp, cost, at, lone, after_decline):
+    """Check a logged combat (seat 0 attacks seat 1, no cards or abilities)
+    against the combat rules, step by step, from the log's own records:
+    the free attack first; then whenever a side is due, it attacks (paying its
+    cost) if it can pay and does not decline; a side that cannot pay ends the
+    combat (or, with ``lone``, stops while the other goes on); a side that
+    declines stops and the other goes on (or, without ``after_decline``, the
+    combat ends); the combat ends when both have stopped. Returns the number
+    of declines."""
+    recs = [(L.EVENT_NAMES[int(r[0])], int(r[2]), int(r[3]), int(r[4]), int(r[5]))
+            for r in g.ev[:int(g.s[L.G_LOGN])]
+            if L.EVENT_NAMES[int(r[0])] in ("attack", "decline", "cannot_pay", "duel_end")]
+    mp = dict(mp)
+    assert recs[0] == ("attack", 0, 1, 2, 0), "the free attack comes first"
+    i, due, out, declines, n_att = 1, 1, set(), 0, 1
     while True:
-        other = a if due == d else d
+        other = 1 - due
         if due in out:
-            if other in out or not lone_continues:
-                break
             due = other
             continue
+        ev, who = recs[i][0], recs[i][1]
         if mp[due] < cost[due]:
-            out.add(due)
-            if not lone_continues:
-                break
-            due = other
-            continue
-        if i < len(seq) and seq[i][0] == due:
-            assert seq[i][1] == at[due]
-            mp[due] -= cost[due]
+            assert (ev, who) == ("cannot_pay", due), recs[i]
             i += 1
-            if other not in out:
-                due = other
-            continue
-        # the side due could pay and did not attack: it declined
-        declines += 1
-        out.add(due)
-        if not lone_continues:
+            if not lone:
+                end = L.END_CANNOT_PAY
+                break
+            out.add(due)
+        elif ev == "decline":
+            assert who == due, recs[i]
+            declines += 1
+            i += 1
+            out.add(due)
+            if not after_decline:
+                end = L.END_DECLINED
+                break
+        else:
+            assert recs[i] == ("attack", due, other, at[due], cost[due]), recs[i]
+            mp[due] -= cost[due]
+            n_att += 1
+            i += 1
+        if out == {0, 1}:
+            end = L.END_BOTH_STOPPED
             break
-        due = other
-    assert i == len(seq), f"attacks after the combat should have ended: {seq}"
+        if other not in out:
+            due = other
+    assert recs[i:] == [("duel_end", 0, 1, end, n_att)], recs[i:]
     return declines
 
 
-def test_duel_decline_means_no_more_attacks():
-    """QM-DUEL-11, QM-GAP-34/35: a paid attack may be declined; the side that
-    declines makes no more attacks in the combat, while the other keeps
-    attacking as long as it can pay. Random policies, Mp 4 each: every
-    observed attack sequence must fit these rules, and declines do occur."""
+@pytest.mark.parametrize("lone,after_decline", [(0, 1), (0, 0), (1, 1), (1, 0)])
+def test_duel_declines_and_stops_follow_the_rules(lone, after_decline):
+    """QM-DUEL-10/11/12, QM-GAP-34/35, in every reading: a paid attack may be
+    declined, and a side that declines makes no more attacks (step 8); by
+    default the other side keeps attacking until it stops or cannot pay
+    (toggle attacker_continues_after_decline; false: the decline ends the
+    combat), and the side due that cannot pay ends the combat for both (step
+    9; toggle lone_attacker_continues: the other goes on). Random policies
+    (which decline about half the attacks offered), Mp 4 each, 40 combats:
+    every logged combat follows these rules, and declines do occur."""
     declines = 0
-    consecutive = 0
     for seed in range(40):
         g = QGame(["swordsman", "robot"], policies=RANDOM, seed=seed)
+        g.T[TB.P_T_LONE_CONTINUES] = lone
+        g.T[TB.P_T_AFTER_DECLINE] = after_decline
         g.clear_hands()
         g.no_abilities("swordsman", "robot")
         g.fix_dice(4, 4)
         g.clear_log()
         g.duel(0)
-        seq = [(e[0], e[2]) for e in g.events("attack")]
-        declines += _check_attack_sequence(seq, {0: 4, 1: 4}, {0: 2, 1: 2}, {0: 3, 1: 2})
-        consecutive += any(seq[k][0] == seq[k + 1][0] for k in range(len(seq) - 1))
+        declines += _check_duel_log(g, {0: 4, 1: 4}, {0: 2, 1: 2}, {0: 3, 1: 2}, lone, after_decline)
     assert declines >= 5
-    assert consecutive >= 1
 
 
-def test_duel_decline_ends_combat_when_lone_attacker_toggle_off():
-    """QM-DUEL-12, QM-GAP-35 (toggle lone_attacker_continues = false): the combat
-    ends as soon as the side due to attack cannot or does not."""
-    declines = 0
-    for seed in range(30):
-        g = QGame(["swordsman", "robot"], policies=RANDOM, seed=seed)
-        g.T[TB.P_T_LONE_CONTINUES] = 0
-        g.clear_hands()
-        g.no_abilities("swordsman", "robot")
-        g.fix_dice(4, 4)
-        g.clear_log()
+def test_duel_after_a_decline_the_other_side_attacks_again():
+    """QM-DUEL-11/12 (toggle attacker_continues_after_decline, default true):
+    "A player who has become the attacking side but does not attack may not
+    attack again" and the combat ends "when both players have stopped".
+    Swordsman (Mp 4) attacks the Robot (Mp 3, Hp 3, holding Shield +3 for
+    Mp 2). The Swordsman's free attack is set to At 0 in this position, so
+    the Robot keeps its Mp through it. Greedy then declines the Robot's
+    counter: paying Mp 2 would leave no Mp for the shield against the
+    Swordsman's next At 3, which would knock it out. The Swordsman attacks
+    again (the Robot shields it), and once more (the Robot, out of cards, is
+    knocked out): three attacks, all the Swordsman's. With the toggle off the
+    decline ends the combat after the free attack, and the Robot survives."""
+    for after, n_att, alive in ((1, 3, False), (0, 1, True)):
+        g = _duel_pair("swordsman", "robot", red=4, blue=3)
+        g.T[TB.O_CHAR + CH["swordsman"] * TB.CH + TB.C_AT] = 0
+        g.T[TB.P_T_AFTER_DECLINE] = after
+        g.set_hp(1, 3)
+        g.set_hand(1, ["shield_3"])
         g.duel(0)
-        seq = [(e[0], e[2]) for e in g.events("attack")]
-        assert all(seq[k][0] != seq[k + 1][0] for k in range(len(seq) - 1))
-        declines += _check_attack_sequence(seq, {0: 4, 1: 4}, {0: 2, 1: 2}, {0: 3, 1: 2}, lone_continues=False)
-    assert declines >= 5
+        assert g.events("decline") == [(1, 0, 3, 0, 0)]
+        assert [e[0] for e in g.events("attack")] == [0] * n_att
+        assert g.alive(1) == alive
+        why = L.END_DECLINED if not after else L.END_ELIMINATED
+        assert g.events("duel_end") == [(0, 1, why, n_att, 0)]
 
 
 def test_duel_worked_example_of_the_rulebook():
@@ -1165,9 +1296,11 @@ def test_duel_worked_example_of_the_rulebook():
     assert g.events("fight") == [(0, 1, 2, 3, 0)]
     assert g.events("play_item") == [(0, IT["sword"], 0, 2, 0),      # A: Sword, Mp 0, A Mp 2
                                      (1, -1, 1, 2, 0)]               # B: ability 0 (Shield), Mp 1, B Mp 2
-    assert g.events("attack") == [(0, 1, 3, 2, 0), (1, 0, 2, 0, 0), (0, 1, 3, 0, 0)]
+    # (attacker, defender, the attack's own At, its cost, Mp left); cards add to the At after
+    assert g.events("attack") == [(0, 1, 2, 0, 2), (1, 0, 2, 2, 0), (0, 1, 3, 2, 0)]
     assert g.events("damage") == [(1, 3, 2, 1, 0), (0, 2, 0, 2, 0), (1, 3, 0, 3, 0)]
-    assert [e[:2] for e in g.events("hp")] == [(1, -1), (0, -2)]      # 4 -> 3, 3 -> 1; then B out
+    assert [e[:2] for e in g.events("hp")] == [(1, -1), (0, -2), (1, -3)]   # 4 -> 3, 3 -> 1, 3 -> 0
+    assert g.events("duel_end") == [(0, 1, L.END_ELIMINATED, 3, 0)]
     assert g.hp(0) == 1
     assert g.hp(1) == 0 and not g.alive(1)
     assert g.win == (L.WIN_LAST_STANDING, 0)
@@ -1233,7 +1366,8 @@ def test_max_attacks_per_combat_cap():
     g = _duel_pair("swordsman", "robot", red=4, blue=4)
     g.T[TB.P_MAX_ATTACKS] = 2
     g.duel(0)
-    assert g.events("attack") == [(0, 1, 2, 4, 0), (1, 0, 2, 2, 0)]
+    assert g.events("attack") == [(0, 1, 2, 0, 4), (1, 0, 2, 2, 2)]
+    assert g.events("duel_end") == [(0, 1, L.END_CAP, 2, 0)]
 
 
 def test_phoenix_revives_to_five_without_carrying_damage_in_combat():
@@ -1308,18 +1442,22 @@ def test_life_mirror_absorbs_attack_and_gains_hp():
     assert g.hp(1) == hp + 4
 
 
-def test_mana_mirror_absorbs_attack_and_gains_mp():
+@pytest.mark.parametrize("lone,robot_attacks", [(0, 1), (1, 2)])
+def test_mana_mirror_absorbs_attack_and_gains_mp(lone, robot_attacks):
     """QM-RULING-04, QM-GAP-31/44: the Mana Mirror (Mp 2) absorbs an At 4 attack
-    and gives Mp 4 for this combat; the Robot spends it on two paid attacks
-    (Mp 2 -> At 2 each): the attacker (Mp 0, out of attacks) loses 4."""
+    (At 2 + two Swords) and gives Mp 4 for this combat; the Robot pays Mp 2 for
+    an At 2 attack. Then the Priest (Mp 0) is due and cannot pay, so the
+    combat ends (QM-DUEL-12): the Priest loses 2. With toggle
+    lone_attacker_continues the Robot attacks again: the Priest loses 4."""
     g = _duel_pair("priest", "robot", red=SWORD, blue=2)
+    g.T[TB.P_T_LONE_CONTINUES] = lone
     g.set_hand(0, ["sword", "sword"])
     g.set_hand(1, ["mana_mirror"])
     g.duel(0)
     assert g.events("absorb") == [(1, 4, L.GAIN_MP, 0, 0)]
-    assert g.events("attack") == [(0, 1, 4, 0, 0), (1, 0, 2, 2, 0), (1, 0, 2, 0, 0)]
+    assert g.events("attack") == [(0, 1, 2, 0, 0), (1, 0, 2, 2, 2), (1, 0, 2, 2, 0)][:1 + robot_attacks]
     assert g.hp(1) == 23
-    assert g.hp(0) == RS.characters["priest"].hp - 4
+    assert g.hp(0) == RS.characters["priest"].hp - 2 * robot_attacks
 
 
 def test_attack_cards_only_while_attacking_shield_cards_only_while_defending():

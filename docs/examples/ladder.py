@@ -24,10 +24,10 @@ CHUNK = 20_000
 
 def cell(args):
     """Play one chunk of one cell; returns (key, wins array, seconds)."""
-    policy, level, players, seed, first, n = args
+    policy, level, players, seed, first, n, ruleset = args
     from mournesim import sim   # imported in the worker
     t = time.perf_counter()
-    rules = sim.prepare()
+    rules = sim.prepare(ruleset)
     rows = sim.run_games(rules, sim.Config(level=level, players=players, policy=policy), seed, first, n)
     from mournesim import layout as L
     wins = rows[:, L.RESULT_INDEX["outcome"]] == L.O_WIN
@@ -42,6 +42,7 @@ def main():
     ap.add_argument("--workers", type=int, default=os.cpu_count())
     ap.add_argument("--policies", default="random,greedy,planner,rollout")
     ap.add_argument("--out", default="ladder.csv")
+    ap.add_argument("--ruleset", default=None, help="ruleset TOML file (default: the shipped one)")
     a = ap.parse_args()
     jobs = []
     for policy in a.policies.split(","):
@@ -50,7 +51,7 @@ def main():
         for level in ("easy", "medium", "hard"):
             for players in (4, 1):
                 for first in range(0, n, chunk):
-                    jobs.append((policy, level, players, a.seed, first, min(chunk, n - first)))
+                    jobs.append((policy, level, players, a.seed, first, min(chunk, n - first), a.ruleset))
     results = {}
     secs = {}
     with ProcessPoolExecutor(a.workers) as ex:
@@ -80,7 +81,8 @@ def main():
     import json
     from mournesim import sim
     from simcore import identity
-    stamp = dict(identity.engine("mournesim"), ruleset_hash=sim.prepare().hash, seed=a.seed, games=a.games,
+    stamp = dict(identity.engine("mournesim"), ruleset_hash=sim.prepare(a.ruleset).hash,
+                 ruleset=a.ruleset, overrides=[], seed=a.seed, games=a.games,
                  search_games=a.search_games, policies=a.policies, command=" ".join(["python"] + sys.argv))
     Path(a.out).with_suffix(".json").write_text(json.dumps(stamp, indent=1) + "\n")
     print(df.to_string(index=False))
