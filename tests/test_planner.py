@@ -193,30 +193,39 @@ def _only_disc_missing(g, d, t, n=1):
             g.s[g.disc(dd) + L.D_DEP + tt] = want - (min(n, want) if (dd, tt) == (d, t) else 0)
 
 
-def _disc_needing(g, t):
-    return next(d for d in range(4) if int(g.T[TB.O_NM_CHARMS + g.nm_at_disc(d) * 4 + t]) > 0)
+def _needs(g, d=0, t=FLAX):
+    """Disc ``d``'s Nightmare needs at least one charm of type ``t`` (set in
+    this test's own copy of the rules, as the Nightmares sit at random,
+    MQ-SETUP-01); returns ``(d, t)``."""
+    k = g.nm_at_disc(d)
+    g.T[TB.O_NM_CHARMS + k * 4 + t] = max(1, int(g.T[TB.O_NM_CHARMS + k * 4 + t]))
+    return d, t
 
 
 def test_trade_two_spare_charms_for_the_missing_one():
     """MQ-ACT-07: a hero holding two Gold no Disc needs, nearer a Trading
-    Post than the Flax cache, trades them there for the Flax its Disc still
-    misses (part ``trade``); the v2 planner walks to the cache instead."""
+    Post than the Flax cache, trades the Gold there for the Flax its Disc
+    (North) still misses (part ``trade``); the v2 planner walks to the cache
+    instead.
+
+        path_e2 --2--> post_e        path_e2 --5--> cache_flax
+    """
     for params, trades in ((PLANNER_DEFAULTS, True), (V2_PARAMS, False)):
         g = _planner_game(params, park=("path_e2",) + ("path_n1", "path_s3", "path_w2"))
-        d = _disc_needing(g, FLAX)
-        _only_disc_missing(g, d, FLAX)
+        d, t = _needs(g, 0, FLAX)                  # the North Disc misses one Flax
+        _only_disc_missing(g, d, t)
         g.set_charms(0, gold=2)
         assert _dist(g, "path_e2", "post_e") < _dist(g, "path_e2", "cache_flax")
         g.begin_turn(0)
         done = g.run_turn(0, POLICY_PLANNER)
-        assert ((L.A_TRADE, GOLD * 4 + FLAX) in done) is trades, (params, done)
+        assert ((L.A_TRADE, GOLD * 4 + t) in done) is trades, (params, done)
         if trades:
-            assert g.charms(0)[FLAX] == 1 and g.charms(0)[GOLD] == 0
+            assert g.charms(0)[t] == 1 and g.charms(0)[GOLD] == 0
 
 
 def test_extra_action_skill_only_when_it_buys_something():
     """MQ-HERO-06/07: Grace's Swift Foot (one extra action, three uses) is
-    spent by the planner when the extra action deposits the Flax its Disc
+    spent by the planner when the extra action deposits the charm its Disc
     misses on the Key Stone she has just reached (MQ-CHARM-07), and not
     on a turn where it only adds a step towards a cache (part ``skills``);
     the v2 planner spent it at the end of every turn."""
@@ -224,18 +233,19 @@ def test_extra_action_skill_only_when_it_buys_something():
     # far from everything, nothing to deposit: v2 spends the skill, the planner keeps it
     for params, spends in ((PLANNER_DEFAULTS, False), (V2_PARAMS, True)):
         g = _planner_game(params, players=2, heroes=(GRACE, JACK), park=("start_s", "path_n1"))
-        _only_disc_missing(g, _disc_needing(g, FLAX), FLAX)
+        d, t = _needs(g)
+        _only_disc_missing(g, d, t)
         g.begin_turn(0)
         done = g.run_turn(0, POLICY_PLANNER)
         assert any(op == L.A_SKILL for op, _ in done) is spends, (params, done)
-    # three steps from the Key Stone with the Flax it misses: step, step, step, skill, deposit
+    # three steps from the Key Stone with the charm it misses: step, step, step, skill, deposit
     g = _planner_game(PLANNER_DEFAULTS, players=2, heroes=(GRACE, JACK))
-    d = _disc_needing(g, FLAX)
+    d, t = _needs(g)
     ks = g.name(g.T[TB.O_KEYSTONE + d])
     three = [n for n in g.names if n.startswith("path") and _dist(g, n, ks) == 3]
     g.park_heroes(three[0], "path_n1" if not ks.endswith("n") else "path_s3")
-    _only_disc_missing(g, d, FLAX)
-    g.set_charms(0, flax=1)
+    _only_disc_missing(g, d, t)
+    g.set_charms(0, **{("granite", "gold", "blackthorn", "flax")[t]: 1})
     g.begin_turn(0)
     done = g.run_turn(0, POLICY_PLANNER)
     ops = [op for op, _ in done]
