@@ -215,6 +215,8 @@ def test_trade_two_spare_charms_for_the_missing_one():
         d, t = _needs(g, 0, FLAX)                  # the North Disc misses one Flax
         _only_disc_missing(g, d, t)
         g.set_charms(0, gold=2)
+        for h in range(g.nheroes):                 # no Secret Pathways to a Crossroads by the cache
+            g.s[g.hero_off(h) + L.H_SKILLS] = 0
         assert _dist(g, "path_e2", "post_e") < _dist(g, "path_e2", "cache_flax")
         g.begin_turn(0)
         done = g.run_turn(0, POLICY_PLANNER)
