@@ -9,7 +9,11 @@ from simcore import jitcache as _jitcache
 #   1  the engine up to issue 12 (2026-12-01)
 #   2  issue 13: the literal readings (MQ-GAP-21, -26, -27, -34, -36, -49, -60,
 #      a fumble stands), the planner/greedy step off and back onto a Nexus
-BEHAVIOUR_VERSION = 2
+#   3  issue 15: the planner plays the whole game (parts post, repair, trade,
+#      talisman, skills, late; passes off) and greedy keeps Talismans for the
+#      wall (its part talisman); all of them at 0 replay v2 exactly
+#      (tests/golden/mournesim-v2.json, tests/test_planner.py)
+BEHAVIOUR_VERSION = 3
 
 _here = _Path(__file__).parent
 _core = _Path(_jitcache.__file__).parent

@@ -13,6 +13,7 @@ from .core import (
     bog_level,
     charms_held,
     code,
+    count_use,
     dice_for_combat,
     discard_equipped,
     drop_charms,
@@ -60,6 +61,7 @@ def hero_combat(s, T, ev, rng, legal, pp, h, row, a, defending):
         faces[i] = roll_die(T, rng, levels[i])
     rolled = n      # dice rolled together; a die added later cannot undo their fumble
     bonus = 0
+    spent = 0       # talismans, relics and skills spent on this combat
     s[L.G_COMBATS] += 1
     while True:
         win, total = score_roll(T, faces, n, ability, bonus, target, blue, defending)
@@ -114,8 +116,10 @@ def hero_combat(s, T, ev, rng, legal, pp, h, row, a, defending):
         if op == L.R_ACCEPT:
             break
         e = -1
+        spent += 1
         if op == L.R_TALISMAN:
             s[L.G_TALISMANS] -= 1
+            s[L.CNT_TALISMAN_COMBAT] += 1
             log(s, ev, L.EVT_TALISMAN, h, arg, faces[arg], 0, 0, 0)
             faces[arg] = roll_die(T, rng, levels[arg])
             continue
@@ -123,9 +127,11 @@ def hero_combat(s, T, ev, rng, legal, pp, h, row, a, defending):
             e = T[TB.O_RELICS + arg * 2 + 0]
             log(s, ev, L.EVT_RELIC_USED, s[L.G_RELIC_OWNER + arg], arg, e, h, 1, 0)   # d=1: in a combat, for hero h
             s[L.G_RELIC_OWNER + arg] = -2
+            count_use(s, L.CNT_RELICS_USED)
         else:
             e = T[TB.O_HERO_SKILL + (s[hb(arg) + L.H_ID])]
             s[hb(arg) + L.H_SKILLS] -= 1
+            count_use(s, L.CNT_SKILLS_USED)
             log(s, ev, L.EVT_SKILL_USED, arg, e, h, 1, 0, 0)   # c=1: in a combat, for hero h
         kind = T[TB.O_EFFECTS + e * 5 + L.EF_KIND]
         amt = T[TB.O_EFFECTS + e * 5 + L.EF_AMOUNT]
@@ -141,6 +147,8 @@ def hero_combat(s, T, ev, rng, legal, pp, h, row, a, defending):
             for i in range(n, n2):
                 faces[i] = roll_die(T, rng, levels[i])
             n = n2
+    if spent > 0 and not win:
+        s[L.CNT_REACTIONS_WASTED] += spent
     log(s, ev, L.EVT_COMBAT, h, row, a, target, total, int(win) + 2 * int(defending))
     return win
 
@@ -189,6 +197,8 @@ def bogbean_drops(s, T, ev, rng, legal, pp, h, c, reward):
                 draw_equipment(s, T, ev, rng, legal, pp, h)
             elif ch // OPB == L.C_RELIC:
                 draw_relic(s, T, ev, rng, legal, pp, h)
+            else:
+                s[L.CNT_REWARDS_DECLINED] += 1
 
 
 @njit(cache=True, _nrt=False)

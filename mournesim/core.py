@@ -23,6 +23,16 @@ def code(op, arg):
 def running(s):
     return s[L.G_OUTCOME] == L.O_RUNNING
 
+
+@njit(cache=True, _nrt=False)
+def count_use(s, cnt):
+    """Count one Skill or Relic use in counter ``cnt`` (``CNT_SKILLS_USED`` or
+    ``CNT_RELICS_USED``), and in the ``*_final`` counter after it during
+    the Final Battle."""
+    s[cnt] += 1
+    if s[L.G_FINAL] == L.FB_RUNNING:
+        s[cnt + 1] += 1
+
 # ---- event log --------------------------------------------------------------
 
 

@@ -55,6 +55,8 @@ def offer_card(s, T, ev, rng, legal, pp, h, c):
         s[hb(h) + L.H_EQ + a] = c
         log(s, ev, L.EVT_EQUIP, h, c, a, T[TB.O_CARDS + c * 3 + 1], 1, 0)
     else:
+        if n == 2:
+            s[L.CNT_CARDS_DECLINED] += 1   # it could have been equipped
         to_surplus(s, c)
         # e, why it was discarded: 0 the player's choice, else 1 + the card
         # held under that ability, which it does not beat
@@ -150,6 +152,7 @@ def apply_simple_effect(s, T, ev, e, user, param):
         if param >= 0 and s[L.G_WALL + param] == 1:
             s[L.G_WALL + param] = 0
             s[L.G_WALL_REPAIRS] += 1
+            s[L.CNT_REPAIRS_RELIC] += 1
             log(s, ev, L.EVT_WALL_REPAIR, user, param, 0, 0, 0, 0)
     elif kind == L.E_ROTATE_DISC:
         d = param
@@ -272,6 +275,7 @@ def arrive(s, T, ev, rng, legal, pp, h):
         s[L.G_ARRIVED] = sp
     c = pot_at(s, T, sp)
     if c >= 0:
+        s[L.CNT_POTS] += 1
         log(s, ev, L.EVT_POT, h, c, sp, 0, 0, 0)
         discard_tile(s, ev, c)
         draw_relic(s, T, ev, rng, legal, pp, h)

@@ -46,6 +46,7 @@ def reroll_offer(s, T, ev, rng, legal, pp, h, face, ctx):
     s[L.G_CTX] = L.CTX_TURN
     if ch // OPB == L.R_TALISMAN:
         s[L.G_TALISMANS] -= 1
+        s[L.CNT_TALISMAN_WALL if ctx == L.CTX_WALL else L.CNT_TALISMAN_COMPASS] += 1
         log(s, ev, L.EVT_TALISMAN, h, -1, face, ctx, 0, 0)
         return True
     return False

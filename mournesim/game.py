@@ -213,31 +213,43 @@ def finish_round(s, T, ev, snaps, rng, legal, pp, h0):
 
 @njit(cache=True, _nrt=False)
 def result_row(s, T, out):
-    """Fill one result row (layout.RESULT_COLUMNS) from a finished game."""
-    out[0] = s[L.G_OUTCOME]
-    out[1] = min(s[L.G_ROUND], T[TB.P_CAP_ROUNDS])
-    out[2] = s[L.G_TURNS]
-    out[3] = s[L.G_CASTOUT]
-    out[4] = s[L.G_ESCAPED]
-    out[5] = s[L.G_DEFEATED]
-    out[6] = s[L.G_FB_POOL]
-    out[7] = 1 if s[L.G_FINAL] == L.FB_RUNNING else 0
-    out[8] = s[L.G_FB_ROUND]
-    out[9] = s[L.G_WALL_HITS]
-    out[10] = s[L.G_WALL_REPAIRS]
-    out[11] = s[L.G_SHIM_WOUNDS] + s[L.G_SHIM_WOUNDS + 1] + s[L.G_SHIM_WOUNDS + 2]
-    out[12] = s[L.G_COMBATS]
-    out[13] = s[L.G_TALISMANS]
+    """Fill one result row (layout.RESULT_COLUMNS) from a finished game; each
+    column is written by name (``layout.RI_*``), never by position."""
+    out[L.RI_OUTCOME] = s[L.G_OUTCOME]
+    out[L.RI_ROUNDS] = min(s[L.G_ROUND], T[TB.P_CAP_ROUNDS])
+    out[L.RI_HERO_TURNS] = s[L.G_TURNS]
+    out[L.RI_CAST_OUT] = s[L.G_CASTOUT]
+    out[L.RI_ESCAPED] = s[L.G_ESCAPED]
+    out[L.RI_DEFEATED] = s[L.G_DEFEATED]
+    out[L.RI_DICE_POOL_FINAL] = s[L.G_FB_POOL]
+    out[L.RI_FINAL_BATTLE] = 1 if s[L.G_FINAL] == L.FB_RUNNING else 0
+    out[L.RI_FINAL_BATTLE_ROUNDS] = s[L.G_FB_ROUND]
+    out[L.RI_WALL_DAMAGE] = s[L.G_WALL_HITS]
+    out[L.RI_WALL_REPAIRS] = s[L.G_WALL_REPAIRS]
+    out[L.RI_SHIMNAVORE_WOUNDS] = s[L.G_SHIM_WOUNDS] + s[L.G_SHIM_WOUNDS + 1] + s[L.G_SHIM_WOUNDS + 2]
+    out[L.RI_COMBATS] = s[L.G_COMBATS]
+    out[L.RI_TALISMANS_LEFT] = s[L.G_TALISMANS]
     minlife = 99
+    skills = 0
     for i in range(4):
-        out[14 + i] = s[hb(i) + L.H_ID] if i < s[L.G_NHEROES] else -1
+        out[L.RI_HERO1 + i] = s[hb(i) + L.H_ID] if i < s[L.G_NHEROES] else -1
         if i < s[L.G_NHEROES]:
             minlife = min(minlife, T[TB.P_LIFE] - s[hb(i) + L.H_WOUNDS])
+            skills += s[hb(i) + L.H_SKILLS]
     for k in range(4):
-        out[18 + k] = s[nb(k) + L.N_FATE]
-        out[22 + k] = 1 if s[nb(k) + L.N_ESCAPED] > 0 else 0
-    out[26] = minlife
-    out[27] = s[L.G_ILLEGAL]
+        out[L.RI_FATE_NM1 + k] = s[nb(k) + L.N_FATE]
+        out[L.RI_ESCAPED_NM1 + k] = 1 if s[nb(k) + L.N_ESCAPED] > 0 else 0
+    out[L.RI_MIN_LIFE] = minlife
+    out[L.RI_ILLEGAL_CHOICES] = s[L.G_ILLEGAL]
+    # the decision counters, in COUNTER_NAMES order (layout checks the columns match)
+    for i in range(L.NCNT):
+        out[L.RI_TRADES_CHARM + i] = s[L.G_CNT + i]
+    out[L.RI_SKILLS_LEFT] = skills
+    relics = 0
+    for r in range(T[TB.P_N_RELICS]):
+        if s[L.G_RELIC_OWNER + r] >= 0:
+            relics += 1
+    out[L.RI_RELICS_LEFT] = relics
 
 
 @njit(cache=True, _nrt=True)

@@ -217,6 +217,42 @@ G_DISCARD = _take(MAX_TILES)
 G_LV_TILES = _take(3 * 32)         # each level's tile ids after 2-player removal
 G_LV_N = _take(3)
 
+# decision counters: how often each kind of choice was taken in this game,
+# incremented by the rule kernels (never by a policy) when the choice is
+# carried out; written to the result row under the same names, so a designer
+# sees which rules a policy actually plays (docs/results.md)
+COUNTER_NAMES = (
+    "trades_charm",        # Trading Post: two identical Charms for another (MQ-ACT-07)
+    "trades_relic",        # Trading Post: three Charms for a Relic (MQ-ACT-08)
+    "repairs_granite",     # wall sections rebuilt with three Granite (MQ-FINAL-17)
+    "repairs_relic",       # wall sections repaired by a card or skill effect (Mending Stone)
+    "equipment_passes",    # Equipment passed to a hero on the same space (MQ-ACT-06)
+    "surplus_takes",       # face-up Surplus cards taken at a Nexus (1 action)
+    "equipment_draws",     # face-down Equipment draws at a Nexus (free action)
+    "cards_declined",      # cards that could have been equipped but went to the Surplus
+    "rewards_declined",    # Louse Wort card rewards declined
+    "talisman_combat",     # Talisman re-rolls of a hero's combat die
+    "talisman_compass",    # Talisman re-rolls of a Compass Die
+    "talisman_wall",       # Talisman re-rolls of the Shimnavore's wall die
+    "skills_used",         # Skill tokens spent (turn and combat windows)
+    "skills_final",        # ... of them in the Final Battle
+    "relics_used",         # Relic cards used (turn and combat windows)
+    "relics_final",        # ... of them in the Final Battle
+    "reactions_wasted",    # Talismans, combat Relics and Skills spent on a combat still lost
+    "attacks_bogbean",     # attacks on a Bogbean
+    "attacks_nightmare",   # attacks on a Nightmare
+    "attacks_shimnavore",  # attacks on the Shimnavore
+    "heals",               # life points regained at a Start Point (1 action)
+    "pots",                # Magical Pots collected
+    "charm_discards",      # charms discarded (free action)
+)
+NCNT = len(COUNTER_NAMES)
+G_CNT = _take(NCNT)
+for _i, _n in enumerate(COUNTER_NAMES):
+    globals()["CNT_" + _n.upper()] = G_CNT + _i   # numba reads these constants
+# core.count_use counts a use and, in the Final Battle, the counter after it
+assert CNT_SKILLS_FINAL == CNT_SKILLS_USED + 1 and CNT_RELICS_FINAL == CNT_RELICS_USED + 1  # noqa: F821
+
 STATE_SIZE = _off
 
 # ---- result row -------------------------------------------------------------
@@ -228,9 +264,19 @@ RESULT_COLUMNS = (
     "fate_nm1", "fate_nm2", "fate_nm3", "fate_nm4",
     "escaped_nm1", "escaped_nm2", "escaped_nm3", "escaped_nm4",
     "min_life", "illegal_choices",
+) + COUNTER_NAMES + (
+    "skills_left",         # skill tokens unspent at the end
+    "relics_left",         # relic cards held unused at the end
 )
 NRES = len(RESULT_COLUMNS)
 RESULT_INDEX = {name: i for i, name in enumerate(RESULT_COLUMNS)}
+for _i, _n in enumerate(RESULT_COLUMNS):
+    globals()["RI_" + _n.upper()] = _i   # result_row writes each column by name
+# result_row copies the counters as one block: their columns must follow COUNTER_NAMES
+assert RESULT_COLUMNS[RESULT_INDEX[COUNTER_NAMES[0]]:RESULT_INDEX[COUNTER_NAMES[0]] + NCNT] == COUNTER_NAMES
+assert all(RESULT_INDEX["fate_nm1"] + k == RESULT_INDEX[f"fate_nm{k + 1}"] and
+           RESULT_INDEX["escaped_nm1"] + k == RESULT_INDEX[f"escaped_nm{k + 1}"] and
+           RESULT_INDEX["hero1"] + k == RESULT_INDEX[f"hero{k + 1}"] for k in range(4))
 
 ACTOR_GAME = -100   # log actor of game events; heroes are 0..3, nightmare k is -1-k
 

@@ -52,6 +52,14 @@ RANGES = {
     "assign": (0.0, 2.0),               # 0 greedy's targeting, 1 by urgency, 2 nearest to complete
     "talisman_reserve": (0.0, 1.0),     # a switch
     "prepare": (0.0, 100.0),            # rounds before the Final Battle
+    # the planner's parts of issue 15 (0 switches a part off, mournesim.policies)
+    "post": (0.0, 1.0),                 # a switch: Key Stone posts assigned as a team
+    "repair": (0.0, 100.0),             # a hero's last turns before the Final Battle spent on Granite
+    "trade": (0.0, 1.0),                # a switch: Trading Post exchanges
+    "passes": (0.0, 100.0),             # a switch whose value scales the team-strength gain a pass must bring
+    "talisman": (0.0, 1.0),             # a switch: Talismans weighed by what each re-roll saves
+    "skills": (0.0, 1.0),               # a switch: extra-action Skills and Relics only when they buy something
+    "late": (0.0, 100.0),               # ability points a blind Equipment draw must be expected to add
     # rollout
     "width": (1.0, 50.0),
     "samples": (1.0, 1000.0),

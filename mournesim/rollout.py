@@ -32,12 +32,16 @@ from . import tables as TB
 from .core import running
 from .final import end_of_turn
 from .game import finish_round, play
-from .policies import POLICY_PLANNER, moon_left, plan_goal, planner, score_all
+from .policies import (NP_PLANNER, PLANNER_DEFAULTS, PLANNER_PARAMS, POLICY_PLANNER, moon_left, plan_goal,
+                       planner, score_all)
 from .rules import apply_turn, turn_actions
 
 OPB = L.OP_BASE
-PARAMS = {"risk": 0.55, "charm_weight": 1.0, "assign": 1.0, "talisman_reserve": 1.0, "prepare": 1.0,
-          "width": 3.0, "samples": 12.0, "horizon": 8.0, "progress": 0.5, "confidence": 2.0}
+# the planner's parameters first (the continuations play the planner with
+# them), then the search's own, read from index NP_PLANNER on
+PARAMS = dict(zip(PLANNER_PARAMS, PLANNER_DEFAULTS)) | {
+    "width": 3.0, "samples": 12.0, "horizon": 8.0, "progress": 0.5, "confidence": 2.0}
+W_WIDTH, W_SAMPLES, W_HORIZON, W_PROGRESS, W_CONFIDENCE = range(NP_PLANNER, NP_PLANNER + 5)
 DESCRIPTION = ("search: plays the planner's best few actions forward to the end of the game "
                "with the engine itself and keeps the best; planner elsewhere")
 
@@ -72,13 +76,13 @@ def value(s2, T, progress):
 @njit(cache=True, _nrt=True)
 def choose(s, T, legal, n, rng, pp, h):
     """Pick one of ``legal[:n]`` for hero ``h`` (see the module docstring)."""
-    width = int(pp[5])
-    samples = int(pp[6])
+    width = int(pp[W_WIDTH])
+    samples = int(pp[W_SAMPLES])
     if legal[0] // OPB >= L.R_ACCEPT or width < 2 or samples < 1 or \
-            (s[L.G_FINAL] == L.FB_NONE and moon_left(s, T) > pp[7]):
+            (s[L.G_FINAL] == L.FB_NONE and moon_left(s, T) > pp[W_HORIZON]):
         return planner(s, T, legal, n, rng, pp, h)
     scores = np.empty(n, np.float64)
-    score_all(s, T, legal, n, pp, h, plan_goal(s, T, h, pp), scores)
+    score_all(s, T, legal, n, pp, h, plan_goal(s, T, h, pp), scores, 1)
     # the planner's best few, best first (ties in legal order)
     k = min(width, n)
     cand = np.empty(k, np.int64)
@@ -110,7 +114,7 @@ def choose(s, T, legal, n, rng, pp, h):
             rel.sort()
             shuffle(rng2, STREAM_SETUP, rel, rel.shape[0])
             continuation(s2, T, rng2, legal2, pp, h, legal[cand[j]])
-            vals[j, m] = value(s2, T, pp[8])
+            vals[j, m] = value(s2, T, pp[W_PROGRESS])
     # keep the planner's choice unless an alternative is better on the same
     # futures by more than ``confidence`` standard errors of the paired mean
     best = 0
@@ -119,7 +123,7 @@ def choose(s, T, legal, n, rng, pp, h):
         d = vals[j] - vals[0]
         mean = d.mean()
         se = np.sqrt(max(d.var(), 1e-12) / samples)
-        if mean > pp[9] * se and mean > best_gain:
+        if mean > pp[W_CONFIDENCE] * se and mean > best_gain:
             best = j
             best_gain = mean
     return legal[cand[best]]

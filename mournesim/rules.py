@@ -19,6 +19,7 @@ from .core import (
     bog_level,
     charm_multi,
     charms_held,
+    count_use,
     db,
     drop_charms,
     encounter_trigger,
@@ -255,6 +256,7 @@ def attack(s, T, ev, rng, legal, pp, h, arg):
     tgt = arg // 4
     a = arg % 4
     if tgt < L.TGT_BOGBEAN:
+        s[L.CNT_ATTACKS_NIGHTMARE] += 1
         k = tgt - L.TGT_NIGHTMARE
         if hero_combat(s, T, ev, rng, legal, pp, h, L.EV_NM + k, a, False):
             s[nb(k) + L.N_WOUNDS] |= 1 << a
@@ -265,6 +267,7 @@ def attack(s, T, ev, rng, legal, pp, h, arg):
             lose_life(s, T, ev, h, 1)
             s[L.G_TURN_OVER] = 1
     elif tgt < L.TGT_SHIM:
+        s[L.CNT_ATTACKS_BOGBEAN] += 1
         c = tgt - L.TGT_BOGBEAN
         lv = bog_level(s, T, c)
         if hero_combat(s, T, ev, rng, legal, pp, h, L.EV_BOG + lv - 1, a, False):
@@ -279,6 +282,7 @@ def attack(s, T, ev, rng, legal, pp, h, arg):
             bogbean_theft(s, T, ev, rng, legal, pp, h, c)
             s[L.G_TURN_OVER] = 1
     else:
+        s[L.CNT_ATTACKS_SHIMNAVORE] += 1
         s[L.G_SHIM_ATTACKED] = 1
         if hero_combat(s, T, ev, rng, legal, pp, h, L.EV_SHIM, a, False):
             s[L.G_SHIM_WOUNDS + a] += 1
@@ -335,6 +339,7 @@ def apply_turn(s, T, ev, rng, legal, pp, h, ch):
             nightmare_gone(s, T, ev, s[db(d) + L.D_NM], L.FATE_CAST_OUT)
     elif op == L.A_SURPLUS:
         s[L.G_ACTS] -= 1
+        s[L.CNT_SURPLUS_TAKES] += 1
         s[L.G_NEXUS_USED] = 1
         s[L.G_SURPLUS_N] -= 1
         c = s[L.G_SURPLUS + s[L.G_SURPLUS_N]]
@@ -346,10 +351,12 @@ def apply_turn(s, T, ev, rng, legal, pp, h, ch):
         g = arg % 4
         c = s[o + L.H_EQ + a]
         s[o + L.H_EQ + a] = -1
+        s[L.CNT_EQUIPMENT_PASSES] += 1
         log(s, ev, L.EVT_PASS_EQUIPMENT, h, g, c, 0, 0, 0)
         offer_card(s, T, ev, rng, legal, pp, g, c)
     elif op == L.A_HEAL:
         s[L.G_ACTS] -= 1
+        s[L.CNT_HEALS] += 1
         heal(s, T, ev, h, 1)
     elif op == L.A_TRADE:
         s[L.G_ACTS] -= 1
@@ -357,11 +364,13 @@ def apply_turn(s, T, ev, rng, legal, pp, h, ch):
         b = arg % 4
         drop_charms(s, ev, h, a, 2)
         gain_charms(s, T, ev, h, b, 1)
+        s[L.CNT_TRADES_CHARM] += 1
         log(s, ev, L.EVT_TRADE, h, a, b, 0, 0, 0)
     elif op == L.A_TRADE_RELIC:
         s[L.G_ACTS] -= 1
         for t in range(4):
             drop_charms(s, ev, h, t, (arg >> (2 * t)) & 3)
+        s[L.CNT_TRADES_RELIC] += 1
         log(s, ev, L.EVT_TRADE, h, -1, arg, 0, 0, 0)
         draw_relic(s, T, ev, rng, legal, pp, h)
     elif op == L.A_ATTACK:
@@ -372,23 +381,28 @@ def apply_turn(s, T, ev, rng, legal, pp, h, ch):
         drop_charms(s, ev, h, 0, T[TB.P_GRANITE])
         s[L.G_WALL + arg] = 0
         s[L.G_WALL_REPAIRS] += 1
+        s[L.CNT_REPAIRS_GRANITE] += 1
         log(s, ev, L.EVT_WALL_REPAIR, h, arg, 1, 0, 0, 0)
     elif op == L.A_DRAW_EQ:
         s[L.G_NEXUS_USED] = 1
+        s[L.CNT_EQUIPMENT_DRAWS] += 1
         draw_equipment(s, T, ev, rng, legal, pp, h)
     elif op == L.A_DISCARD:
+        s[L.CNT_CHARM_DISCARDS] += 1
         drop_charms(s, ev, h, arg, 1)
     elif op == L.A_RELIC:
         r = arg // 64
         param = arg % 64 - 1
         u = s[L.G_RELIC_OWNER + r]
         s[L.G_RELIC_OWNER + r] = -2
+        count_use(s, L.CNT_RELICS_USED)
         log(s, ev, L.EVT_RELIC_USED, u, r, T[TB.O_RELICS + r * 2 + 0], param, 0, 0)
         apply_effect(s, T, ev, rng, legal, pp, T[TB.O_RELICS + r * 2 + 0], u, param)
     elif op == L.A_SKILL:
         u = arg // 64
         param = arg % 64 - 1
         s[hb(u) + L.H_SKILLS] -= 1
+        count_use(s, L.CNT_SKILLS_USED)
         e = T[TB.O_HERO_SKILL + (s[hb(u) + L.H_ID])]
         log(s, ev, L.EVT_SKILL_USED, u, e, param, 0, 0, 0)
         apply_effect(s, T, ev, rng, legal, pp, e, u, param)

@@ -116,8 +116,10 @@ def test_policy_parameters_change_behaviour():
     """A policy's parameters change how it plays: greedy with risk 0.95 (attack
     only at near-certain odds) fights fewer combats than with risk 0.2."""
     rules = sim.prepare()
-    bold = sim.simulate(games=300, seed=4, level="medium", players=4, policy="greedy", params=(0.2, 1.0), rules=rules)
-    shy = sim.simulate(games=300, seed=4, level="medium", players=4, policy="greedy", params=(0.95, 1.0), rules=rules)
+    bold = sim.simulate(games=300, seed=4, level="medium", players=4, policy="greedy", params=(0.2, 1.0, 1.0),
+                        rules=rules)
+    shy = sim.simulate(games=300, seed=4, level="medium", players=4, policy="greedy", params=(0.95, 1.0, 1.0),
+                       rules=rules)
     assert bold["combats"].mean() > shy["combats"].mean()
 
 

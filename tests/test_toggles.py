@@ -902,7 +902,7 @@ def test_nexus_draw_when_standing():
 # ---- whole games with every toggle flipped ---------------------------------------------------------------------
 
 @pytest.mark.parametrize("level", ["easy", "medium", "hard"])
-@pytest.mark.parametrize("players", [1, 2, 4])
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
 def test_games_end_with_every_toggle_flipped(level, players):
     """All eighteen toggles at their non-default values at once: first_turn_arrow,
     enemies_use_tunnel, star_clicks_roll_over, escape_knocks_back,
@@ -915,8 +915,10 @@ def test_games_end_with_every_toggle_flipped(level, players):
     four sections of the Mourne Wall. If this happens, or a Hero is killed, the
     game ends and the Heroes have lost." (MQ-END-01..04)
 
-    Every game of a batch (greedy and random policies) ends with an outcome other
-    than 'running', and the round cap stays an exception."""
+    Every game of a batch (greedy, planner and random policies) ends with an
+    outcome other than 'running', and the round cap stays an exception; no
+    policy ever returns an illegal choice (``sim.run_games`` raises if one
+    does)."""
     R = get_rules(*FLIPPED)
     for name, default in TOGGLES.items():
         assert getattr(R.ruleset.toggles, name) is (not default)
@@ -926,6 +928,9 @@ def test_games_end_with_every_toggle_flipped(level, players):
     assert (df["outcome"] == "cap").mean() < 0.05
     df = sim.simulate(games=30, seed=12, level=level, players=players, policy="random", rules=R)
     assert (df["outcome"] != "running").all()
+    assert (df["outcome"] == "cap").mean() < 0.05
+    df = sim.simulate(games=60, seed=13, level=level, players=players, policy="planner", rules=R)
+    assert (df["outcome"] != "running").all() and (df["illegal_choices"] == 0).all()
     assert (df["outcome"] == "cap").mean() < 0.05
 
 
@@ -943,3 +948,5 @@ def test_games_end_with_one_toggle_flipped(name):
         df = sim.simulate(games=40, seed=5, level=level, players=4, rules=R)
         assert (df["outcome"] != "running").all(), (name, level)
         assert (df["outcome"] == "cap").mean() < 0.05, (name, level)
+        df = sim.simulate(games=20, seed=5, level=level, players=1 + (level == "medium"), policy="planner", rules=R)
+        assert (df["outcome"] != "running").all() and (df["illegal_choices"] == 0).all(), (name, level)
