@@ -37,9 +37,9 @@ _SIMCORE = Path(simcore.__file__).parent
 SIMCORE_SOURCES = ("rng.py", "jit.py")
 _DESCRIPTIONS = {
     "random": "uniform over the legal choices",
-    "greedy": "rules of thumb: new castles, Item cards, fights when stronger, the weakest target",
+    "greedy": "rules of thumb: new castles, Item cards, fights when stronger, aimed at the opponent nearest a win",
     "first": "always the first legal choice (a fixed player for tests)",
-    "planner": "greedy plus the castle race looked ahead and duels aimed at the leader",
+    "planner": "greedy plus the castle race looked ahead, the Shoe and warps weighed by it",
     "greedy_v2": "greedy as in behaviour v2 (issue 15's parameters at 0): the weakest target, no thrift",
     "planner_v2": "the planner as in behaviour v2 (issue 15's parameters at 0)",
 }

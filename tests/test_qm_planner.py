@@ -15,9 +15,10 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
-from questsim import layout as L, policies as P, sim, tables as TB
+from questsim import layout as L, policies as P, report, sim, tables as TB
 from questsim.reference import GAMES, SEED
 from simcore.golden import digest_array
 
@@ -272,6 +273,11 @@ def test_decision_counters_are_in_every_row_and_add_up():
     assert share["new"] > share["old"]
     low = {k: d["dec_target_lowest_hp"].sum() / d["dec_target_choices"].sum() for k, d in (("new", new), ("old", old))}
     assert low["new"] < low["old"]
+    # questsim report's "decisions by policy": one row per kind, one column per policy
+    table = report.decisions(pd.concat([new, old], ignore_index=True)).set_index("decision")
+    assert list(table.index) == list(L.DEC_NAMES) and {"greedy", "greedy_v2"} <= set(table.columns)
+    assert table.loc["defend_wasted", "greedy"] == "0.000"
+    assert "of choices" in table.loc["target_leader", "greedy_v2"]
 
 
 def test_the_planner_parameters_are_ranged_and_the_rollout_follows_the_planner():

@@ -7,6 +7,8 @@ docs/policies.md and docs/questmaster-balance.md.
     python docs/examples/qm_policy_compare.py seats   --games 10000   # one new seat against old players
     python docs/examples/qm_policy_compare.py parts   --games 20000 --players 4   # each new part off
     python docs/examples/qm_policy_compare.py toggles --games 10000   # the declining readings, flipped
+    python docs/examples/qm_policy_compare.py ladder --games 100000 --players 2,4,6 \
+        --policies random,greedy_v2,greedy,planner_v2,planner         # seat 0 against greedy players
 
 ``tables``: greedy_v2 / greedy / planner_v2 / planner at every seat: each
 character's win rate against its fair share (1/players, all table sizes
@@ -50,11 +52,12 @@ def rate(k, n):
     return f"{100 * k / n:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]"
 
 
-def mean_ci(x, scale=100.0, signed=True):
+def mean_ci(x, scale=100.0, signed=True, digits=1):
     """'m ± h' of the mean of ``x`` (a paired difference), normal 95%."""
     x = np.asarray(x, float)
     m, h = x.mean(), 1.96 * x.std(ddof=1) / np.sqrt(len(x))
-    return f"{scale * m:+.1f} ± {scale * h:.1f}" if signed else f"{scale * m:.1f} ± {scale * h:.1f}"
+    sign = "+" if signed else ""
+    return f"{scale * m:{sign}.{digits}f} ± {scale * h:.{digits}f}"
 
 
 def tables(a):
@@ -148,6 +151,29 @@ def parts(a):
             print(f"| {new} | {n} | " + " | ".join(cells) + " |")
 
 
+def ladder(a):
+    """Seat 0 played by each policy of ``--policies``, the other seats by
+    greedy (as shipped), the same games for every policy; games per second
+    of this one process (CPU time) for each policy's cells."""
+    import time
+    print(f"Seat 0 played by each policy, the other seats by greedy; {a.games:,} games per cell, seed {a.seed}, "
+          "characters drawn at random; Wilson 95% intervals. A fair seat wins 1/players.\n")
+    print("| players | " + " | ".join(a.policies) + " | fair share |")
+    print("|---" * (2 + len(a.policies)) + "|")
+    speed = {p: [0, 0.0] for p in a.policies}
+    for n in a.players:
+        cells = []
+        for p in a.policies:
+            t0 = time.process_time()
+            df = play([(p,) + ("greedy",) * (n - 1)], [n], a.games, a.seed, a.workers)
+            speed[p][0] += len(df)
+            speed[p][1] += time.process_time() - t0
+            cells.append(rate(int((df["winner_seat"] == 0).sum()), len(df)))
+        print(f"| {n} | " + " | ".join(cells) + f" | {100 / n:.1f} |")
+    print("\nGames per CPU-second of one process, all cells of the policy's seat together (the other seats "
+          "are greedy): " + ", ".join(f"{p} {g / s:,.0f}" for p, (g, s) in speed.items()) + ".")
+
+
 def toggles(a):
     print(f"Each reading flipped from the shipped ruleset, {a.games:,} games per cell, seed {a.seed}, paired; "
           "percentage points (attacks per game: counts); the option's use per game in the flipped arm.\n")
@@ -164,13 +190,13 @@ def toggles(a):
                 cells = [mean_ci((v["win_condition"].astype(str) == c).to_numpy().astype(float)
                                  - (b["win_condition"].astype(str) == c).to_numpy()) for c in CONDITIONS]
                 cells.append(mean_ci(v["attacks"].to_numpy() - b["attacks"].to_numpy(), scale=1.0))
-                print(f"| {p} | {n} | {mean_ci(v[f'dec_{col}'], scale=1.0, signed=False)} | " + " | ".join(cells)
+                print(f"| {p} | {n} | {mean_ci(v[f'dec_{col}'], scale=1.0, signed=False, digits=3)} | " + " | ".join(cells)
                       + " |")
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("what", choices=("tables", "seats", "parts", "toggles"))
+    ap.add_argument("what", choices=("tables", "seats", "parts", "toggles", "ladder"))
     ap.add_argument("--games", type=int, default=10000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--players", default="2,3,4,5,6")
@@ -179,7 +205,7 @@ def main():
     a = ap.parse_args()
     a.players = [int(x) for x in a.players.split(",")]
     a.policies = a.policies.split(",")
-    {"tables": tables, "seats": seats, "parts": parts, "toggles": toggles}[a.what](a)
+    {"tables": tables, "seats": seats, "parts": parts, "toggles": toggles, "ladder": ladder}[a.what](a)
 
 
 if __name__ == "__main__":
