@@ -16,7 +16,11 @@ from simcore import jitcache as _jitcache
 #   2  issue 14: the duel ends when the side due cannot pay, the Yellow Bird
 #      Shoe as ruled (any player), character kits on one budget, policies that
 #      weigh declining
-BEHAVIOUR_VERSION = 2
+#   3  issue 15: greedy and the planner aim their fights (leader, near an Hp
+#      win, killable), choose the Shoe with the move, pay for no shield that
+#      cannot matter, (planner) weigh a warp by where the walk ends; defaults
+#      tuned by NTBEA; the v2 players kept as greedy_v2 / planner_v2
+BEHAVIOUR_VERSION = 3
 
 # numba checks a cached kernel only against its own file: clear the cached
 # kernels whenever any engine source (layout, tables, policies...) changes

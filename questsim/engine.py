@@ -155,6 +155,7 @@ def draw_item(s, T, ev, legal, rng, pp, seat):
     s[b + L.P_HAND_N] += 1
     log(s, L.EV_DRAW_ITEM, seat, kind, 0, 0, 0, ev)
     while s[b + L.P_HAND_N] > T[TB.P_HAND_LIMIT]:
+        s[L.G_DEC + L.DEC_HAND_DISCARDS] += 1
         discard_choice(s, T, ev, legal, rng, pp, seat, L.CTX_DISCARD)
 
 
@@ -303,12 +304,17 @@ def walk(s, T, ev, legal, rng, pp, seat, steps):
             for j in range(T[TB.O_WARP_N + pos]):
                 legal[n] = L.A_WARP * OPB + T[TB.O_WARP + pos * TB.MAX_WARP + j]
                 n += 1
+            # what is left of the walk if it goes on: a policy weighs the
+            # square it would reach against the warp
+            s[L.G_WALK_LEFT] = -(k - 1 - i) if back else k - 1 - i
             c = ask(s, T, legal, n, rng, pp, seat, L.CTX_WARP, pos)
             if c // OPB == L.A_WARP:
+                s[L.G_DEC + L.DEC_WARP] += 1
                 log(s, L.EV_WARP, seat, pos, c % OPB, 0, 0, ev)
                 pos = c % OPB
                 s[b + L.P_POS] = pos
                 return pos, True
+            s[L.G_DEC + L.DEC_NO_WARP] += 1
             log(s, L.EV_NO_WARP, seat, pos, 0, 0, 0, ev)
     log(s, L.EV_MOVE, seat, steps, pos, 0, 0, ev)
     return pos, False
@@ -348,6 +354,7 @@ def land(s, T, ev, legal, rng, pp, seat, sq, by_card):
                 n += 1
         if n > 0:
             dfn = ask(s, T, legal, n, rng, pp, seat, L.CTX_TARGET, 0) % OPB
+            count_target(s, T, legal, n, seat, dfn)
             duel_with(s, T, ev, legal, rng, pp, seat, dfn)
             if over(s) or not s[b + L.P_ALIVE]:
                 return
@@ -367,6 +374,7 @@ def land(s, T, ev, legal, rng, pp, seat, sq, by_card):
             legal[0] = L.A_PLAY * OPB + kind
             legal[1] = L.A_DONE * OPB
             if ask(s, T, legal, 2, rng, pp, seat, L.CTX_SQUARE, kind) // OPB == L.A_DONE:
+                s[L.G_DEC + L.DEC_DECLINE_SQUARE] += 1
                 log(s, L.EV_DECLINE_SQUARE, seat, sq, kind, 0, 0, ev)
                 return
         push(s, T[TB.O_LAND + 2 * kind], T[TB.O_LAND + 2 * kind + 1])
@@ -558,7 +566,22 @@ def card_window(s, T, ev, legal, rng, pp, seat, opp, attacking):
                 s[L.G_DUEL_AT])
         if c // OPB == L.A_DONE:
             break
-        if c // OPB == L.A_PLAY:
+        # the decision counters: which kind of option, and a shield or
+        # absorb played when the attack is already stopped (absorbed, or its
+        # At no more than the Shield), which cannot lessen the damage
+        is_card = c // OPB == L.A_PLAY
+        if is_card:
+            o = TB.O_ITEM + (c % OPB) * TB.IK
+            start, count = T[o + 5], T[o + 6]
+            s[L.G_DEC + (L.DEC_ATTACK_CARDS if attacking else L.DEC_DEFEND_CARDS)] += 1
+        else:
+            o = ch + TB.C_AB + 5 * (c % OPB)
+            start, count = T[o + 3], T[o + 4]
+            s[L.G_DEC + (L.DEC_ATTACK_ABILITIES if attacking else L.DEC_DEFEND_ABILITIES)] += 1
+        if not attacking and (s[L.G_DUEL_ABSORB] >= 0 or s[L.G_DUEL_AT] <= s[L.G_DUEL_SHIELD]) and \
+                only_shields(T, start, count):
+            s[L.G_DEC + L.DEC_DEFEND_WASTED] += 1
+        if is_card:
             items += 1
             kind = c % OPB
             o = TB.O_ITEM + kind * TB.IK
@@ -574,6 +597,18 @@ def card_window(s, T, ev, legal, rng, pp, seat, opp, attacking):
             s[b + L.P_ABIL + k] += 1
             log(s, L.EV_PLAY_ITEM, seat, -1 - k, T[o + 1], s[b + L.P_MP], 0, ev)
             combat_effects(s, T, ev, legal, rng, pp, seat, opp, T[o + 3], T[o + 4], attacking, False)
+
+
+@kernel
+def only_shields(T, start, count):
+    """Whether an effect list does nothing for a defender but shield or
+    absorb the attack (a Shield card, Vanish; not Prayer's Hp): bookkeeping
+    for the ``defend_wasted`` counter."""
+    for i in range(count):
+        op = T[TB.O_EFF + (start + i) * L.EW + L.E_OP]
+        if op != L.OP_SHIELD and op != L.OP_ABSORB and op != L.OP_ATTACK_BONUS and op != L.OP_DESTROY_ITEMS:
+            return False
+    return True
 
 
 @inlined
@@ -611,6 +646,43 @@ def one_attack(s, T, ev, legal, rng, pp, att, dfn, at, cost):
     lose_hp(s, T, ev, dfn, dmg)
 
 
+@kernel
+def count_target(s, T, legal, n, att, dfn):
+    """Count a fight's target choice by what the target was among the
+    ``n`` opponents on offer (``legal``): the castle leader, within 5 Hp of
+    the Hp win, the lowest or highest Hp, within reach of the free attack's
+    At. Only a real choice (two or more opponents) counts; this is
+    bookkeeping, not a rule."""
+    if n < 2:
+        return
+    s[L.G_DEC + L.DEC_TARGET_CHOICES] += 1
+    db = pb(dfn)
+    hp, cas = s[db + L.P_HP], castle_count(T, s[db + L.P_CASTLES])
+    lowest, highest, leader = True, True, cas > 0
+    for i in range(n):
+        q = pb(legal[i] % OPB)
+        if s[q + L.P_HP] < hp:
+            lowest = False
+        if s[q + L.P_HP] > hp:
+            highest = False
+        if castle_count(T, s[q + L.P_CASTLES]) > cas:
+            leader = False
+    s[L.G_DEC + L.DEC_TARGET_LEADER] += leader
+    s[L.G_DEC + L.DEC_TARGET_NEAR_HP_WIN] += hp > T[TB.P_WIN_HP] - 6
+    s[L.G_DEC + L.DEC_TARGET_LOWEST_HP] += lowest
+    s[L.G_DEC + L.DEC_TARGET_HIGHEST_HP] += highest
+    s[L.G_DEC + L.DEC_TARGET_KILLABLE] += hp <= T[TB.O_CHAR + s[pb(att) + L.P_CHAR] * TB.CH + TB.C_AT]
+
+
+@kernel
+def castle_count(T, mask):
+    """Castles in a landed-castles bit mask."""
+    k = 0
+    for i in range(T[TB.P_NCASTLES]):
+        k += (mask >> i) & 1
+    return k
+
+
 @inlined
 def duel(s, T, ev, legal, rng, pp, att):
     """A combat started by ``att``, who chooses any other living player
@@ -623,6 +695,7 @@ def duel(s, T, ev, legal, rng, pp, att):
     if n == 0 or not s[pb(att) + L.P_ALIVE]:
         return
     dfn = ask(s, T, legal, n, rng, pp, att, L.CTX_TARGET, 0) % OPB
+    count_target(s, T, legal, n, att, dfn)
     duel_with(s, T, ev, legal, rng, pp, att, dfn)
 
 
@@ -726,6 +799,7 @@ def duel_with(s, T, ev, legal, rng, pp, att, dfn):
             n += 1
             c = ask(s, T, legal, n, rng, pp, cur, L.CTX_ATTACK, 0)
             if c // OPB == L.A_DECLINE:
+                s[L.G_DEC + L.DEC_DECLINE_ATTACK] += 1
                 log(s, L.EV_DECLINE, cur, opp, mp, 0, 0, ev)
                 s[b + L.P_OUT] = 1
                 if not T[TB.P_T_AFTER_DECLINE]:
@@ -739,6 +813,7 @@ def duel_with(s, T, ev, legal, rng, pp, att, dfn):
             k = c % OPB
             cost = T[ch + TB.C_ATT + 2 * k]
             at = T[ch + TB.C_ATT + 2 * k + 1]
+            s[L.G_DEC + L.DEC_PAID_ATTACKS] += 1
         s[b + L.P_MP] -= cost
         first = False
         attacks += 1
@@ -788,6 +863,10 @@ def foot_window(s, T, ev, legal, rng, pp, seat, when, ctx):
         remove_card(s, seat, kind)
         to_used(s, kind)
         log(s, L.EV_PLAY_ITEM, seat, kind, 0, 0, 0, ev)
+        if when == L.W_AFTER_ROLL:
+            s[L.G_DEC + (L.DEC_SHOE_OWN if seat == s[L.G_ACTIVE] else L.DEC_SHOE_OTHER)] += 1
+        else:
+            s[L.G_DEC + L.DEC_FOOT_CARDS] += 1
         if when == L.W_AFTER_ROLL:
             for i in range(T[o + 6]):
                 row = TB.O_EFF + (T[o + 5] + i) * L.EW
@@ -889,6 +968,10 @@ def after_choice(s, T, ev, legal, rng, pp, seat, c):
         c = shoe_move(c, s[L.G_EXTRA])
         log(s, L.EV_EXTRA_MOVE, seat, s[L.G_EXTRA], c % OPB, 0, 0, ev)
     kind = c // OPB
+    if kind == L.A_STAY:
+        s[L.G_DEC + L.DEC_STAY] += 1
+    elif kind == L.A_SYMBOL and (s[L.G_DIE_RED] > 0 or s[L.G_DIE_BLUE] > 0):
+        s[L.G_DEC + L.DEC_SYMBOL] += 1
     if kind == L.A_MOVE:
         _pos, warped = walk(s, T, ev, legal, rng, pp, seat, c % OPB)
         s[L.G_CHAIN] = 0    # the chain guard counts card moves from here on
@@ -1080,6 +1163,8 @@ def result_row(s, T, out):
             k += (s[b + L.P_CASTLES] >> i) & 1
         out[23 + p] = k
         out[29 + p] = s[b + L.P_TURNPOS]
+    for i in range(L.NDEC):
+        out[L.RES_DEC + i] = s[L.G_DEC + i]
 
 
 @njit(cache=True)

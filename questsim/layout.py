@@ -10,7 +10,7 @@ MAX_HAND = 12            # hand slots: the limit is 5, a draw may pass it before
 MAX_ITEM_CARDS = 80
 MAX_EVENT_CARDS = 60
 MAX_LEGAL = 64
-MAX_PARAMS = 8
+MAX_PARAMS = 16          # a policy's parameter vector (the planner has 9, rollout 11)
 
 # ---- dice faces: numbers are 1..6, symbols negative -------------------------
 F_SWORD, F_BOMB, F_CHEST = -1, -2, -3
@@ -109,6 +109,42 @@ G_NSNAP = _take(1)         # replay only: snapshots taken (one per turn)
 MAX_STACK = 64
 G_STK_N = _take(1)         # pending effect lists: (start, count, next index) frames, resolved last-in first-out
 G_STK = _take(3 * MAX_STACK)
+G_WALK_LEFT = _take(1)     # at a warp decision: squares the walk has left if it goes on (negative: back)
+
+# What the players did: each kind of decision, counted by the rule kernels as
+# it is carried out (never by a policy), written at the end of the result row
+# as the ``dec_*`` columns (docs/results.md). Writing them changes no game.
+DECISIONS = (
+    ("shoe_own", "Yellow Bird Shoes played on one's own movement roll"),
+    ("shoe_other", "Yellow Bird Shoes played on another player's roll (toggle shoe_any_player)"),
+    ("symbol", "a symbol carried out while a move was on offer (the move declined)"),
+    ("stay", "two symbols, neither taken (toggle two_symbols_may_pass)"),
+    ("decline_square", "optional Item / Event squares declined (toggle square_cards_optional)"),
+    ("warp", "warps taken"),
+    ("no_warp", "warps declined"),
+    ("paid_attacks", "paid attacks made (the free first attacks are attacks - paid_attacks)"),
+    ("decline_attack", "paid attacks declined with Mp to pay for one (QM-DUEL-11)"),
+    ("attack_cards", "Item cards played with one's own attack"),
+    ("attack_abilities", "character abilities used with one's own attack"),
+    ("defend_cards", "Item cards played against an attack (shields bought with Mp)"),
+    ("defend_abilities", "character abilities used against an attack"),
+    ("defend_wasted", "of these, shields and absorbs played when the attack was already stopped"),
+    ("foot_cards", "foot cards played before the roll or after the move (Potion, Holy Water ...)"),
+    ("hand_discards", "Item cards discarded at the hand limit (QM-HAND-02)"),
+    ("target_choices", "fights whose attacker chose among two or more opponents"),
+    ("target_leader", "... the target had the most castles of them (ties count, at least 1)"),
+    ("target_near_hp_win", "... the target was within 5 Hp of the Hp win (Hp above win_hp_above - 6)"),
+    ("target_lowest_hp", "... the target had the lowest Hp of them (ties count)"),
+    ("target_highest_hp", "... the target had the highest Hp of them (ties count)"),
+    ("target_killable", "... the target's Hp was at most the free attack's At"),
+)
+DEC_NAMES = tuple(n for n, _what in DECISIONS)
+NDEC = len(DEC_NAMES)
+(DEC_SHOE_OWN, DEC_SHOE_OTHER, DEC_SYMBOL, DEC_STAY, DEC_DECLINE_SQUARE, DEC_WARP, DEC_NO_WARP, DEC_PAID_ATTACKS,
+ DEC_DECLINE_ATTACK, DEC_ATTACK_CARDS, DEC_ATTACK_ABILITIES, DEC_DEFEND_CARDS, DEC_DEFEND_ABILITIES,
+ DEC_DEFEND_WASTED, DEC_FOOT_CARDS, DEC_HAND_DISCARDS, DEC_TARGET_CHOICES, DEC_TARGET_LEADER,
+ DEC_TARGET_NEAR_HP_WIN, DEC_TARGET_LOWEST_HP, DEC_TARGET_HIGHEST_HP, DEC_TARGET_KILLABLE) = range(NDEC)
+G_DEC = _take(NDEC)
 
 # seat blocks
 P_CHAR, P_RACE, P_HP, P_POS, P_ALIVE, P_CASTLES, P_HAND_N, P_MP, P_OUT, P_POLICY, P_TURNPOS, P_DUELS, \
@@ -128,8 +164,9 @@ RESULT_COLUMNS = (
     "hp1", "hp2", "hp3", "hp4", "hp5", "hp6",
     "castles1", "castles2", "castles3", "castles4", "castles5", "castles6",
     "pos1", "pos2", "pos3", "pos4", "pos5", "pos6",   # turn position of each seat (0 = went first)
-)
+) + tuple("dec_" + n for n in DEC_NAMES)             # last: what the players did (G_DEC), in DEC_NAMES order
 NRES = len(RESULT_COLUMNS)
+RES_DEC = NRES - NDEC
 RESULT_INDEX = {n: i for i, n in enumerate(RESULT_COLUMNS)}
 
 # ---- event log -------------------------------------------------------------------

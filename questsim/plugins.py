@@ -41,9 +41,11 @@ _SIMCORE = Path(simcore.__file__).parent
 SIMCORE_SOURCES = ("rng.py", "jit.py", "fnptr.py")
 _DESCRIPTIONS = {
     "random": "uniform over the legal choices",
-    "greedy": "rules of thumb: new castles, Item cards, fights when stronger, the weakest target",
+    "greedy": "rules of thumb: new castles, Item cards, fights when stronger, aimed at the opponent nearest a win",
     "first": "always the first legal choice (a fixed player for tests)",
-    "planner": "greedy plus the castle race looked ahead and duels aimed at the leader",
+    "planner": "greedy plus the castle race looked ahead, the Shoe and warps weighed by it",
+    "greedy_v2": "greedy as in behaviour v2 (issue 15's parameters at 0): the weakest target, no thrift",
+    "planner_v2": "the planner as in behaviour v2 (issue 15's parameters at 0)",
 }
 # The valid range of every built-in parameter (docs/policies.md): `--params`
 # and experiment files outside them are refused before a game is played.
@@ -52,6 +54,12 @@ RANGES = {
     "castle_weight": (0.0, 100.0),      # Item cards a new castle is worth
     "lookahead": (0.0, 100.0),
     "threat": (0.0, 100.0),
+    # issue 15 (greedy and planner; 0 is behaviour v2's play)
+    "aim": (0.0, 100.0),                # weight of a target's nearness to a win
+    "kill": (0.0, 100.0),               # weight of the chance to knock the target out
+    "shoe_keep": (0.0, 100.0),          # Item cards a Yellow Bird Shoe is worth kept
+    "thrift": (0.0, 10.0),              # share of a card's worth held back from a defence
+    "path": (0.0, 1.0),                 # a switch: warps weighed against where the walk ends
     # rollout
     "samples": (1.0, 1000.0),
     "confidence": (0.0, 100.0),

@@ -3,24 +3,35 @@ codes the engine generated (layout.A_* × OPB + argument). They read the
 state, never change it, and draw randomness only from the policy stream.
 
 - ``random`` (0): uniform over the legal choices.
+- ``greedy`` (1): rules of thumb — land on castles not yet visited, take
+  Item cards, open Event cards for their expected worth over the deck, fight
+  when stronger, spend Mp on attack cards and shields, discard the weakest
+  card. It weighs every option the rules give, declining ones included: an
+  optional Event square, staying on two symbols, a warp, a paid attack
+  whose Mp is better kept for a shield, a Yellow Bird Shoe on its own or
+  another player's roll (docs/policies.md). Parameters: ``aggression`` (how
+  much stronger it must be to choose a fight; 0 = any time),
+  ``castle_weight`` (worth of a new castle in Item cards), then the block
+  issue 15 added (below).
+- ``first`` (2): always the first legal code — a fixed, predictable player
+  for tests and exact checks (it moves whenever it can, never warps).
 - ``planner`` (3): greedy's scoring, plus a look-ahead on the castle race
   (the exact chance of landing on a new castle next turn from each square,
   and castles weighted by how near the player is to five) and duel targets
-  by threat and kill chance rather than weakness. Parameters: greedy's two,
-  then ``lookahead`` (worth of a sure new castle next turn, in Item cards),
-  ``threat`` (weight of an opponent's lead when choosing whom to fight).
-- ``first`` (2): always the first legal code — a fixed, predictable player
-  for tests and exact checks (it moves whenever it can, never warps).
-- ``greedy`` (1): rules of thumb — land on castles not yet visited, take
-  Item cards, open Event cards for their expected worth over the deck, fight
-  when stronger, hit the weakest opponent, spend Mp on attack cards and
-  enough shield, discard the weakest card. It weighs every option the rules
-  give, declining ones included: an optional Event square, staying on two
-  symbols, a warp, a paid attack whose Mp is better kept for a shield, a
-  Yellow Bird Shoe on its own or another player's roll (docs/policies.md).
-  Parameters: ``aggression`` (how much stronger it must be to choose a
-  fight; 0 = any time), ``castle_weight`` (worth of a new castle in Item
-  cards).
+  by threat rather than weakness. Parameters: greedy's two, then
+  ``lookahead`` (worth of a sure new castle next turn, in Item cards),
+  ``threat`` (weight of an opponent's lead when choosing whom to fight),
+  then the block.
+- ``greedy_v2`` (4), ``planner_v2`` (5): the same two with the block at 0,
+  which plays exactly as behaviour v2 did.
+
+The block (each part off at 0): ``aim`` (fight the opponent nearest a win:
+castles or Hp), ``kill`` (fight whom the free attack can knock out now),
+``shoe_keep`` (a Yellow Bird Shoe's worth kept, weighed when choosing the
+move with the Shoe and when playing it), ``thrift`` (a defence only when it
+lessens the damage, a card only when the Hp it saves is worth more than
+``thrift`` × its worth kept; no attack card once the attack already kills),
+``path`` (a warp weighed against the square the walk would end on).
 """
 import numpy as np
 
@@ -31,14 +42,33 @@ from . import layout as L
 from . import tables as TB
 
 OPB = L.OPB
-POLICY_RANDOM, POLICY_GREEDY, POLICY_FIRST, POLICY_PLANNER = 0, 1, 2, 3
+POLICY_RANDOM, POLICY_GREEDY, POLICY_FIRST, POLICY_PLANNER, POLICY_GREEDY_V2, POLICY_PLANNER_V2 = range(6)
 POLICY_PLUGIN = 100   # a plug-in policy, called through its entry point's address (simcore/fnptr.py)
-# (id, name, parameter names, defaults)
+
+# The parameters issue 15 added, the same block after each scoring policy's
+# own (greedy's at pp[2:7], the planner's at pp[4:9]); each at 0 leaves that
+# part of the play exactly as in behaviour v2 (tests/test_qm_planner.py).
+NEW_PARAMS = ("aim", "kill", "shoe_keep", "thrift", "path")
+K_AIM, K_KILL, K_SHOE, K_THRIFT, K_PATH = range(len(NEW_PARAMS))
+V2_OFF = (0.0,) * len(NEW_PARAMS)
+GREEDY_PARAMS = ("aggression", "castle_weight") + NEW_PARAMS
+PLANNER_PARAMS = ("aggression", "castle_weight", "lookahead", "threat") + NEW_PARAMS
+GREEDY_NEW, PLANNER_NEW = 2, 4            # where the block starts in each vector
+# the shipped defaults of the block: the NTBEA tuning runs of
+# experiments/qm-greedy-tune.toml and qm-planner-tune.toml (one seat against
+# three v2 players, four players; docs/policies.md)
+GREEDY_DEFAULTS = (0.0, 3.0) + (4.0, 0.0, 2.0, 0.5, 0.0)
+PLANNER_DEFAULTS = (0.0, 3.0, 4.0, 1.0) + (1.0, 2.0, 2.0, 0.1, 1.0)
+# (id, name, parameter names, defaults); greedy_v2 and planner_v2 are the
+# same functions with the block at 0: the players of behaviour v2, kept so
+# that a table can seat old and new side by side
 BUILTIN_POLICIES = (
     (POLICY_RANDOM, "random", (), ()),
-    (POLICY_GREEDY, "greedy", ("aggression", "castle_weight"), (0.0, 3.0)),
+    (POLICY_GREEDY, "greedy", GREEDY_PARAMS, GREEDY_DEFAULTS),
     (POLICY_FIRST, "first", (), ()),
-    (POLICY_PLANNER, "planner", ("aggression", "castle_weight", "lookahead", "threat"), (0.0, 3.0, 4.0, 1.0)),
+    (POLICY_PLANNER, "planner", PLANNER_PARAMS, PLANNER_DEFAULTS),
+    (POLICY_GREEDY_V2, "greedy_v2", GREEDY_PARAMS, (0.0, 3.0) + V2_OFF),
+    (POLICY_PLANNER_V2, "planner_v2", PLANNER_PARAMS, (0.0, 3.0, 4.0, 1.0) + V2_OFF),
 )
 
 
@@ -313,9 +343,10 @@ def outcome_value(s, T, seat, c, pp, evv):
 
 
 @inlined
-def shield_option(s, T, seat, i, at):
+def shield_option(s, T, seat, i, at, fresh):
     """Cost and shield of defence option ``i`` of ``seat``: a hand card
-    (i < hand size) or a defend ability; cost -1 if it cannot shield now."""
+    (i < hand size) or a defend ability; cost -1 if it cannot shield now
+    (``fresh``: in a combat not yet begun, every ability unused)."""
     b = pbase(seat)
     nh = s[b + L.P_HAND_N]
     if i < nh:
@@ -326,7 +357,7 @@ def shield_option(s, T, seat, i, at):
     else:
         ch = TB.O_CHAR + s[b + L.P_CHAR] * TB.CH
         o = ch + TB.C_AB + 5 * (i - nh)
-        if T[o] != 1 or s[b + L.P_ABIL + i - nh] >= T[o + 2]:
+        if T[o] != 1 or (not fresh and s[b + L.P_ABIL + i - nh] >= T[o + 2]):
             return -1, 0
         cost, start, count = T[o + 1], T[o + 3], T[o + 4]
     sh = 0
@@ -340,16 +371,16 @@ def shield_option(s, T, seat, i, at):
 
 
 @kernel
-def best_shield(s, T, seat, mp, at):
+def best_shield(s, T, seat, mp, at, fresh):
     """The most of an At ``at`` attack that ``seat`` could stop with ``mp``
     Mp: the shield cards and defend abilities whose costs fit together (every
     combination of up to 10 of them tried; an absorbing card stops it all),
-    capped at ``at``."""
+    capped at ``at`` (``fresh``: as shield_option)."""
     b = pbase(seat)
     total = s[b + L.P_HAND_N] + T[TB.O_CHAR + s[b + L.P_CHAR] * TB.CH + TB.C_NAB]
     cand, k = 0, 0
     for i in range(total):
-        cost, _sh = shield_option(s, T, seat, i, at)
+        cost, _sh = shield_option(s, T, seat, i, at, fresh)
         if cost >= 0 and cost <= mp and k < 10:
             cand |= 1 << i
             k += 1
@@ -359,7 +390,7 @@ def best_shield(s, T, seat, mp, at):
         cost, sh = 0, 0
         for i in range(total):
             if (sub >> i) & 1:
-                c_i, s_i = shield_option(s, T, seat, i, at)
+                c_i, s_i = shield_option(s, T, seat, i, at, fresh)
                 cost += c_i
                 sh += s_i
         if cost <= mp and sh > best:
@@ -398,29 +429,227 @@ def attack_choice_value(s, T, seat, c):
     if c // OPB == L.A_DECLINE:
         if threat == 0 or not T[TB.P_T_AFTER_DECLINE]:
             return 0.0
-        hit = threat - best_shield(s, T, seat, mp, threat)
+        hit = threat - best_shield(s, T, seat, mp, threat, False)
         return -100.0 if hit >= s[b + L.P_HP] and not has_revive(s, T, seat) else -float(hit)
     ch = TB.O_CHAR + s[b + L.P_CHAR] * TB.CH
     k = c % OPB
     cost, at = T[ch + TB.C_ATT + 2 * k], T[ch + TB.C_ATT + 2 * k + 1]
-    dmg = at - best_shield(s, T, opp, omp, at)
+    dmg = at - best_shield(s, T, opp, omp, at, False)
     if dmg >= s[ob + L.P_HP] and not has_revive(s, T, opp):
         return 100.0
-    hit = threat - best_shield(s, T, seat, mp - cost, threat) if threat > 0 else 0
+    hit = threat - best_shield(s, T, seat, mp - cost, threat, False) if threat > 0 else 0
     if hit >= s[b + L.P_HP] and not has_revive(s, T, seat):
         return dmg - 100.0
     return float(dmg - hit)
 
 
+# ---- issue 15: aimed fights, thrifty defence, warps weighed by where the
+# walk ends (each switched on by its parameter; 0 is the play of v2)
+
+@kernel
+def effect_applies(s, T, seat, row):
+    """Whether effect ``row`` applies to ``seat``'s race (a race-worded card)."""
+    m = T[row + L.E_RACES]
+    return m == 0 or (m >> s[pbase(seat) + L.P_RACE]) & 1 == 1
+
+
 @inlined
-def greedy(s, T, legal, n, rng, pp, seat):
-    """Score every legal code and take the best (ties: the first)."""
+def attack_option(s, T, seat, i):
+    """Cost and At bonus of attack option ``i`` of ``seat`` in a combat not
+    yet begun: a hand card (i < hand size) or an attack ability; cost -1 if
+    it adds no At."""
+    b = pbase(seat)
+    nh = s[b + L.P_HAND_N]
+    if i < nh:
+        o = TB.O_ITEM + s[b + L.P_HAND + i] * TB.IK
+        if T[o + 1] != 1 or (T[o + 2] != L.IS_SWORD and T[o + 2] != L.IS_SWORD_SHIELD):
+            return -1, 0
+        cost, start, count = T[o + 3], T[o + 5], T[o + 6]
+    else:
+        o = TB.O_CHAR + s[b + L.P_CHAR] * TB.CH + TB.C_AB + 5 * (i - nh)
+        if T[o] != 0:
+            return -1, 0
+        cost, start, count = T[o + 1], T[o + 3], T[o + 4]
+    bonus = 0
+    for j in range(count):
+        row = TB.O_EFF + (start + j) * L.EW
+        if T[row + L.E_OP] == L.OP_ATTACK_BONUS and effect_applies(s, T, seat, row):
+            bonus += T[row + L.E_N]
+    return (cost, bonus) if bonus > 0 else (-1, 0)
+
+
+@kernel
+def best_attack(s, T, seat, mp):
+    """The most At ``seat`` can add to an attack with ``mp`` Mp: the attack
+    cards and abilities whose costs fit together (every combination of up to
+    10 of them), as best_shield does for a defence."""
+    b = pbase(seat)
+    total = s[b + L.P_HAND_N] + T[TB.O_CHAR + s[b + L.P_CHAR] * TB.CH + TB.C_NAB]
+    cand, k = 0, 0
+    for i in range(total):
+        cost, _a = attack_option(s, T, seat, i)
+        if cost >= 0 and cost <= mp and k < 10:
+            cand |= 1 << i
+            k += 1
+    best = 0
+    sub = cand
+    while sub > 0:
+        cost, a = 0, 0
+        for i in range(total):
+            if (sub >> i) & 1:
+                c_i, a_i = attack_option(s, T, seat, i)
+                cost += c_i
+                a += a_i
+        if cost <= mp and a > best:
+            best = a
+        sub = (sub - 1) & cand
+    return best
+
+
+@kernel
+def kill_chance(s, T, seat, p):
+    """Chance that ``seat``'s compulsory free attack of a new combat knocks
+    ``p`` out: over the Mp dice (the attacker's red, the defender's blue,
+    QM-GAP-30), the free At plus the attack cards and abilities the
+    attacker's Mp pays for, less the most ``p``'s Mp and cards can shield;
+    0 when ``p`` holds a Phoenix."""
+    if has_revive(s, T, p):
+        return 0.0
+    hp = s[pbase(p) + L.P_HP]
+    at0 = T[TB.O_CHAR + s[pbase(seat) + L.P_CHAR] * TB.CH + TB.C_AT]
+    nr, nb = T[TB.P_NFACES_RED], T[TB.P_NFACES_RED + 1]
+    k = 0
+    for i in range(nr):
+        f = T[TB.O_FACES + i]
+        mp = (f if f > 0 else T[TB.P_MP_SYMBOL]) - T[TB.P_FREE_COST]
+        if mp < 0:
+            continue
+        at = at0 + best_attack(s, T, seat, mp)
+        if at < hp:
+            continue
+        for j in range(nb):
+            g = T[TB.O_FACES + TB.MAX_FACES + j]
+            if at - best_shield(s, T, p, g if g > 0 else T[TB.P_MP_SYMBOL], at, True) >= hp:
+                k += 1
+    return k / (nr * nb)
+
+
+@kernel
+def danger(s, T, p):
+    """How near opponent ``p`` is to winning, 0 to 2: the share of the
+    castles it has landed on, squared, plus its share of the Hp win, squared
+    (squares, so that the player one castle or a few Hp from a win stands
+    out from the field)."""
+    c = castles_of(s, T, p) / T[TB.P_CASTLES_TO_WIN]
+    h = min(1.0, s[pbase(p) + L.P_HP] / (T[TB.P_WIN_HP] + 1.0))
+    return c * c + h * h
+
+
+@kernel
+def aim_value(s, T, seat, p, pp, o):
+    """What fighting ``p`` is worth beyond weakness (parameters at ``pp[o:]``):
+    ``aim`` × its danger, plus ``kill`` × the chance to knock it out now,
+    worth more the nearer it was to winning."""
+    d = danger(s, T, p)
+    v = pp[o + K_AIM] * d
+    if pp[o + K_KILL] > 0:
+        v += pp[o + K_KILL] * kill_chance(s, T, seat, p) * (1.0 + d)
+    return v
+
+
+@kernel
+def defend_value(s, T, seat, c, thrift):
+    """Worth (in Item cards) of defence choice ``c`` against the attack being
+    resolved: the Hp it saves (0 once the attack is stopped: absorbed, or its
+    At no more than the Shield), being kept in the game if it turns a knock
+    out into a hit, any Hp or card it gives, less ``thrift`` × what a card is
+    worth kept for a later combat; done is worth 0, so a shield that cannot
+    matter is never paid for."""
+    kind, arg = c // OPB, c % OPB
+    if kind == L.A_DONE:
+        return 0.0
+    b = pbase(seat)
+    remaining = 0 if s[L.G_DUEL_ABSORB] >= 0 else max(0, s[L.G_DUEL_AT] - s[L.G_DUEL_SHIELD])
+    if kind == L.A_PLAY:
+        o = TB.O_ITEM + arg * TB.IK
+        cost, start, count = T[o + 3], T[o + 5], T[o + 6]
+        keep = thrift * HP_WORTH * card_value(T, arg)
+    else:
+        o = TB.O_CHAR + s[b + L.P_CHAR] * TB.CH + TB.C_AB + 5 * arg
+        cost, start, count = T[o + 1], T[o + 3], T[o + 4]
+        keep = 0.0                       # an ability comes back next combat
+    sh, heal, cards, absorb = 0, 0, 0, False
+    for j in range(count):
+        row = TB.O_EFF + (start + j) * L.EW
+        if not effect_applies(s, T, seat, row):
+            continue
+        op = T[row + L.E_OP]
+        if op == L.OP_SHIELD:
+            sh += T[row + L.E_N]
+        elif op == L.OP_ABSORB:
+            absorb = True
+        elif op == L.OP_GAIN_HP:
+            heal += T[row + L.E_N]
+        elif op == L.OP_DRAW_ITEM:
+            cards += T[row + L.E_N]
+    if absorb:
+        saved = remaining
+    elif T[TB.P_T_SHIELDS_STACK]:
+        saved = min(sh, remaining)
+    else:
+        saved = min(remaining, max(0, sh - s[L.G_DUEL_SHIELD]))
+    hp = s[b + L.P_HP]
+    v = HP_WORTH * saved + cards - keep - 0.01 * cost
+    v += KNOCKED_OUT if hp + heal > T[TB.P_WIN_HP] else HP_WORTH * heal
+    if not has_revive(s, T, seat) and remaining >= hp and remaining - saved < hp + heal:
+        v += KNOCKED_OUT
+    return v
+
+
+@kernel
+def attack_kills(s, T, seat):
+    """Whether the attack ``seat`` is making already knocks the defender out
+    through the most its Mp and cards can shield (no Phoenix): an attack
+    card added then is wasted."""
+    opp = s[L.G_DUEL_D] if s[L.G_DUEL_A] == seat else s[L.G_DUEL_A]
+    if s[L.G_DUEL_ABSORB] >= 0 or has_revive(s, T, opp):
+        return False
+    at = s[L.G_DUEL_AT]
+    return at - best_shield(s, T, opp, s[pbase(opp) + L.P_MP], at, False) >= s[pbase(opp) + L.P_HP]
+
+
+@kernel
+def walk_end(s, T, seat):
+    """At a warp decision: the square the walk reaches if it goes on
+    (``G_WALK_LEFT`` squares, negative: back; first branches)."""
+    pos = s[pbase(seat) + L.P_POS]
+    left = s[L.G_WALK_LEFT]
+    if left >= 0:
+        return forward(T, pos, left)
+    for _ in range(-left):
+        pos = T[TB.O_PRED + pos * TB.MAX_PRED]
+    return pos
+
+
+@inlined
+def greedy(s, T, legal, n, rng, pp, seat, o):
+    """Score every legal code and take the best (ties: the first). The
+    parameters issue 15 added start at ``pp[o]`` (greedy's own vector, or
+    the planner's, which calls this for the decisions it leaves to greedy)."""
     b = pbase(seat)
     ctx = s[L.G_CTX]
+    keep = pp[o + K_SHOE]
     shoe = ctx == L.CTX_MOVE and holds_shoe(s, T, seat)
     evv = move_event_value(s, T, seat, legal, n, pp, shoe) if ctx == L.CTX_MOVE else 0.0
     if ctx == L.CTX_SQUARE and s[L.G_CTX_ARG] == L.SQ_EVENT:
         evv = event_value(s, T, seat, pp)
+    path = ctx == L.CTX_WARP and pp[o + K_PATH] > 0
+    end = walk_end(s, T, seat) if path else 0
+    if path and s[L.G_WALK_LEFT] != 0 and T[TB.O_SQ_KIND + end] == L.SQ_EVENT:
+        evv = event_value(s, T, seat, pp)
+    aim = ctx == L.CTX_TARGET and (pp[o + K_AIM] > 0 or pp[o + K_KILL] > 0)
+    thrift = pp[o + K_THRIFT]
+    kills = ctx == L.CTX_ATTACK_CARDS and thrift > 0 and attack_kills(s, T, seat)
     best, pick = -1e18, legal[0]
     for i in range(n):
         c = legal[i]
@@ -428,13 +657,27 @@ def greedy(s, T, legal, n, rng, pp, seat):
         v = 0.0
         if ctx == L.CTX_MOVE:
             # each result (a move, a symbol, staying), or what a Shoe in hand
-            # would make of it (number + 1, or 1 square instead of the symbol)
+            # would make of it (number + 1, or 1 square instead of the
+            # symbol), less the Shoe's worth kept (``shoe_keep``): the move
+            # and the Shoe are chosen together, and after the roll the Shoe
+            # is played by the same comparison
             v = outcome_value(s, T, seat, c, pp, evv)
             if shoe:
-                v = max(v, outcome_value(s, T, seat, with_shoe(c, 1), pp, evv))
+                v = max(v, outcome_value(s, T, seat, with_shoe(c, 1), pp, evv) - keep)
+        elif path:
+            # ``path``: a warp against where the walk would end (its square
+            # takes effect); a warp, or ending on the warp square, has none
+            if kind == L.A_NO_WARP and s[L.G_WALK_LEFT] != 0:
+                v = square_value(s, T, seat, end, pp, evv) - 0.02 * dist_to_new_castle(s, T, seat, end)
+            else:
+                v = -0.02 * dist_to_new_castle(s, T, seat, end if kind == L.A_NO_WARP else arg)
         elif ctx == L.CTX_WARP or ctx == L.CTX_FORK:
             sq = s[b + L.P_POS] if kind == L.A_NO_WARP else arg
             v = -dist_to_new_castle(s, T, seat, sq)
+        elif aim:
+            # ``aim``, ``kill``: the opponent near a win or within reach of a
+            # knock-out, weakness only breaking ties
+            v = aim_value(s, T, seat, arg, pp, o) - strength(s, T, arg) / 40.0
         elif ctx == L.CTX_TARGET:
             v = -strength(s, T, arg)
         elif ctx == L.CTX_ATTACK:
@@ -451,9 +694,13 @@ def greedy(s, T, legal, n, rng, pp, seat):
             elif kind == L.A_ABILITY:
                 v = 1.0
             else:
-                v = 0.5
+                # with ``thrift``, an attack that already knocks the
+                # defender out through its best shield gets no more cards
+                v = 10.0 if kills else 0.5
         elif ctx == L.CTX_DEFEND:
-            if kind == L.A_DONE:
+            if thrift > 0:
+                v = defend_value(s, T, seat, c, thrift)
+            elif kind == L.A_DONE:
                 v = 0.5 if s[L.G_DUEL_AT] - s[L.G_DUEL_SHIELD] > 0 else 10.0
             elif kind == L.A_PLAY:
                 v = card_value(T, arg)
@@ -466,16 +713,17 @@ def greedy(s, T, legal, n, rng, pp, seat):
         elif ctx == L.CTX_AFTER_ROLL:
             if kind == L.A_PLAY:
                 # a Shoe on the roll just made: on one's own, when the longer
-                # move (or 1 square instead of the symbol) is worth more; on
-                # another player's, when it spoils the roller's choice by more
-                # than the Shoe is worth kept
+                # move (or 1 square instead of the symbol) is worth more than
+                # the Shoe kept (``shoe_keep``; 0: any gain); on another
+                # player's, when it spoils the roller's choice by more than
+                # the Shoe is worth kept (``shoe_keep``, or 1 when it is 0)
                 roller = s[L.G_ACTIVE]
                 now = with_shoe(s[L.G_MOVE_CHOICE], s[L.G_EXTRA])
                 then = with_shoe(s[L.G_MOVE_CHOICE], s[L.G_EXTRA] + 1)
                 rev = event_value(s, T, roller, pp) \
                     if opens_event(s, T, roller, now) or opens_event(s, T, roller, then) else 0.0
                 gain = outcome_value(s, T, roller, then, pp, rev) - outcome_value(s, T, roller, now, pp, rev)
-                v = gain if roller == seat else -gain - SHOE_KEEP
+                v = gain - keep if roller == seat else -gain - (keep if keep > 0 else SHOE_KEEP)
             else:
                 v = 0.0
         if v > best:
@@ -526,6 +774,15 @@ def threat(s, T, p):
 
 
 @kernel
+def planner_square(s, T, seat, sq, pp, probs, need, evv):
+    """The planner's worth of ending a move on ``sq``: greedy's, a castle
+    weighted by how near the player is to five, plus the chance that next
+    turn's roll lands on a new castle from there."""
+    return square_value(s, T, seat, sq, pp, evv) * (1.0 + need * (T[TB.O_SQ_KIND + sq] == L.SQ_CASTLE)) \
+        + pp[2] * (1.0 + need) * castle_chance(s, T, seat, sq, probs)
+
+
+@kernel
 def planner_outcome(s, T, seat, c, pp, probs, need, evv):
     """The planner's worth of movement result ``c``: greedy's, a castle
     weighted by how near the player is to five, plus the chance that next
@@ -533,9 +790,7 @@ def planner_outcome(s, T, seat, c, pp, probs, need, evv):
     b = pbase(seat)
     kind, arg = c // OPB, c % OPB
     if kind == L.A_MOVE:
-        sq = forward(T, s[b + L.P_POS], arg)
-        return square_value(s, T, seat, sq, pp, evv) * (1.0 + need * (T[TB.O_SQ_KIND + sq] == L.SQ_CASTLE)) \
-            + pp[2] * (1.0 + need) * castle_chance(s, T, seat, sq, probs)
+        return planner_square(s, T, seat, forward(T, s[b + L.P_POS], arg), pp, probs, need, evv)
     look = pp[2] * (1.0 + need) * castle_chance(s, T, seat, s[b + L.P_POS], probs)
     if kind == L.A_SYMBOL:
         return symbol_value(s, T, seat, arg, pp, evv) + look
@@ -545,16 +800,34 @@ def planner_outcome(s, T, seat, c, pp, probs, need, evv):
 @needs_nrt
 def planner(s, T, legal, n, rng, pp, seat):
     """Greedy, with the castle race looked ahead and duels aimed (see the
-    module docstring); falls back on greedy's choice where it adds nothing."""
+    module docstring); falls back on greedy's choice where it adds nothing.
+    The parameters issue 15 added start at ``pp[PLANNER_NEW]``."""
+    o = PLANNER_NEW
     b = pbase(seat)
     ctx = s[L.G_CTX]
-    if ctx != L.CTX_MOVE and ctx != L.CTX_WARP and ctx != L.CTX_FORK and ctx != L.CTX_TARGET:
-        return greedy(s, T, legal, n, rng, pp, seat)
+    keep = pp[o + K_SHOE]
+    # with ``shoe_keep``, a Shoe on its own roll is weighed by the planner's
+    # own scoring, the one that chose the move with it
+    own_shoe = ctx == L.CTX_AFTER_ROLL and keep > 0 and s[L.G_ACTIVE] == seat
+    if ctx != L.CTX_MOVE and ctx != L.CTX_WARP and ctx != L.CTX_FORK and ctx != L.CTX_TARGET and not own_shoe:
+        return greedy(s, T, legal, n, rng, pp, seat, o)
     probs = np.zeros(16)
     move_probs(T, probs)
     need = castles_of(s, T, seat) / T[TB.P_CASTLES_TO_WIN]
     shoe = ctx == L.CTX_MOVE and holds_shoe(s, T, seat)
     evv = move_event_value(s, T, seat, legal, n, pp, shoe) if ctx == L.CTX_MOVE else 0.0
+    path = ctx == L.CTX_WARP and pp[o + K_PATH] > 0
+    end = walk_end(s, T, seat) if path else 0
+    if path and s[L.G_WALK_LEFT] != 0 and T[TB.O_SQ_KIND + end] == L.SQ_EVENT:
+        evv = event_value(s, T, seat, pp)
+    gain = 0.0
+    if own_shoe:
+        now = with_shoe(s[L.G_MOVE_CHOICE], s[L.G_EXTRA])
+        then = with_shoe(s[L.G_MOVE_CHOICE], s[L.G_EXTRA] + 1)
+        evv = event_value(s, T, seat, pp) \
+            if opens_event(s, T, seat, now) or opens_event(s, T, seat, then) else 0.0
+        gain = planner_outcome(s, T, seat, then, pp, probs, need, evv) - \
+            planner_outcome(s, T, seat, now, pp, probs, need, evv)
     best, pick = -1e18, legal[0]
     for i in range(n):
         c = legal[i]
@@ -562,17 +835,32 @@ def planner(s, T, legal, n, rng, pp, seat):
         v = 0.0
         if ctx == L.CTX_MOVE:
             # as greedy: a Shoe in hand offers number + 1, or 1 square
-            # instead of the symbol
+            # instead of the symbol, less its worth kept
             v = planner_outcome(s, T, seat, c, pp, probs, need, evv)
             if shoe:
-                v = max(v, planner_outcome(s, T, seat, with_shoe(c, 1), pp, probs, need, evv))
+                v = max(v, planner_outcome(s, T, seat, with_shoe(c, 1), pp, probs, need, evv) - keep)
+        elif own_shoe:
+            v = gain - keep if kind == L.A_PLAY else 0.0
+        elif path:
+            # ``path``: a warp (the pawn stops there, no effect) against the
+            # square the walk would end on
+            if kind == L.A_NO_WARP and s[L.G_WALK_LEFT] != 0:
+                v = planner_square(s, T, seat, end, pp, probs, need, evv) \
+                    - 0.01 * dist_to_new_castle(s, T, seat, end)
+            else:
+                sq = end if kind == L.A_NO_WARP else arg
+                v = pp[2] * (1.0 + need) * castle_chance(s, T, seat, sq, probs) \
+                    - 0.01 * dist_to_new_castle(s, T, seat, sq)
         elif ctx == L.CTX_WARP or ctx == L.CTX_FORK:
             sq = s[b + L.P_POS] if kind == L.A_NO_WARP else arg
             v = castle_chance(s, T, seat, sq, probs) - 0.01 * dist_to_new_castle(s, T, seat, sq)
         elif ctx == L.CTX_TARGET:
-            # the leader, or whoever the free attack and a paid one could finish
+            # the leader, or whoever the free attack and a paid one could
+            # finish; ``aim`` and ``kill`` add greedy's aimed terms
             hp = s[pbase(arg) + L.P_HP]
             v = pp[3] * threat(s, T, arg) - strength(s, T, arg) / 40.0 + (1.0 if hp <= 4 else 0.0)
+            if pp[o + K_AIM] > 0 or pp[o + K_KILL] > 0:
+                v += aim_value(s, T, seat, arg, pp, o)
         if v > best:
             best, pick = v, c
     return pick
@@ -580,10 +868,11 @@ def planner(s, T, legal, n, rng, pp, seat):
 
 @inlined
 def decide(s, T, legal, n, rng, policy, pp, seat):
-    """Dispatch to seat's policy by id."""
-    if policy == POLICY_GREEDY:
-        return greedy(s, T, legal, n, rng, pp, seat)
-    if policy == POLICY_PLANNER:
+    """Dispatch to seat's policy by id (``greedy_v2`` and ``planner_v2`` are
+    greedy and the planner with their own defaults)."""
+    if policy == POLICY_GREEDY or policy == POLICY_GREEDY_V2:
+        return greedy(s, T, legal, n, rng, pp, seat, GREEDY_NEW)
+    if policy == POLICY_PLANNER or policy == POLICY_PLANNER_V2:
         return planner(s, T, legal, n, rng, pp, seat)
     if policy == POLICY_FIRST:
         return legal[0]

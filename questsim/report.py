@@ -115,11 +115,36 @@ def first_player(df):
     return t.rename(columns={"win_rate": "first_player_win_rate"})
 
 
+def decisions(df):
+    """What the players did (the ``dec_*`` columns, layout.DECISIONS): the
+    mean count per game of each kind of decision, one column per policy
+    table; for the target kinds, the share of the fights with a choice of
+    target. Empty for a dataset written before the counters existed."""
+    names = [n for n in L.DEC_NAMES if f"dec_{n}" in df.columns]
+    if not names:
+        return pd.DataFrame()
+    g = df.groupby("policy", observed=True)
+    per_game = g[[f"dec_{n}" for n in names]].mean()
+    choices = g["dec_target_choices"].sum() if "dec_target_choices" in df.columns else None
+    what = dict(L.DECISIONS)
+    rows = []
+    for n in names:
+        row = {"decision": n, "what": what[n]}
+        for pol in per_game.index:
+            if n.startswith("target_") and n != "target_choices" and choices is not None:
+                tot = choices[pol]
+                row[pol] = f"{g[f'dec_{n}'].sum()[pol] / tot:.1%} of choices" if tot else "—"
+            else:
+                row[pol] = f"{per_game.loc[pol, f'dec_{n}']:.3f}"
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
 def across_skill(df):
     """Which conclusions hold across player skill: the key answers of the
     homogeneous tables (every seat the same policy) side by side, least
     skilled first, each with a verdict."""
-    pols = [p for p in ("random", "greedy", "planner", "rollout") if p in set(df["policy"])]
+    pols = [p for p in ("random", "greedy_v2", "greedy", "planner_v2", "planner", "rollout") if p in set(df["policy"])]
     pols += sorted(p for p in set(df["policy"]) if "+" not in p and p not in pols)
     if len(pols) < 2:
         return pd.DataFrame()
@@ -174,6 +199,8 @@ def standard_report(df: pd.DataFrame) -> dict:
         "head to head, 2-player games (row character's win rate against the column)": head_to_head_matrix(df),
         "how games end (share of games)": win_conditions(df),
         "game length and duels per game": game_length(df),
+        **({"decisions by policy (per game; target kinds: share of the fights with a choice of target)": dec}
+           if not (dec := decisions(df)).empty else {}),
     }
 
 

@@ -23,10 +23,12 @@ from numba import njit
 from simcore.rng import N_STREAMS, STREAM_POLICY, STREAM_SETUP, next_u64, seed_streams, shuffle
 from . import layout as L
 from .engine import after_choice, finish_round, over, play
-from .policies import POLICY_PLANNER, planner
+from .policies import PLANNER_DEFAULTS, PLANNER_PARAMS, POLICY_PLANNER, planner
 
-PARAMS = {"aggression": 0.0, "castle_weight": 3.0, "lookahead": 4.0, "threat": 1.0, "samples": 16.0,
-          "confidence": 1.5}
+# the planner's parameters (played by the search's every seat), then its own
+PARAMS = {**dict(zip(PLANNER_PARAMS, PLANNER_DEFAULTS)), "samples": 16.0, "confidence": 1.5}
+NP = len(PLANNER_PARAMS)
+SAMPLES, CONFIDENCE = NP, NP + 1
 DESCRIPTION = ("search: plays each movement option to the end of the game on sampled futures "
                "(planners everywhere), keeps the planner's choice unless another is clearly better")
 
@@ -55,7 +57,7 @@ def continuation(s, s2, T, rng2, legal2, ev2, snaps2, pp2, seat, c, seed):
 def choose(s, T, legal, n, rng, pp, seat):
     """Pick one of ``legal[:n]`` for ``seat`` (see the module docstring)."""
     base = planner(s, T, legal, n, rng, pp, seat)
-    samples = int(pp[4])
+    samples = int(pp[SAMPLES])
     if s[L.G_CTX] != L.CTX_MOVE or n < 2 or samples < 2:
         return base
     s2 = np.empty_like(s)
@@ -65,7 +67,7 @@ def choose(s, T, legal, n, rng, pp, seat):
     snaps2 = np.zeros((1, L.STATE_SIZE), np.int32)     # logging is off: never written
     pp2 = np.zeros((L.MAX_PLAYERS, L.MAX_PARAMS))
     for p in range(L.MAX_PLAYERS):
-        pp2[p, :4] = pp[:4]
+        pp2[p, :NP] = pp[:NP]
     vals = np.zeros((n, samples))
     for m in range(samples):
         seed = next_u64(rng, STREAM_POLICY)
@@ -81,7 +83,7 @@ def choose(s, T, legal, n, rng, pp, seat):
             continue
         d = vals[j] - vals[ib]
         sd = d.std()
-        margin = d.mean() - pp[5] * sd / np.sqrt(samples)
+        margin = d.mean() - pp[CONFIDENCE] * sd / np.sqrt(samples)
         if d.mean() > 0 and margin > best:
             best, pick = margin, legal[j]
     return pick

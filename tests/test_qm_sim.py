@@ -18,6 +18,7 @@ from click.testing import CliRunner
 from questsim import batch, engine, layout as L, sim, tables as TB
 from questsim.cli import main
 from questsim.odds import movement_distribution
+from questsim.policies import GREEDY_DEFAULTS, PLANNER_DEFAULTS
 from questsim.replay import replay
 from simcore import store
 from simcore.rng import N_STREAMS, seed_streams
@@ -262,11 +263,12 @@ def test_policy_parameters_change_play():
     """The planner without its look-ahead, or greedy seeking every fight,
     plays different games from the defaults on the same seeds."""
     base = sim.simulate(games=300, seed=2, players=4, policies=("planner",), rules=RULES)
-    flat = sim.simulate(games=300, seed=2, players=4, policies=("planner",), params=(0.0, 3.0, 0.0, 1.0),
-                        rules=RULES)
+    flat = sim.simulate(games=300, seed=2, players=4, policies=("planner",),
+                        params=PLANNER_DEFAULTS[:2] + (0.0,) + PLANNER_DEFAULTS[3:], rules=RULES)
     assert not base["rounds"].equals(flat["rounds"])
     g = sim.simulate(games=300, seed=2, players=4, policies=("greedy",), rules=RULES)
-    g2 = sim.simulate(games=300, seed=2, players=4, policies=("greedy",), params=(-50.0, 3.0), rules=RULES)
+    g2 = sim.simulate(games=300, seed=2, players=4, policies=("greedy",), params=(-50.0,) + GREEDY_DEFAULTS[1:],
+                      rules=RULES)
     assert g2["duels"].mean() > g["duels"].mean()
 
 
@@ -304,8 +306,8 @@ def test_rollout_search_is_legal_fair_and_differs_from_the_planner():
     tab = ("rollout", "planner", "planner")
     df = sim.simulate(games=30, seed=3, players=3, policies=tab, rules=RULES)
     assert (df["illegal_choices"] == 0).all() and (df["win_condition"] != "running").all()
-    off = sim.simulate(games=30, seed=3, players=3, policies=tab, params=(0.0, 3.0, 4.0, 1.0, 1.0, 1.5),
-                       rules=RULES)
+    off = sim.simulate(games=30, seed=3, players=3, policies=tab,
+                       params=PLANNER_DEFAULTS + (1.0, 1.5), rules=RULES)
     plan = sim.simulate(games=30, seed=3, players=3, policies=("planner",), rules=RULES)
     cols = ["winner_seat", "rounds", "duels", "hp1", "hp2", "hp3"]
     pd.testing.assert_frame_equal(off[cols], plan[cols])

@@ -8,7 +8,7 @@ from numba import njit
 
 from questsim import layout as L
 from questsim.plugins import register_policy
-from questsim.policies import planner
+from questsim.policies import PLANNER_DEFAULTS, PLANNER_PARAMS, planner
 
 
 @njit(cache=True)
@@ -23,5 +23,6 @@ def bold(s, T, legal, n, rng, pp, seat):
     return planner(s, T, legal, n, rng, pp, seat)
 
 
-register_policy("bold", bold, params={"aggression": 0.0, "castle_weight": 3.0, "lookahead": 4.0, "threat": 1.0},
+# the planner's parameters and defaults: bold passes them on to it
+register_policy("bold", bold, params=dict(zip(PLANNER_PARAMS, PLANNER_DEFAULTS)),
                 description="the planner, but fights whenever the dice offer it and never declines an attack")
