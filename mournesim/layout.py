@@ -221,31 +221,32 @@ G_LV_N = _take(3)
 # incremented by the rule kernels (never by a policy) when the choice is
 # carried out; written to the result row under the same names, so a designer
 # sees which rules a policy actually plays (docs/results.md)
-COUNTER_NAMES = (
-    "trades_charm",        # Trading Post: two identical Charms for another (MQ-ACT-07)
-    "trades_relic",        # Trading Post: three Charms for a Relic (MQ-ACT-08)
-    "repairs_granite",     # wall sections rebuilt with three Granite (MQ-FINAL-17)
-    "repairs_relic",       # wall sections repaired by a card or skill effect (Mending Stone)
-    "equipment_passes",    # Equipment passed to a hero on the same space (MQ-ACT-06)
-    "surplus_takes",       # face-up Surplus cards taken at a Nexus (1 action)
-    "equipment_draws",     # face-down Equipment draws at a Nexus (free action)
-    "cards_declined",      # cards that could have been equipped but went to the Surplus
-    "rewards_declined",    # Louse Wort card rewards declined
-    "talisman_combat",     # Talisman re-rolls of a hero's combat die
-    "talisman_compass",    # Talisman re-rolls of a Compass Die
-    "talisman_wall",       # Talisman re-rolls of the Shimnavore's wall die
-    "skills_used",         # Skill tokens spent (turn and combat windows)
-    "skills_final",        # ... of them in the Final Battle
-    "relics_used",         # Relic cards used (turn and combat windows)
-    "relics_final",        # ... of them in the Final Battle
-    "reactions_wasted",    # Talismans, combat Relics and Skills spent on a combat still lost
-    "attacks_bogbean",     # attacks on a Bogbean
-    "attacks_nightmare",   # attacks on a Nightmare
-    "attacks_shimnavore",  # attacks on the Shimnavore
-    "heals",               # life points regained at a Start Point (1 action)
-    "pots",                # Magical Pots collected
-    "charm_discards",      # charms discarded (free action)
+COUNTERS = (
+    ("trades_charm", "Trading Post: two identical Charms for another (MQ-ACT-07)"),
+    ("trades_relic", "Trading Post: three Charms for a Relic (MQ-ACT-08)"),
+    ("repairs_granite", "wall sections rebuilt with three Granite (MQ-FINAL-17)"),
+    ("repairs_relic", "wall sections repaired by a card or skill effect (Mending Stone)"),
+    ("equipment_passes", "Equipment passed to a hero on the same space (MQ-ACT-06)"),
+    ("surplus_takes", "face-up Surplus cards taken at a Nexus (1 action)"),
+    ("equipment_draws", "face-down Equipment draws at a Nexus (free action)"),
+    ("cards_declined", "cards that could have been equipped but went to the Surplus"),
+    ("rewards_declined", "Louse Wort card rewards declined"),
+    ("talisman_combat", "Talisman re-rolls of a hero's combat die"),
+    ("talisman_compass", "Talisman re-rolls of a Compass Die"),
+    ("talisman_wall", "Talisman re-rolls of the Shimnavore's wall die"),
+    ("skills_used", "Skill tokens spent (turn and combat windows)"),
+    ("skills_final", "Skill tokens spent in the Final Battle"),
+    ("relics_used", "Relic cards used (turn and combat windows)"),
+    ("relics_final", "Relic cards used in the Final Battle"),
+    ("reactions_wasted", "Talismans, combat Relics and Skills spent on a combat still lost"),
+    ("attacks_bogbean", "attacks on a Bogbean"),
+    ("attacks_nightmare", "attacks on a Nightmare"),
+    ("attacks_shimnavore", "attacks on the Shimnavore"),
+    ("heals", "life points regained at a Start Point (1 action)"),
+    ("pots", "Magical Pots collected"),
+    ("charm_discards", "charms discarded (free action)"),
 )
+COUNTER_NAMES = tuple(n for n, _what in COUNTERS)
 NCNT = len(COUNTER_NAMES)
 G_CNT = _take(NCNT)
 for _i, _n in enumerate(COUNTER_NAMES):

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from simcore.errors import InputError
-from simcore.report import rates, with_interval
+from simcore.report import decisions_by_policy, rates, with_interval
 from simcore.skill import rank_agreement, ranking_verdict
 from simcore.stats import wilson
 from . import layout as L
@@ -285,7 +285,15 @@ def standard_report(df: pd.DataFrame) -> dict:
         "how the nightmares ended (share of games)": nightmare_fates(df),
         "how far games get, by level (means per game)": how_far(df),
         "wins against the Shimnavore at the end, by level (share of games)": wounds_distribution(df),
+        **({"decisions by policy (mean count per game)": dec} if not (dec := decisions(df)).empty else {}),
     }
+
+
+def decisions(df):
+    """What the players did (the decision counters of the result row,
+    layout.COUNTERS): the mean count per game of each kind, one column per
+    policy. Empty for a dataset written before the counters existed."""
+    return decisions_by_policy(df, L.COUNTERS)
 
 
 def by_report(df: pd.DataFrame, cols) -> dict:

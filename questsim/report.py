@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from simcore.errors import InputError
-from simcore.report import rates
+from simcore.report import decisions_by_policy, rates
 from simcore.skill import binary_se, rank_agreement, ranking_verdict
 from simcore.stats import wilson
 from . import layout as L
@@ -120,24 +120,8 @@ def decisions(df):
     mean count per game of each kind of decision, one column per policy
     table; for the target kinds, the share of the fights with a choice of
     target. Empty for a dataset written before the counters existed."""
-    names = [n for n in L.DEC_NAMES if f"dec_{n}" in df.columns]
-    if not names:
-        return pd.DataFrame()
-    g = df.groupby("policy", observed=True)
-    per_game = g[[f"dec_{n}" for n in names]].mean()
-    choices = g["dec_target_choices"].sum() if "dec_target_choices" in df.columns else None
-    what = dict(L.DECISIONS)
-    rows = []
-    for n in names:
-        row = {"decision": n, "what": what[n]}
-        for pol in per_game.index:
-            if n.startswith("target_") and n != "target_choices" and choices is not None:
-                tot = choices[pol]
-                row[pol] = f"{g[f'dec_{n}'].sum()[pol] / tot:.1%} of choices" if tot else "—"
-            else:
-                row[pol] = f"{per_game.loc[pol, f'dec_{n}']:.3f}"
-        rows.append(row)
-    return pd.DataFrame(rows)
+    shares = {n: "target_choices" for n in L.DEC_NAMES if n.startswith("target_") and n != "target_choices"}
+    return decisions_by_policy(df, L.DECISIONS, "dec_", shares)
 
 
 def across_skill(df):

@@ -57,3 +57,30 @@ def _markdown(t: pd.DataFrame) -> str:
     lines = ["| " + " | ".join(map(str, t.columns)) + " |", "|" + "---|" * len(t.columns)]
     lines += ["| " + " | ".join(cell(x) for x in row) + " |" for row in t.itertuples(index=False)]
     return "\n".join(lines) + "\n"
+
+
+def decisions_by_policy(df: pd.DataFrame, items, prefix="", shares=None) -> pd.DataFrame:
+    """What the players use: for each decision counter ``(name, what)`` of
+    ``items`` found in ``df`` (column ``prefix + name``), the mean count per
+    game under each policy, one column per policy. ``shares`` maps a counter
+    to the counter it is a share of (Quest Master's targets: a share of the
+    fights with a choice of target). Empty for a dataset written before the
+    counters existed. A rule a policy never uses shows as 0.000."""
+    names = [(n, w) for n, w in items if prefix + n in df.columns]
+    if not names:
+        return pd.DataFrame()
+    g = df.groupby("policy", observed=True)
+    per_game = g[[prefix + n for n, _ in names]].mean()
+    total = g[[prefix + n for n, _ in names]].sum()
+    shares = shares or {}
+    rows = []
+    for n, what in names:
+        row = {"decision": n, "what": what}
+        for pol in per_game.index:
+            if n in shares:
+                tot = total.loc[pol, prefix + shares[n]]
+                row[pol] = f"{total.loc[pol, prefix + n] / tot:.1%} of {shares[n]}" if tot else "—"
+            else:
+                row[pol] = f"{per_game.loc[pol, prefix + n]:.3f}"
+        rows.append(row)
+    return pd.DataFrame(rows)

@@ -248,7 +248,9 @@ class Game:
         start = int(self.s[L.G_LOGN])
         rules.hero_turn(self.s, self.T, self.ev, self.snaps, self.rng, self.legal, self.pp, int(h))
         ev = self.ev[start:int(self.s[L.G_LOGN])]
-        return [(int(e[3]), int(e[4])) for e in ev if e[0] == L.EVENT["action"] and e[2] == h]
+        # an early end of turn is logged too (a non-event for the reader); it is no action
+        return [(int(e[3]), int(e[4])) for e in ev
+                if e[0] == L.EVENT["action"] and e[2] == h and e[3] != L.A_END]
 
     def acts(self):
         return int(self.s[L.G_ACTS])

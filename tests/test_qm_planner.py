@@ -277,7 +277,7 @@ def test_decision_counters_are_in_every_row_and_add_up():
     table = report.decisions(pd.concat([new, old], ignore_index=True)).set_index("decision")
     assert list(table.index) == list(L.DEC_NAMES) and {"greedy", "greedy_v2"} <= set(table.columns)
     assert table.loc["defend_wasted", "greedy"] == "0.000"
-    assert "of choices" in table.loc["target_leader", "greedy_v2"]
+    assert "of target_choices" in table.loc["target_leader", "greedy_v2"]
 
 
 def test_the_planner_parameters_are_ranged_and_the_rollout_follows_the_planner():

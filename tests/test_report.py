@@ -111,6 +111,25 @@ def test_standard_report_and_by_report_shapes():
         rep.by_report(known(), ["nope"])
 
 
+def test_decisions_by_policy_counts_each_policy_apart():
+    """Issue 15: the report's decisions table is each counter's mean per game
+    under each policy, one column per policy; a rule never used reads 0.000,
+    and a dataset without counters gets no table."""
+    from mournesim import layout as L
+    df = known()
+    df["policy"] = ["greedy"] * 4 + ["planner"] * 4
+    for n in L.COUNTER_NAMES:
+        df[n] = 0
+    df["trades_charm"] = [0, 0, 0, 0, 1, 0, 2, 1]            # planner: 4 trades in 4 games
+    df["talisman_compass"] = [3, 1, 0, 0, 0, 0, 0, 0]        # greedy: 4 in 4 games
+    table = rep.standard_report(df)["decisions by policy (mean count per game)"].set_index("decision")
+    assert list(table.index) == list(L.COUNTER_NAMES)
+    assert table.loc["trades_charm", "planner"] == "1.000" and table.loc["trades_charm", "greedy"] == "0.000"
+    assert table.loc["talisman_compass", "greedy"] == "1.000" and table.loc["talisman_compass", "planner"] == "0.000"
+    assert "Trading Post" in table.loc["trades_charm", "what"]
+    assert rep.decisions(known()).empty
+
+
 def test_plots_have_labelled_axes(tmp_path):
     """Every plot draws with a title and both axis labels, and is written as a PNG."""
     import matplotlib.pyplot as plt
