@@ -46,11 +46,17 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 MANIFEST = "experiments/results/published.json"
-FULL = dict(mq_grid=50_000, qm_grid=50_000, mq_ladder=100_000, qm_ladder=50_000, experiment=None,
+FULL = dict(mq_grid=50_000, qm_grid=50_000, mq_ladder=100_000, qm_ladder=100_000, experiment=None,
             notebooks=None)
 QUICK = dict(mq_grid=60, qm_grid=60, mq_ladder=100, qm_ladder=100, experiment=20,
              notebooks={"mournequest-balance": "GAMES = 60", "questmaster-balance": "GAMES = 200",
                         "what-if": "GAMES = 150"})
+
+QUICK_BUDGET = 8          # --quick: a policy_tune's evaluations
+
+# Quest Master's ladder: seat 1 played by each (the v2 players are the same
+# policies with their issue-15 parts off, so old and new stand side by side)
+QM_LADDER = ("random", "greedy_v2", "greedy", "planner_v2", "planner")
 
 
 @dataclass
@@ -123,6 +129,9 @@ def _grid(ctx, package, name, games, **kw):
     text = render(tables, "markdown", title)
     report = ctx.path(f"experiments/results/{name}/report.md")
     report.write_text(text.replace("\n", "\n\n" + _header(stamp) + "\n", 1))
+    _write_tables(tables, report.parent / "tables")
+    for pol in policies:            # each policy's own tables, for the balance study's side-by-side figures
+        _write_tables(rep.standard_report(df[df["policy"] == pol]), report.parent / "tables" / pol)
     pngs = plots.write_plots(df, report.parent)
     # the same report as one page to open or mail, its plots inside
     from simcore import atomic
@@ -130,6 +139,22 @@ def _grid(ctx, package, name, games, **kw):
     page = tables_page(f"{title}\n{_header(stamp)}", tables, [(p.stem, p.read_bytes()) for p in pngs])
     atomic.write_text(report.parent / "index.html", page)
     return {f"experiments/results/{name}/report.md": stamp}
+
+
+def slug(title: str) -> str:
+    """A report table's file name: its title's words up to the first
+    bracket, lower case, joined by hyphens."""
+    import re
+    return "-".join(re.findall(r"[a-z0-9]+", title.split("(")[0].lower()))
+
+
+def _write_tables(tables: dict, out: Path) -> None:
+    """Each table of a report as ``out/<slug>.csv``, so the docs' generated
+    blocks (experiments.tables) read the figures, never retype them."""
+    from simcore import atomic
+    out.mkdir(parents=True, exist_ok=True)
+    for title, t in tables.items():
+        atomic.write_text(out / f"{slug(title)}.csv", t.to_csv(index=False))
 
 
 def _rules_changed(run, package):
@@ -199,7 +224,7 @@ def _qm_ladder(ctx):
     if not _current(meta, "questsim", games, ruleset):
         rows = []
         for p in (2, 3, 4, 5, 6):
-            tables = tuple((pol,) + ("greedy",) * (p - 1) for pol in ("random", "greedy", "planner"))
+            tables = tuple((pol,) + ("greedy",) * (p - 1) for pol in QM_LADDER)
             t0 = time.perf_counter()
             df, _ = batch.run_grid(games=games, seed=11, players=(p,), tables=tables, ruleset=ruleset,
                                    workers=ctx.workers, cluster=ctx.cluster, progress=_bar(f"qm-ladder {p}p"))
@@ -211,7 +236,7 @@ def _qm_ladder(ctx):
         t = with_interval(pd.DataFrame(rows))
         t.to_csv(out, index=False)
         meta.write_text(json.dumps(_stamp("questsim", ruleset, seed=11, games=games,
-                                          policies="random/greedy/planner in seat 1, greedy elsewhere",
+                                          policies=f"{'/'.join(QM_LADDER)} in seat 1, greedy elsewhere",
                                           command="python -m experiments.publish --only ladders"), indent=1) + "\n")
     return {"experiments/results/qm-ladder/ladder.csv": json.loads(meta.read_text())}
 
@@ -223,6 +248,9 @@ def step_experiments(ctx):
     entries = {}
     for f in sorted((ROOT / "experiments").glob("*.toml")):
         exp = ex.load(f)
+        if ctx.quick and exp.policy_tune is not None:
+            # the same search on a small budget: each evaluation starts the batch driver anew
+            exp.policy_tune.budget = min(exp.policy_tune.budget, QUICK_BUDGET)
         game = ex.adapter(exp, ex.GAMES[exp.game].split(".")[0])
         out = ctx.path(f"experiments/results/{f.stem}/report.md").parent
         games = ctx.n["experiment"]

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from experiments import balance
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -95,9 +97,38 @@ def mq_ladder(root: Path) -> str:
             f"docs/performance.md for quiet measurements): {speed}.\n\n" + "\n".join(lines))
 
 
+def qm_ladder(root: Path) -> str:
+    """The Quest Master skill ladder (experiments.publish, step ladders)."""
+    d = root / "experiments" / "results" / "qm-ladder"
+    df = pd.read_csv(d / "ladder.csv")
+    meta = __import__("json").loads((d / "ladder.json").read_text())
+    pols = [p for p in ("random", "greedy_v2", "greedy", "planner_v2", "planner") if p in set(df.policy)]
+    lines = ["| players | " + " | ".join(pols) + " | fair share |", "|---|" + "---|" * (len(pols) + 1)]
+    for p, g in df.groupby("players"):
+        g = g.set_index("policy")
+        lines.append(f"| {p} | " + " | ".join(
+            f"{100 * g.loc[pol, 'win_rate']:.1f} [{100 * g.loc[pol, 'ci95_low']:.1f}, {100 * g.loc[pol, 'ci95_high']:.1f}]"
+            for pol in pols) + f" | {100 / p:.1f} |")
+    speed = ", ".join(f"{pol} {df[df.policy == pol].games.sum() / df[df.policy == pol].seconds.sum():,.0f}"
+                      for pol in pols)
+    return (f"Seat 1's win rate in per cent (Wilson 95% interval) when it is played by each policy and every "
+            f"other seat by greedy; **{int(df.games.min()):,} games per cell**, characters drawn at random; a fair "
+            f"seat wins 1/players. `greedy_v2` and `planner_v2` are the players of behaviour v2 (the same "
+            f"policies with their issue-15 parts off). Made by {_stamp(meta)}: `{meta['command']}`. Games per "
+            f"second of the whole table (every seat), on every core: {speed}.\n\n" + "\n".join(lines))
+
+
 # block name -> (the Markdown file it sits in, the function that writes it)
 BLOCKS = {"readings": ("docs/rulings.md", readings),
-          "mq-ladder": ("docs/policies.md", mq_ladder)}
+          "mq-ladder": ("docs/policies.md", mq_ladder),
+          "qm-ladder": ("docs/policies.md", qm_ladder)}
+# the balance study (docs/balance.md): experiments/balance.py
+BLOCKS.update({f"bal-{name.replace('_', '-')}": ("docs/balance.md", fn) for name, fn in (
+    ("stamp", balance.stamp), ("mq_levels", balance.mq_levels), ("mq_heroes", balance.mq_heroes),
+    ("mq_dice", balance.mq_dice), ("mq_losses", balance.mq_losses), ("mq_skill", balance.mq_skill),
+    ("qm_characters", balance.qm_characters), ("qm_seats", balance.qm_seats), ("qm_endings", balance.qm_endings),
+    ("qm_skill", balance.qm_skill), ("readings", readings), ("sensitivity", balance.sensitivity),
+    ("targets", balance.targets))})
 
 
 def render(text: str, name: str, body: str) -> str:

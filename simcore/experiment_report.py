@@ -346,7 +346,8 @@ def tune_curves(res: Result, game, ax):
         r = np.array([t[1] for t in s["tries"]])
         lo = np.array([t[2] for t in s["tries"]])
         hi = np.array([t[3] for t in s["tries"]])
-        eb = ax.errorbar(v, r, yerr=[r - lo, hi - r], fmt="o-", capsize=3, label=f"{s['name']} (aim {s['target']:.0%})")
+        # clipped: at a rate of 0 or 1 Wilson's bound can sit a rounding error past it
+        eb = ax.errorbar(v, r, yerr=[np.clip(r - lo, 0, None), np.clip(hi - r, 0, None)], fmt="o-", capsize=3, label=f"{s['name']} (aim {s['target']:.0%})")
         colour = eb[0].get_color()
         ax.axhline(s["target"], color=colour, ls=":")
         ax.plot([s["value"]], [s["rate"]], "*", ms=14, color=colour)
@@ -382,6 +383,19 @@ def plots_for(res: Result) -> dict:
     return {"changes": forest}
 
 
+def tune_tries(res: Result) -> pd.DataFrame:
+    """A tune's every try as a table (``tune.csv``): per target and value the
+    rate with its interval; ``solved`` marks the value reported as the
+    answer, ``reachable`` whether the target lies within the range's rates."""
+    rows = []
+    for t in res.tune:
+        for v, rate, lo, hi, n in t["tries"]:
+            rows.append(dict(target=t["name"], param=t["param"], cell=json.dumps(t["cell"], sort_keys=True),
+                             aim=t["target"], current=t["current"], value=v, rate=rate, ci95_low=lo, ci95_high=hi,
+                             games=n, solved=v == t["value"], reachable=t["reachable"]))
+    return pd.DataFrame(rows)
+
+
 def write(res: Result, game, out, command="") -> Path:
     """Write ``report.md``, the plots, ``comparisons.csv`` and ``index.html``
     (the report as one self-contained page) into ``out`` (each atomically:
@@ -402,6 +416,8 @@ def write(res: Result, game, out, command="") -> Path:
         paths.append(out / f"{name}.png")
     if not res.comparisons.empty:
         atomic.write_with(out / "comparisons.csv", lambda tmp: res.comparisons.to_csv(tmp, index=False))
+    if res.exp.kind == "tune":
+        atomic.write_with(out / "tune.csv", lambda tmp: tune_tries(res).to_csv(tmp, index=False))
     report = atomic.write_text(out / "report.md", markdown(res, game, paths, command))
     # the same report as one page to open or mail: index.html, plots inside
     from .html_report import experiment_index

@@ -71,7 +71,7 @@ def check_resumed_dataset(out: Path):
 
 # what an experiment writes into its --out directory (simcore.experiment_report)
 EXPERIMENT_FILES = frozenset({"report.md", "index.html", "comparisons.csv", "changes.png", "sweep.png",
-                              "tornado.png", "tune.png", "search.png"})   # search.png: a policy_tune's search trace
+                              "tornado.png", "tune.png", "tune.csv", "search.png"})   # search.png: a policy_tune's search trace
 
 
 @contextmanager

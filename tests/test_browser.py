@@ -98,11 +98,16 @@ def _key(browser, key, times=1):
 
 @pytest.fixture(scope="module")
 def mq_page(tmp_path_factory):
-    """The viewer of seed 1, game 7, Easy, 4 players (greedy), with its replay."""
+    """The viewer of the first game from game 7 of seed 1, Easy, 4 players
+    (greedy) in which the Shimnavore attacks a hero (a Final Battle step to
+    look at), with its replay."""
     from mournesim import sim
     from mournesim import viewer
-    rp = sim.replay(seed=1, game=7, level="easy", players=4, policy="greedy")
-    f = tmp_path_factory.mktemp("mq") / "game7.html"
+    for g in range(7, 60):
+        rp = sim.replay(seed=1, game=g, level="easy", players=4, policy="greedy")
+        if any(r["event"] == "shimnavore_attack" for r in rp.records()):
+            break
+    f = tmp_path_factory.mktemp("mq") / f"game{g}.html"
     f.write_text(viewer.html(rp), encoding="utf-8")
     return f, rp, viewer.data(rp)
 

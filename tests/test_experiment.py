@@ -310,6 +310,11 @@ range = [26, 44]
     from simcore import experiment_report as rep
     txt = rep.write(res, ex.adapter(exp, "questsim"), tmp_path / "rep").read_text()
     assert "Solved values" in txt and (tmp_path / "rep" / "tune.png").exists()
+    # every try in tune.csv, the reported answer marked (the docs' generated blocks read it)
+    import pandas as pd
+    tries = pd.read_csv(tmp_path / "rep" / "tune.csv")
+    assert dict(zip(tries["value"], tries["rate"])) == pytest.approx(rates)
+    assert tries.loc[tries["solved"], "value"].tolist() == [s["value"]]
 
 
 PT = """title = "pt"
@@ -343,7 +348,8 @@ def test_policy_tune_searches_then_checks_on_fresh_paired_games(tmp_path):
     assert [r["step"] for r in t["trace"]] == [1, 1, 1, 2, 2, 2]
     assert t["check_first"] == 2 * 40                  # after every game the search played
     assert set(t["tuned_names"]) == {"risk", "prepare"} and len(t["tuned"]) == len(t["names"])
-    assert t["start"] == [0.55, 1.0, 1.0, 1.0, 1.0]   # the registered defaults
+    from mournesim.policies import PLANNER_DEFAULTS
+    assert t["start"] == list(PLANNER_DEFAULTS)        # the registered defaults
     check = res.frame
     assert set(check["game"]) == set(range(80, 140))
     if len(res.arms) > 1:

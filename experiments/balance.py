@@ -1,0 +1,262 @@
+"""The generated blocks of ``docs/balance.md``: every figure of the balance
+study read from the published artefacts (``experiments/results/``), never
+typed by hand. ``experiments.tables`` fills the blocks; ``python -m
+experiments.publish`` makes the artefacts first.
+
+Each function takes the root of a copy of the repository and returns the
+Markdown of one block. The grids' tables are the CSVs the publish step writes
+beside each report (``<grid>/tables/<policy>/<table>.csv``); experiments are
+read from their ``comparisons.csv`` and ``tune.csv``.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+RES = Path("experiments") / "results"
+SKILLED = "planner"          # the skilled team / player of the study
+POLICIES = ("greedy", "planner")
+PLAYERS_MQ = {1: "solo", 2: "2 players", 3: "3 players", 4: "4 players"}
+
+
+def _table(root, grid, name, policy=None) -> pd.DataFrame:
+    d = Path(root) / RES / grid / "tables"
+    return pd.read_csv((d / policy if policy else d) / f"{name}.csv")
+
+
+def _rate(r, digits=0) -> str:
+    """A win rate with its 95% interval, in per cent."""
+    f = f"{{:.{digits}f}}"
+    return f"{f.format(100 * r['win_rate'])}% [{f.format(100 * r['ci95_low'])}, {f.format(100 * r['ci95_high'])}]"
+
+
+def _pp(r) -> str:
+    """A paired change with its 95% interval, in percentage points."""
+    return f"{100 * r['change']:+.1f} pp [{100 * r['ci95_low']:+.1f}, {100 * r['ci95_high']:+.1f}]"
+
+
+def _manifest(root) -> dict:
+    return json.loads((Path(root) / RES / "published.json").read_text())
+
+
+def _made_by(root, *paths) -> str:
+    """One line per artefact: which engine, ruleset, seed and games made it."""
+    man = _manifest(root)
+    out = []
+    for p in paths:
+        st = man.get(p)
+        if st is None:
+            out.append(f"- `{p}`: not in the manifest; run `python -m experiments.publish`")
+            continue
+        games = st.get("games")
+        games = f"{games:,}" if isinstance(games, int) else games
+        out.append(f"- `{p}`: {st['engine']} behaviour v{st['behaviour_version']} (sources {st['engine_hash']}), "
+                   f"ruleset {st['ruleset_hash']}, seed {st.get('seed')}, policies {st.get('policies')}, "
+                   f"{games} games per cell")
+    return "\n".join(out)
+
+
+def stamp(root) -> str:
+    """What made the study: every artefact it reads, with its engine and ruleset."""
+    return _made_by(root, "experiments/results/mq-grid/report.md", "experiments/results/qm-grid/report.md",
+                    "experiments/results/mq-ladder/ladder.csv", "experiments/results/qm-ladder/ladder.csv",
+                    "experiments/results/two-combat-dice/report.md", "experiments/results/mq-readings/report.md",
+                    "experiments/results/rules-sensitivity/report.md",
+                    "experiments/results/disc-length-tune/report.md", "experiments/results/hp-threshold/report.md",
+                    "experiments/results/last-seat-compensation/report.md")
+
+
+# ---- MourneQuest -------------------------------------------------------------
+
+def mq_levels(root) -> str:
+    """Win rate by level and player count, greedy and planner side by side."""
+    rows = {}
+    for pol in POLICIES:
+        t = _table(root, "mq-grid", "win-rate-by-level-and-players", pol)
+        for r in t.to_dict("records"):
+            rows.setdefault((r["level"], r["players"]), {})[pol] = r
+    lines = ["| level | players | greedy | planner (skilled team) | games per cell |", "|---|---|---|---|---|"]
+    for (lv, p), by in rows.items():
+        lines.append(f"| {lv} | {PLAYERS_MQ[p]} | {_rate(by['greedy'], 1)} | **{_rate(by['planner'], 1)}** | "
+                     f"{by['planner']['games']:,} |")
+    pl = {k: v["planner"] for k, v in rows.items()}
+    easy, hard = pl[("easy", 4)], pl[("hard", 4)]
+    span = [pl[(lv, p)]["win_rate"] for lv in ("easy", "medium", "hard") for p in (1, 2, 3, 4)]
+    text = (f"A skilled four-player team (the planner) wins Easy {_rate(easy)} of the time and Hard "
+            f"{_rate(hard)}; across every level and player count its win rate runs from "
+            f"{100 * min(span):.0f}% to {100 * max(span):.0f}%. ")
+    solo_better = all(pl[(lv, 1)]["ci95_low"] > pl[(lv, 4)]["ci95_high"] for lv in ("easy", "medium", "hard"))
+    text += ("Solo (one player with two heroes) is easier than four players on every level, with intervals apart."
+             if solo_better else "Solo is not easier than four players on every level.")
+    return text + "\n\n" + "\n".join(lines)
+
+
+def _hero_effects(root, pol):
+    t = _table(root, "mq-grid", "win-rate-by-hero", pol).set_index("hero")
+    lv = _table(root, "mq-grid", "win-rate-by-level-and-players", pol)
+    n, k = lv["games"].sum(), lv["wins"].sum()
+    p = k / n
+    n_out = (n - t["games"]).clip(lower=1)
+    se = np.sqrt(p * (1 - p) * (1 / t["games"] + 1 / n_out))
+    return t["effect"], se
+
+
+def mq_heroes(root) -> str:
+    """Each hero's effect on the team's win rate, per policy, with intervals,
+    and whether the ranking survives better play."""
+    eff = {pol: _hero_effects(root, pol) for pol in POLICIES}
+    order = eff[SKILLED][0].sort_values(ascending=False).index
+    lines = ["| hero | greedy: effect | planner: effect |", "|---|---|---|"]
+    for h in order:
+        cells = []
+        for pol in POLICIES:
+            e, se = eff[pol][0][h], eff[pol][1][h]
+            cells.append(f"{100 * e:+.1f} pp [{100 * (e - 1.96 * se):+.1f}, {100 * (e + 1.96 * se):+.1f}]")
+        lines.append(f"| {h} | " + " | ".join(cells) + " |")
+    e, se = eff[SKILLED]
+    best, worst = order[0], order[-1]
+    apart = [h for h in order if abs(e[h]) > 1.96 * se[h]]
+    skill = _table(root, "mq-grid", "conclusions-across-player-skill")
+    hero_row = skill[skill["conclusion"].str.startswith("the hero ranking")].iloc[0]
+    text = (f"With the planner, the hero who helps a team most is **{best}** "
+            f"({100 * e[best]:+.1f} pp [{100 * (e[best] - 1.96 * se[best]):+.1f}, "
+            f"{100 * (e[best] + 1.96 * se[best]):+.1f}] against the games without them, within the same level "
+            f"and player count), the least **{worst}** ({100 * e[worst]:+.1f} pp). "
+            f"{len(apart)} of {len(order)} heroes are apart from zero. Across skill: {hero_row['across skill']}.")
+    return text + "\n\n" + "\n".join(lines)
+
+
+def mq_dice(root) -> str:
+    """The dice pool at the Final Battle (observed) and one more starting die
+    (an experiment on paired games)."""
+    t = _table(root, "mq-grid", "win-rate-by-dice-pool-at-the-final-battle", SKILLED)
+    lines = ["| combat dice at the Final Battle | games | planner's win rate |", "|---|---|---|"]
+    for r in t.to_dict("records"):
+        lines.append(f"| {int(r['dice_pool'])} | {r['games']:,} | {_rate(r, 1)} |")
+    c = pd.read_csv(Path(root) / RES / "two-combat-dice" / "comparisons.csv", dtype={"players": str})
+    c = c[(c["measure"] == "win")]
+    exp = ["| level | players | one more starting die (Grey and Green): change in win rate |", "|---|---|---|"]
+    for r in c.to_dict("records"):
+        exp.append(f"| {r['level']} | {PLAYERS_MQ.get(int(r['players']), r['players']) if str(r['players']).isdigit() else r['players']} "
+                   f"| {_pp(r)} |")
+    cells = c[c["players"].str.isdigit()]
+    lo, hi = cells["change"].min(), cells["change"].max()
+    text = ("Teams that reach the Final Battle with more combat dice win more often (table), but that is partly "
+            "because strong teams also collect more dice. The causal worth of a die is the experiment: starting "
+            f"every hero with the Green die as well as the Grey raises the planner's win rate by "
+            f"{100 * lo:+.1f} to {100 * hi:+.1f} percentage points, depending on level and player count.")
+    return text + "\n\n" + "\n".join(lines) + "\n\n" + "\n".join(exp)
+
+
+def mq_losses(root) -> str:
+    """How the planner's games end, by level."""
+    t = _table(root, "mq-grid", "how-games-end-by-level", SKILLED)
+    cols = [c for c in t.columns if c not in ("level", "games")]
+    lines = ["| level | games | " + " | ".join(cols) + " |", "|---" * (len(cols) + 2) + "|"]
+    for r in t.to_dict("records"):
+        lines.append(f"| {r['level']} | {r['games']:,} | " + " | ".join(f"{100 * r[c]:.1f}%" for c in cols) + " |")
+    losses = {c: t[c].mean() for c in cols if c != "win"}
+    main = max(losses, key=losses.get)
+    text = (f"When a skilled team loses, the commonest end is **{main.replace('_', ' ')}** "
+            f"({100 * losses[main]:.1f}% of all games, averaged over the levels). Per level:")
+    return text + "\n\n" + "\n".join(lines)
+
+
+def _skill_table(root, grid) -> str:
+    t = _table(root, grid, "conclusions-across-player-skill")
+    cols = list(t.columns)
+    lines = ["| " + " | ".join(cols) + " |", "|---" * len(cols) + "|"]
+    for r in t.to_dict("records"):
+        lines.append("| " + " | ".join(str(r[c]) for c in cols) + " |")
+    return "\n".join(lines)
+
+
+def mq_skill(root) -> str:
+    """The key conclusions side by side for greedy and planner, with a verdict."""
+    return _skill_table(root, "mq-grid")
+
+
+# ---- Quest Master ------------------------------------------------------------
+
+def qm_characters(root) -> str:
+    """Each character's win rate against its fair share, per policy."""
+    tabs = {pol: _table(root, "qm-grid", "win-rate-by-character", pol).set_index("character") for pol in POLICIES}
+    order = tabs[SKILLED].sort_values("vs_fair", ascending=False).index
+    lines = ["| character | greedy: win rate − fair share | planner: win rate − fair share |", "|---|---|---|"]
+    for ch in order:
+        cells = []
+        for pol in POLICIES:
+            r = tabs[pol].loc[ch]
+            cells.append(f"{100 * r['vs_fair']:+.1f} pp [{100 * (r['ci95_low'] - r['fair_share']):+.1f}, "
+                         f"{100 * (r['ci95_high'] - r['fair_share']):+.1f}]")
+        lines.append(f"| {ch} | " + " | ".join(cells) + " |")
+    t = tabs[SKILLED]
+    fav = [c for c in order if t.loc[c, "ci95_low"] > t.loc[c, "fair_share"]]
+    dis = [c for c in order if t.loc[c, "ci95_high"] < t.loc[c, "fair_share"]]
+    text = (f"Among planners (2–6 players pooled), favoured characters: {', '.join(fav) or 'none'}; "
+            f"disfavoured: {', '.join(dis) or 'none'} (interval entirely above or below the fair share).")
+    return text + "\n\n" + "\n".join(lines)
+
+
+def qm_seats(root) -> str:
+    """The first player's win rate against the fair share, per player count."""
+    lines = ["| players | fair share | greedy: first player wins | planner: first player wins |", "|---|---|---|---|"]
+    tabs = {pol: _table(root, "qm-grid", "first-player-s-win-rate", pol).set_index("players") for pol in POLICIES}
+    for p in tabs[SKILLED].index:
+        lines.append(f"| {p} | {100 / p:.1f}% | " + " | ".join(
+            f"{100 * tabs[pol].loc[p, 'first_player_win_rate']:.1f}% [{100 * tabs[pol].loc[p, 'ci95_low']:.1f}, "
+            f"{100 * tabs[pol].loc[p, 'ci95_high']:.1f}]" for pol in POLICIES) + " |")
+    t = tabs[SKILLED]
+    above = [int(p) for p in t.index if t.loc[p, "ci95_low"] > 1 / p]
+    below = [int(p) for p in t.index if t.loc[p, "ci95_high"] < 1 / p]
+    text = ("Going first, among planners: an advantage at " + (", ".join(map(str, above)) or "no") +
+            " player count(s), a disadvantage at " + (", ".join(map(str, below)) or "no") + ".")
+    return text + "\n\n" + "\n".join(lines)
+
+
+def qm_endings(root) -> str:
+    """Which win condition ends the planners' games, by player count."""
+    t = _table(root, "qm-grid", "how-games-end", SKILLED)
+    cols = [c for c in t.columns if c not in ("players", "games")]
+    lines = ["| players | games | " + " | ".join(cols) + " |", "|---" * (len(cols) + 2) + "|"]
+    for r in t.to_dict("records"):
+        lines.append(f"| {r['players']} | {r['games']:,} | " + " | ".join(f"{100 * r[c]:.1f}%" for c in cols) + " |")
+    main = max(cols, key=lambda c: t[c].mean())
+    return (f"Most of the planners' games end by **{main.replace('_', ' ')}** ({100 * t[main].mean():.1f}% "
+            "averaged over player counts). By player count:\n\n" + "\n".join(lines))
+
+
+def qm_skill(root) -> str:
+    return _skill_table(root, "qm-grid")
+
+
+# ---- what moves balance --------------------------------------------------------
+
+def sensitivity(root) -> str:
+    """The numbers that move a skilled four-player Medium team most (tornado)."""
+    c = pd.read_csv(Path(root) / RES / "rules-sensitivity" / "comparisons.csv", dtype={"players": str})
+    c = c[(c["measure"] == "win") & c["players"].str.isdigit()]
+    c["param"] = c["arm"].str.rsplit(" ", n=1).str[0]
+    c["size"] = c["change"].abs()
+    order = c.groupby("param")["size"].max().sort_values(ascending=False).index
+    lines = ["| assumed or printed number | one step down | one step up |", "|---|---|---|"]
+    for p in order:
+        g = c[c["param"] == p].set_index(c["arm"].str.rsplit(" ", n=1).str[1])
+        lines.append(f"| `{p}` | " + " | ".join(_pp(g.loc[d]) if d in g.index else "—" for d in ("down", "up")) + " |")
+    return "\n".join(lines)
+
+
+def targets(root) -> str:
+    """The disc lengths that would put a skilled team at 75 / 50 / 25%."""
+    t = pd.read_csv(Path(root) / RES / "disc-length-tune" / "tune.csv")
+    s = t[t["solved"]]
+    lines = ["| level, players | aim | disc length now | disc length for the aim | planner's win rate there | reachable |",
+             "|---|---|---|---|---|---|"]
+    for r in s.to_dict("records"):
+        lines.append(f"| {r['target']} | {100 * r['aim']:.0f}% | {r['current']} | **{r['value']}** | "
+                     f"{100 * r['rate']:.1f}% [{100 * r['ci95_low']:.1f}, {100 * r['ci95_high']:.1f}] | "
+                     f"{'yes' if r['reachable'] else 'no: outside the range of 2–60 clicks'} |")
+    return "\n".join(lines)
