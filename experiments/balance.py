@@ -126,6 +126,11 @@ def mq_heroes(root) -> str:
             f"{100 * (e[best] + 1.96 * se[best]):+.1f}] against the games without them, within the same level "
             f"and player count), the least **{worst}** ({100 * e[worst]:+.1f} pp). "
             f"{len(apart)} of {len(order)} heroes are apart from zero. Across skill: {hero_row['across skill']}.")
+    g, gse = eff["greedy"]
+    flips = [h for h in order if abs(g[h]) > 1.96 * gse[h] and abs(e[h]) > 1.96 * se[h] and g[h] * e[h] < 0]
+    text += (" Heroes whose effect changes sign with skill (apart from zero under both policies): " +
+             ", ".join(f"{h} (greedy {100 * g[h]:+.1f} pp, planner {100 * e[h]:+.1f} pp)" for h in flips) + "."
+             if flips else " No hero's effect changes sign between greedy and the planner.")
     return text + "\n\n" + "\n".join(lines)
 
 
@@ -144,8 +149,11 @@ def mq_dice(root) -> str:
                    f"| {_pp(r)} |")
     cells = c[c["players"].str.isdigit()]
     lo, hi = cells["change"].min(), cells["change"].max()
-    text = ("Teams that reach the Final Battle with more combat dice win more often (table), but that is partly "
-            "because strong teams also collect more dice. The causal worth of a die is the experiment: starting "
+    rising = bool((np.diff(t.loc[t["games"] >= 30, "win_rate"].to_numpy()) > 0).all())
+    text = (("Teams that reach the Final Battle with more combat dice win more often (table), but that is partly "
+             "because strong teams also collect more dice. " if rising else
+             "The win rate does not rise with every die a team brings to the Final Battle (table). ") +
+            "The causal worth of a die is the experiment: starting "
             f"every hero with the Green die as well as the Grey raises the planner's win rate by "
             f"{100 * lo:+.1f} to {100 * hi:+.1f} percentage points, depending on level and player count.")
     return text + "\n\n" + "\n".join(lines) + "\n\n" + "\n".join(exp)
@@ -161,7 +169,9 @@ def mq_losses(root) -> str:
     losses = {c: t[c].mean() for c in cols if c != "win"}
     main = max(losses, key=losses.get)
     text = (f"When a skilled team loses, the commonest end is **{main.replace('_', ' ')}** "
-            f"({100 * losses[main]:.1f}% of all games, averaged over the levels). Per level:")
+            f"({100 * losses[main]:.1f}% of all games, averaged over the levels; `hero_died`: a hero lost "
+            "their last life point, `wall_destroyed`: the Shimnavore broke through, `cap`: the safety limit "
+            "on rounds, never reached in a real game). Per level:")
     return text + "\n\n" + "\n".join(lines)
 
 
@@ -212,8 +222,10 @@ def qm_seats(root) -> str:
     t = tabs[SKILLED]
     above = [int(p) for p in t.index if t.loc[p, "ci95_low"] > 1 / p]
     below = [int(p) for p in t.index if t.loc[p, "ci95_high"] < 1 / p]
-    text = ("Going first, among planners: an advantage at " + (", ".join(map(str, above)) or "no") +
-            " player count(s), a disadvantage at " + (", ".join(map(str, below)) or "no") + ".")
+    def counts(ps):
+        return "no table size" if not ps else ", ".join(map(str, ps)) + " players"
+    text = (f"Going first, among planners, is an advantage (interval above the fair share) at {counts(above)} "
+            f"and a disadvantage at {counts(below)}; elsewhere the first player wins its fair share within noise.")
     return text + "\n\n" + "\n".join(lines)
 
 
@@ -240,11 +252,12 @@ def sensitivity(root) -> str:
     c = pd.read_csv(Path(root) / RES / "rules-sensitivity" / "comparisons.csv", dtype={"players": str})
     c = c[(c["measure"] == "win") & c["players"].str.isdigit()]
     c["param"] = c["arm"].str.rsplit(" ", n=1).str[0]
+    c["way"] = c["arm"].str.rsplit(" ", n=1).str[1]
     c["size"] = c["change"].abs()
     order = c.groupby("param")["size"].max().sort_values(ascending=False).index
     lines = ["| assumed or printed number | one step down | one step up |", "|---|---|---|"]
     for p in order:
-        g = c[c["param"] == p].set_index(c["arm"].str.rsplit(" ", n=1).str[1])
+        g = c[c["param"] == p].set_index("way")
         lines.append(f"| `{p}` | " + " | ".join(_pp(g.loc[d]) if d in g.index else "—" for d in ("down", "up")) + " |")
     return "\n".join(lines)
 
@@ -253,10 +266,28 @@ def targets(root) -> str:
     """The disc lengths that would put a skilled team at 75 / 50 / 25%."""
     t = pd.read_csv(Path(root) / RES / "disc-length-tune" / "tune.csv")
     s = t[t["solved"]]
-    lines = ["| level, players | aim | disc length now | disc length for the aim | planner's win rate there | reachable |",
-             "|---|---|---|---|---|---|"]
+    lines = ["| level, players | aim | disc length now | disc length for the aim | planner's win rate there | "
+             "one click more or less | reachable |", "|---|---|---|---|---|---|---|"]
+    slopes = []
     for r in s.to_dict("records"):
-        lines.append(f"| {r['target']} | {100 * r['aim']:.0f}% | {r['current']} | **{r['value']}** | "
+        tries = t[t["target"] == r["target"]].set_index("value")["rate"]
+        v = r["value"]
+        # the local slope from the neighbouring tries (bisection leaves them beside the answer)
+        lo, hi = max((x for x in tries.index if x < v), default=None), min((x for x in tries.index if x > v), default=None)
+        slope = (tries[hi] - tries[lo]) / (hi - lo) if lo is not None and hi is not None else np.nan
+        slopes.append(slope)
+        lines.append(f"| {r['target']} | {100 * r['aim']:.0f}% | {r['current']} | **{v}** | "
                      f"{100 * r['rate']:.1f}% [{100 * r['ci95_low']:.1f}, {100 * r['ci95_high']:.1f}] | "
+                     f"{'%+.1f pp a click' % (100 * slope) if slope == slope else '—'} | "
                      f"{'yes' if r['reachable'] else 'no: outside the range of 2–60 clicks'} |")
-    return "\n".join(lines)
+    shorter = int((s["value"] < s["current"]).sum())
+    by = {tuple(json.loads(c).values()): v for c, v in zip(s["cell"], s["value"])}
+    solo_shorter = all(by.get((lv, 1), 0) < by.get((lv, 4), 0) for lv in ("easy", "medium", "hard"))
+    text = (f"For {shorter} of the {len(s)} targets the disc would be shorter than shipped"
+            + (": with the planner playing, the shipped lengths make every level easier than the aim. "
+               if shorter == len(s) else ". ")
+            + f"Near the answer one click moves a skilled team's win rate by {100 * np.nanmin(slopes):.0f}–"
+            f"{100 * np.nanmax(slopes):.0f} percentage points (the column \"one click\": a longer disc is easier)"
+            + ("; every level needs a shorter disc solo than with four players for the same aim."
+               if solo_shorter else "."))
+    return text + "\n\n" + "\n".join(lines)

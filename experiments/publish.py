@@ -195,6 +195,10 @@ def step_ladders(ctx):
         if ctx.workers:
             cmd += ["--workers", str(ctx.workers)]
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+        m = json.loads(meta.read_text())       # the command as a reader runs it, from the repository
+        m["command"] = (f"python docs/examples/ladder.py --games {games} --policies random,greedy,planner "
+                        "--out experiments/results/mq-ladder/ladder.csv")
+        meta.write_text(json.dumps(m, indent=1) + "\n")
     stamp = json.loads(meta.read_text())
     entries["experiments/results/mq-ladder/ladder.csv"] = _stamp("mournesim", ruleset, seed=stamp["seed"],
                                                                  games=games, policies="random,greedy,planner")

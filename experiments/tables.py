@@ -109,19 +109,46 @@ def qm_ladder(root: Path) -> str:
         lines.append(f"| {p} | " + " | ".join(
             f"{100 * g.loc[pol, 'win_rate']:.1f} [{100 * g.loc[pol, 'ci95_low']:.1f}, {100 * g.loc[pol, 'ci95_high']:.1f}]"
             for pol in pols) + f" | {100 / p:.1f} |")
-    speed = ", ".join(f"{pol} {df[df.policy == pol].games.sum() / df[df.policy == pol].seconds.sum():,.0f}"
-                      for pol in pols)
+    # the tables of one player count run together, so the time is shared
+    # among them: a speed per table size, not per policy
+    per_p = df.groupby("players")[["games", "seconds"]].sum()
+    speed = ", ".join(f"{p} players {r.games / r.seconds:,.0f}" for p, r in per_p.iterrows())
     return (f"Seat 1's win rate in per cent (Wilson 95% interval) when it is played by each policy and every "
             f"other seat by greedy; **{int(df.games.min()):,} games per cell**, characters drawn at random; a fair "
             f"seat wins 1/players. `greedy_v2` and `planner_v2` are the players of behaviour v2 (the same "
             f"policies with their issue-15 parts off). Made by {_stamp(meta)}: `{meta['command']}`. Games per "
-            f"second of the whole table (every seat), on every core: {speed}.\n\n" + "\n".join(lines))
+            f"second on every core of this machine, all of a table size's tables together (the greedy seats "
+            f"dominate; per-policy speeds are in docs/performance.md): {speed}.\n\n" + "\n".join(lines))
+
+
+def _decisions(root: Path, grid: str, report: str) -> str:
+    """A grid's decisions-by-policy table (the standard report's), stamped."""
+    d = root / "experiments" / "results" / grid
+    t = pd.read_csv(d / "tables" / "decisions-by-policy.csv", dtype=str)
+    st = __import__("json").loads((root / "experiments" / "results" / "published.json").read_text())
+    st = st[f"experiments/results/{grid}/report.md"]
+    pols = [c for c in t.columns if c not in ("decision", "what")]
+    lines = ["| decision | what | " + " | ".join(pols) + " |", "|---|---|" + "---|" * len(pols)]
+    lines += [f"| `{r.decision}` | {r.what} | " + " | ".join(str(getattr(r, p)) for p in pols) + " |"
+              for r in t.itertuples()]
+    return (f"Mean count per game over the whole published grid ({st['games']:,} games per cell; "
+            f"`{report}` shows the same table for any dataset). Made by {_stamp(st)}.\n\n" + "\n".join(lines))
+
+
+def mq_decisions(root: Path) -> str:
+    return _decisions(root, "mq-grid", "mournesim report")
+
+
+def qm_decisions(root: Path) -> str:
+    return _decisions(root, "qm-grid", "questsim report")
 
 
 # block name -> (the Markdown file it sits in, the function that writes it)
 BLOCKS = {"readings": ("docs/rulings.md", readings),
           "mq-ladder": ("docs/policies.md", mq_ladder),
-          "qm-ladder": ("docs/policies.md", qm_ladder)}
+          "qm-ladder": ("docs/policies.md", qm_ladder),
+          "mq-decisions": ("docs/policies.md", mq_decisions),
+          "qm-decisions": ("docs/policies.md", qm_decisions)}
 # the balance study (docs/balance.md): experiments/balance.py
 BLOCKS.update({f"bal-{name.replace('_', '-')}": ("docs/balance.md", fn) for name, fn in (
     ("stamp", balance.stamp), ("mq_levels", balance.mq_levels), ("mq_heroes", balance.mq_heroes),

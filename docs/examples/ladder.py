@@ -43,13 +43,15 @@ def main():
     ap.add_argument("--policies", default="random,greedy,planner,rollout")
     ap.add_argument("--out", default="ladder.csv")
     ap.add_argument("--ruleset", default=None, help="ruleset TOML file (default: the shipped one)")
+    ap.add_argument("--players", default="4,1", type=lambda t: [int(x) for x in t.split(",")],
+                    help="player counts (default 4,1: four players and solo)")
     a = ap.parse_args()
     jobs = []
     for policy in a.policies.split(","):
         n = a.search_games if policy == "rollout" else a.games
         chunk = 200 if policy == "rollout" else CHUNK
         for level in ("easy", "medium", "hard"):
-            for players in (4, 1):
+            for players in a.players:
                 for first in range(0, n, chunk):
                     jobs.append((policy, level, players, a.seed, first, min(chunk, n - first), a.ruleset))
     results = {}
