@@ -95,6 +95,16 @@ INF = 1000000
 @njit(cache=True, _nrt=False)
 def decide(s, T, legal, n, rng, pp, h):
     """Ask the active policy to choose one of ``legal[:n]`` for hero ``h``."""
+    # one type for the counts: the rule kernels pass them as int32 (read from
+    # the state) or int64 (loop counters, literals), and numba compiles a
+    # callee once per argument types, so without this every policy below
+    # was compiled up to four times over (measured: most of the engine's compile)
+    return _decide(s, T, legal, np.int64(n), rng, pp, np.int64(h))
+
+
+@njit(cache=True, _nrt=False)
+def _decide(s, T, legal, n, rng, pp, h):
+    """``decide`` with ``n`` and ``h`` as int64."""
     if n == 1:
         return legal[0]
     pid = s[L.G_POLICY]
@@ -487,7 +497,7 @@ def greedy(s, T, legal, n, rng, pp, h):
     """Pick the legal choice with the best rule-of-thumb score (ties: random)."""
     # turn actions have ops below R_ACCEPT (END is absent on a first turn)
     goal = goal_space(s, T, h) if legal[0] // OPB < L.R_ACCEPT else -1
-    return best_scored_mode(s, T, legal, n, rng, pp, h, goal, 0)
+    return best_scored_mode(s, T, legal, n, rng, pp, h, goal, np.int64(0))
 
 
 @njit(cache=True, _nrt=False)
@@ -688,7 +698,7 @@ def planner(s, T, legal, n, rng, pp, h):
     most urgent first; the team gets ready for the Shimnavore; talismans are
     kept for the Final Battle; in it each hero holds its own Key Stone."""
     if legal[0] // OPB < L.R_ACCEPT:
-        return best_scored_mode(s, T, legal, n, rng, pp, h, plan_goal(s, T, h, pp), 1)
+        return best_scored_mode(s, T, legal, n, rng, pp, h, plan_goal(s, T, h, pp), np.int64(1))
     op0 = legal[n - 1] // OPB
     if (op0 == L.R_TALISMAN or op0 == L.R_RELIC or op0 == L.R_SKILL) and param(pp, 3, 1.0) > 0 \
             and s[L.G_FINAL] == L.FB_NONE and life_left(s, T, h) > 1:
@@ -700,7 +710,7 @@ def planner(s, T, legal, n, rng, pp, h):
                 for i in range(n):
                     if legal[i] // OPB == L.R_ACCEPT:
                         return legal[i]
-    return best_scored_mode(s, T, legal, n, rng, pp, h, -1, 1)
+    return best_scored_mode(s, T, legal, n, rng, pp, h, np.int64(-1), np.int64(1))
 
 
 @njit(cache=True, _nrt=False)
@@ -756,7 +766,7 @@ def score_all(s, T, legal, n, pp, h, goal, scores, mode=0):
 def best_scored(s, T, legal, n, rng, pp, h, goal):
     """The legal choice with greedy's best score towards ``goal`` (ties:
     random); see ``best_scored_mode``."""
-    return best_scored_mode(s, T, legal, n, rng, pp, h, goal, 0)
+    return best_scored_mode(s, T, legal, n, rng, pp, h, goal, np.int64(0))
 
 
 @njit(cache=True, _nrt=False)
@@ -764,6 +774,8 @@ def best_scored_mode(s, T, legal, n, rng, pp, h, goal, mode):
     """The legal choice with the best score towards ``goal`` (ties: random);
     ``mode`` 0 scores as greedy, 1 adds the planner's changes (``plan_turn``,
     ``plan_other``), which leave every score as it is when their parts are off.
+    Callers pass ``goal`` and ``mode`` as np.int64: a literal (0, 1, -1) would
+    make numba compile this function once per literal value.
 
     The ties are every choice scoring within 1e-9 of the best score, and one
     is drawn uniformly in legal order. They are tracked while scoring as a
