@@ -5,6 +5,7 @@ say which published figures are stale.
     python -m experiments.publish --cluster tcp://scheduler:8786
     python -m experiments.publish --only mq-grid,ladders
     python -m experiments.publish --check         # stale artefacts? (plays nothing)
+    python -m experiments.publish --again         # play everything again, current or not
     python -m experiments.publish --quick --root /tmp/pub   # the same pipeline, small counts
 
 The steps (``STEPS``), in order:
@@ -13,9 +14,11 @@ The steps (``STEPS``), in order:
   greedy and planner (``experiments/results/mq-grid/report.md``, plots);
 - ``qm-grid``: the Quest Master standard report over 2-6 players x greedy
   and planner tables (``experiments/results/qm-grid/report.md``);
-- ``ladders``: both skill ladders (``experiments/results/mq-ladder``; and
+- ``ladders``: both skill ladders (``experiments/results/mq-ladder``;
+  ``mq-rollout``, rollout against the planner; ``mq-planner``, the planner
+  against its v3 and v2 defaults and without each part; and
   ``experiments/results/qm-ladder``, the mixed tables: seat 1 played by
-  random, greedy or planner against greedy seats, 2-6 players);
+  each policy against greedy seats, 2-6 players);
 - ``experiments``: every shipped experiment file (``experiments/*.toml``) into
   ``experiments/results/<name>/``;
 - ``notebooks``: the three notebooks, executed in place;
@@ -47,8 +50,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 MANIFEST = "experiments/results/published.json"
 FULL = dict(mq_grid=50_000, qm_grid=50_000, mq_ladder=100_000, qm_ladder=100_000, experiment=None,
-            notebooks=None)
-QUICK = dict(mq_grid=60, qm_grid=60, mq_ladder=100, qm_ladder=100, experiment=20,
+            notebooks=None, mq_parts=20_000, mq_ablation=5_000, mq_rollout=600)
+QUICK = dict(mq_grid=60, qm_grid=60, mq_ladder=100, qm_ladder=100, experiment=20, mq_parts=40, mq_ablation=20,
+             mq_rollout=2,
              notebooks={"mournequest-balance": "GAMES = 60", "questmaster-balance": "GAMES = 200",
                         "what-if": "GAMES = 150"})
 
@@ -69,6 +73,7 @@ class Ctx:
     cluster: str | None
     quick: bool
     rulesets: dict        # game package -> ruleset file (None: the shipped one)
+    again: bool = False   # play everything again, even artefacts that are current
 
     def path(self, rel) -> Path:
         p = self.root / rel
@@ -105,6 +110,8 @@ def _grid(ctx, package, name, games, **kw):
     plots = import_module(f"{package}.plots")
     out = ctx.path(f"experiments/results/{name}/data")
     ruleset = ctx.rulesets.get(package)
+    if ctx.again and out.exists():
+        shutil.rmtree(out)
     if (out / store.RUN_FILE).exists():
         run = store.read_run(out)
         stale = run.get("games") != games or run.get("ruleset") != (str(ruleset) if ruleset else None)
@@ -180,35 +187,53 @@ def step_qm_grid(ctx):
 
 
 def step_ladders(ctx):
-    """Both skill ladders: MourneQuest (random/greedy/planner x level x 4p
-    and solo) and Quest Master (seat 1 played by each policy, the others by
-    greedy, at 2, 4 and 6 players)."""
-    import subprocess
+    """The skill ladders: MourneQuest (random/greedy/planner x level x 4p and
+    solo; rollout against the planner with four players; the planner against
+    its earlier versions and without each of its parts) and Quest Master
+    (seat 1 played by each policy, the others by greedy, at 2-6 players)."""
+    n = ctx.n
     entries = {}
-    out = ctx.path("experiments/results/mq-ladder/ladder.csv")
-    ruleset = ctx.rulesets.get("mournesim")
-    games = ctx.n["mq_ladder"]
-    meta = out.with_suffix(".json")
-    if not _current(meta, "mournesim", games, ruleset):
-        cmd = [sys.executable, str(ROOT / "docs/examples/ladder.py"), "--games", str(games),
-               "--policies", "random,greedy,planner", "--out", str(out)] + (["--ruleset", ruleset] if ruleset else [])
-        if ctx.workers:
-            cmd += ["--workers", str(ctx.workers)]
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-        m = json.loads(meta.read_text())       # the command as a reader runs it, from the repository
-        m["command"] = (f"python docs/examples/ladder.py --games {games} --policies random,greedy,planner "
-                        "--out experiments/results/mq-ladder/ladder.csv")
-        meta.write_text(json.dumps(m, indent=1) + "\n")
-    stamp = json.loads(meta.read_text())
-    entries["experiments/results/mq-ladder/ladder.csv"] = _stamp("mournesim", ruleset, seed=stamp["seed"],
-                                                                 games=games, policies="random,greedy,planner")
+    entries.update(_mq_script(ctx, "mq-ladder/ladder.csv", "docs/examples/ladder.py", n["mq_ladder"],
+                              ["--games", str(n["mq_ladder"]), "--policies", "random,greedy,planner"],
+                              "random,greedy,planner"))
+    entries.update(_mq_script(ctx, "mq-rollout/ladder.csv", "docs/examples/ladder.py", n["mq_rollout"],
+                              ["--games", str(n["mq_rollout"]), "--search-games", str(n["mq_rollout"]),
+                               "--players", "4", "--policies", "planner,rollout"], "planner,rollout"))
+    entries.update(_mq_script(ctx, "mq-planner/planner-parts.csv", "docs/examples/planner_parts.py", n["mq_parts"],
+                              ["--games", str(n["mq_parts"]), "--ablation-games", str(n["mq_ablation"]),
+                               "--seed", "15", "--quiet"], "planner arms, greedy, greedy v2"))
     entries.update(_qm_ladder(ctx))
     return entries
 
 
-def _current(meta: Path, package, games, ruleset):
+def _mq_script(ctx, rel, script, games, args, policies):
+    """Run one of the MourneQuest example scripts into
+    ``experiments/results/<rel>`` unless its stamp says it is current."""
+    import subprocess
+    out = ctx.path(f"experiments/results/{rel}")
+    ruleset = ctx.rulesets.get("mournesim")
+    meta = out.with_suffix(".json")
+    if not _current(ctx, meta, "mournesim", games, ruleset):
+        cmd = [sys.executable, str(ROOT / script)] + args + ["--out", str(out)] + \
+            (["--ruleset", ruleset] if ruleset else [])
+        if ctx.workers:
+            cmd += ["--workers", str(ctx.workers)]
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+        m = json.loads(meta.read_text())       # the command as a reader runs it, from the repository
+        m["command"] = " ".join(["python", script] + [x for x in args if x != "--quiet"] +
+                                ["--out", f"experiments/results/{rel}"])
+        m.setdefault("ruleset", str(ruleset) if ruleset else None)
+        meta.write_text(json.dumps(m, indent=1) + "\n")
+    stamp = json.loads(meta.read_text())
+    return {f"experiments/results/{rel}": _stamp("mournesim", ruleset, seed=stamp["seed"], games=games,
+                                                 policies=policies)}
+
+
+def _current(ctx, meta: Path, package, games, ruleset):
     """A ladder's sidecar says it was made by this engine, ruleset and size."""
-    if not meta.exists() or json.loads(meta.read_text()).get("ruleset") != (str(ruleset) if ruleset else None):
+    if ctx.again or not meta.exists():
+        return False
+    if json.loads(meta.read_text()).get("ruleset") != (str(ruleset) if ruleset else None):
         return False
     from importlib import import_module
     from simcore import identity
@@ -225,7 +250,7 @@ def _qm_ladder(ctx):
     out = ctx.path("experiments/results/qm-ladder/ladder.csv")
     meta = out.with_suffix(".json")
     ruleset = ctx.rulesets.get("questsim")
-    if not _current(meta, "questsim", games, ruleset):
+    if not _current(ctx, meta, "questsim", games, ruleset):
         rows = []
         for p in (2, 3, 4, 5, 6):
             tables = tuple((pol,) + ("greedy",) * (p - 1) for pol in QM_LADDER)
@@ -260,6 +285,8 @@ def step_experiments(ctx):
         games = ctx.n["experiment"]
         command = f"{game.PROG} experiment experiments/{f.name} --out experiments/results/{f.stem}" + \
             (f" --games {games}" if games else "")
+        if ctx.again and (out / "data").exists():
+            shutil.rmtree(out / "data")
         try:
             res = ex.run(exp, game, out, ctx.workers, ctx.cluster, sys.stderr.isatty(), games, command)
         except ex.InputError as e:
@@ -344,6 +371,8 @@ def main(argv=None) -> int:
     ap.add_argument("--only", default=None, help=f"comma list of steps ({', '.join(STEPS)})")
     ap.add_argument("--workers", type=int, default=None)
     ap.add_argument("--cluster", default=None)
+    ap.add_argument("--again", action="store_true",
+                    help="play every step again, even where its artefacts are current (a full regeneration)")
     ap.add_argument("--ruleset", action="append", default=[], metavar="PACKAGE=FILE",
                     help="publish with another ruleset file for a game (e.g. mournesim=my.toml)")
     a = ap.parse_args(argv)
@@ -361,7 +390,7 @@ def main(argv=None) -> int:
         for d in ("docs", "notebooks", "experiments"):
             if not (root / d).exists():
                 shutil.copytree(ROOT / d, root / d, ignore=shutil.ignore_patterns("data", "__pycache__"))
-    ctx = Ctx(root, QUICK if a.quick else FULL, a.workers, a.cluster, a.quick, rulesets)
+    ctx = Ctx(root, QUICK if a.quick else FULL, a.workers, a.cluster, a.quick, rulesets, a.again)
     names = list(STEPS) if not a.only else [s.strip() for s in a.only.split(",")]
     bad = [n for n in names if n not in STEPS]
     if bad:

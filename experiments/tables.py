@@ -143,12 +143,99 @@ def qm_decisions(root: Path) -> str:
     return _decisions(root, "qm-grid", "questsim report")
 
 
+def _parts(root: Path):
+    import json
+    d = root / "experiments" / "results" / "mq-planner"
+    return pd.read_csv(d / "planner-parts.csv"), json.loads((d / "planner-parts.json").read_text())
+
+
+def _cells(df):
+    return [(lv, p) for lv in ("easy", "medium", "hard") for p in (4, 1) if ((df.level == lv) & (df.players == p)).any()]
+
+
+def _who(p) -> str:
+    return "solo" if p == 1 else str(p)
+
+
+def _change(r) -> str:
+    """A paired change (``ref_minus_arm`` with its interval), bold when the
+    interval leaves out zero."""
+    t = f"{r.ref_minus_arm:+.3f} [{r.ci95_low:+.3f}, {r.ci95_high:+.3f}]"
+    return f"**{t}**" if r.ci95_low > 0 or r.ci95_high < 0 else t
+
+
+def mq_planner_change(root: Path) -> str:
+    """The planner against the planner as shipped in v3 and v2, and greedy
+    against greedy of v2, paired (docs/examples/planner_parts.py)."""
+    df, meta = _parts(root)
+    cols = ["planner v2", "planner v3", "planner", "greedy v2", "greedy"]
+    lines = ["| level | players | planner v2 | planner v3 | planner (v4) | v4 − v3 | v4 − v2 | greedy v2 | "
+             "greedy | greedy − greedy v2 |", "|---|---|" + "---|" * 8]
+    for lv, p in _cells(df):
+        c = df[(df.level == lv) & (df.players == p)].set_index("arm")
+        rate = {a: f"{c.loc[a, 'win']:.3f} [{c.loc[a, 'win_low']:.3f}, {c.loc[a, 'win_high']:.3f}]" for a in cols}
+        lines.append(f"| {lv} | {_who(p)} | {rate['planner v2']} | {rate['planner v3']} | {rate['planner']} | "
+                     f"{_change(c.loc['planner v3'])} | {_change(c.loc['planner v2'])} | {rate['greedy v2']} | "
+                     f"{rate['greedy']} | {_change(c.loc['greedy v2'])} |")
+    return (f"Win rate with its Wilson 95% interval, **{meta['games']:,} games per cell**: every arm plays games "
+            f"0 … N−1 of seed {meta['seed']} (the same set-ups, heroes, dice and tiles wherever they play alike), "
+            f"on this same engine; the change is the mean of the per-game difference with its normal 95% interval "
+            f"(`simcore.paired`), bold where it leaves out zero. Made by {_stamp(meta)}, heroes at random: "
+            f"`{meta['command']}`.\n\n" + "\n".join(lines))
+
+
+def mq_planner_parts(root: Path) -> str:
+    """What each part of the planner is worth: the planner minus the planner
+    with that part off, paired (docs/examples/planner_parts.py)."""
+    df, meta = _parts(root)
+    abl = [a for a in meta["arms"] if a.startswith(("no ", "with "))]
+    cells = _cells(df)
+    lines = ["| part | " + " | ".join(f"{lv} {_who(p)}" for lv, p in cells) + " |", "|---|" + "---|" * len(cells)]
+    for a in abl:
+        out = []
+        for lv, p in cells:
+            r = df[(df.level == lv) & (df.players == p) & (df.arm == a)].iloc[0]
+            t = f"{r.ref_minus_arm:+.3f} ± {(r.ci95_high - r.ci95_low) / 2:.3f}"
+            out.append(f"**{t}**" if r.ci95_low > 0 or r.ci95_high < 0 else t)
+        lines.append(f"| {a} | " + " | ".join(out) + " |")
+    return (f"The planner minus the planner with that one part switched off, on the first "
+            f"{meta['ablation_games']:,} games of the same cells: what the team loses without the part (negative: "
+            f"the part costs games). Bold: the 95% interval leaves out zero. Made by {_stamp(meta)}.\n\n"
+            + "\n".join(lines))
+
+
+def mq_rollout(root: Path) -> str:
+    """Rollout against the planner on the same games (docs/examples/ladder.py)."""
+    import json
+    d = root / "experiments" / "results" / "mq-rollout"
+    df = pd.read_csv(d / "ladder.csv")
+    meta = json.loads((d / "ladder.json").read_text())
+    lines = ["| level | players | planner (same games) | rollout | paired difference rollout − planner |",
+             "|---|---|---|---|---|"]
+    for lv, p in _cells(df):
+        c = df[(df.level == lv) & (df.players == p)].set_index("policy")
+        r = c.loc["rollout"]
+        t = f"{r.paired_diff:+.3f} ± {r.paired_half:.3f}"
+        rate = {k: f"{c.loc[k, 'win_rate']:.3f} [{c.loc[k, 'low']:.3f}, {c.loc[k, 'high']:.3f}]"
+                for k in ("planner", "rollout")}
+        lines.append(f"| {lv} | {_who(p)} | {rate['planner']} | {rate['rollout']} | "
+                     f"{'**' + t + '**' if abs(r.paired_diff) > r.paired_half else t} |")
+    speed = ", ".join(f"{k} {df[df.policy == k].games_per_s.mean():,.1f}" for k in ("planner", "rollout"))
+    return (f"**{int(df.games.min()):,} games per cell**, games 0 … N−1 of seed {meta['seed']} for both (paired: "
+            f"the same set-ups, heroes and, where play agrees, dice); bold where the 95% interval leaves out zero. "
+            f"Made by {_stamp(meta)}: `{meta['command']}`. Games per second of one worker: {speed}.\n\n"
+            + "\n".join(lines))
+
+
 # block name -> (the Markdown file it sits in, the function that writes it)
 BLOCKS = {"readings": ("docs/rulings.md", readings),
           "mq-ladder": ("docs/policies.md", mq_ladder),
           "qm-ladder": ("docs/policies.md", qm_ladder),
           "mq-decisions": ("docs/policies.md", mq_decisions),
-          "qm-decisions": ("docs/policies.md", qm_decisions)}
+          "qm-decisions": ("docs/policies.md", qm_decisions),
+          "mq-planner-change": ("docs/policies.md", mq_planner_change),
+          "mq-planner-parts": ("docs/policies.md", mq_planner_parts),
+          "mq-rollout": ("docs/policies.md", mq_rollout)}
 # the balance study (docs/balance.md): experiments/balance.py
 BLOCKS.update({f"bal-{name.replace('_', '-')}": ("docs/balance.md", fn) for name, fn in (
     ("stamp", balance.stamp), ("mq_levels", balance.mq_levels), ("mq_heroes", balance.mq_heroes),

@@ -13,7 +13,10 @@ from simcore import jitcache as _jitcache
 #      talisman, skills, late; passes off) and greedy keeps Talismans for the
 #      wall (its part talisman); all of them at 0 replay v2 exactly
 #      (tests/golden/mournesim-v2.json, tests/test_planner.py)
-BEHAVIOUR_VERSION = 3
+#   4  issue 15: the planner's risk 0.45 (v3: 0.55, policies.PLANNER_V3),
+#      from the tuning run experiments/mq-planner-tune.toml; with assign 0
+#      its trade errand buys what the team (not one Disc) misses
+BEHAVIOUR_VERSION = 4
 
 _here = _Path(__file__).parent
 _core = _Path(_jitcache.__file__).parent

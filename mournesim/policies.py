@@ -77,8 +77,17 @@ POLICY_PLUGIN = 100   # a plug-in policy, called through its entry point's addre
 #                        from the deck worth more
 PLANNER_PARAMS = ("risk", "charm_weight", "assign", "talisman_reserve", "prepare",
                   "post", "repair", "trade", "passes", "talisman", "skills", "late")
-PLANNER_DEFAULTS = (0.55, 1.0, 1.0, 1.0, 1.0,
+# The defaults are v3's with ``risk`` 0.45, the one value of the tuning run
+# experiments/mq-planner-tune.toml (NTBEA on Medium, behaviour v3) that
+# holds at every level: its other two changes, ``assign`` 0 and ``passes``
+# 1, won on Easy and Medium but lost 8 points on Hard with four players
+# (checked on paired games at every level before adopting; docs/policies.md).
+PLANNER_DEFAULTS = (0.45, 1.0, 1.0, 1.0, 1.0,
                     1.0, 3.0, 1.0, 0.0, 1.0, 1.0, 0.5)
+# the shipped planner defaults of behaviour v3 and v2 (paired comparisons, tests)
+PLANNER_V3 = (0.55, 1.0, 1.0, 1.0, 1.0,
+              1.0, 3.0, 1.0, 0.0, 1.0, 1.0, 0.5)
+PLANNER_V2 = PLANNER_V3[:5] + (0.0,) * 7
 (PP_RISK, PP_CHARM_WEIGHT, PP_ASSIGN, PP_RESERVE, PP_PREPARE,
  PP_POST, PP_REPAIR, PP_TRADE, PP_PASSES, PP_TALISMAN, PP_SKILLS, PP_LATE) = range(12)
 NP_PLANNER = len(PLANNER_PARAMS)
@@ -665,7 +674,14 @@ def plan_goal(s, T, h, pp):
             if s[o + L.H_EQ + a] < 0 and s[L.G_EQ_N] > 0:
                 return nearest_of(T, pos, TB.O_NEXUS)
         return prepare_post(s, T, h)
-    return goal_space(s, T, h)
+    g = goal_space(s, T, h)
+    if on(pp, PP_TRADE) and d < 0 and g >= 0 and T[TB.O_KIND + g] == L.K_CACHE:
+        # greedy's targeting fetches what the team needs: two spare charms
+        # and a Trading Post nearer than the cache buy it there (MQ-ACT-07)
+        tp = trade_post_for(s, T, h, -1)
+        if tp >= 0 and T[TB.O_DIST_H + pos * 64 + tp] < T[TB.O_DIST_H + pos * 64 + g]:
+            return tp
+    return g
 
 
 @njit(cache=True, _nrt=False)
@@ -1173,18 +1189,20 @@ def pass_gain(s, T, h, g, a):
 @njit(cache=True, _nrt=False)
 def trade_post_for(s, T, h, d):
     """The nearest Trading Post if hero ``h`` holds two identical charms no
-    Disc needs from it and Disc ``d`` misses a charm it does not carry, else
-    -1 (part ``trade``, MQ-ACT-07)."""
+    Disc needs from it and Disc ``d`` (any Disc when ``d`` < 0: the team's
+    targeting, ``assign`` 0) misses a charm it does not carry, else -1 (part
+    ``trade``, MQ-ACT-07)."""
     o = hb(h)
     need = team_needs(s, T)
     spare = False
     for a in range(4):
-        if s[o + L.H_CH + a] >= 2 and need[a] < 0 and disc_missing(s, T, d, a) == 0:
+        if s[o + L.H_CH + a] >= 2 and need[a] < 0 and (d < 0 or disc_missing(s, T, d, a) == 0):
             spare = True
     if not spare:
         return -1
     for b in range(4):
-        if disc_missing(s, T, d, b) > s[o + L.H_CH + b] and s[L.G_POOL_CHARMS + b] > 0 and need[b] > 0:
+        if ((d < 0 or disc_missing(s, T, d, b) > s[o + L.H_CH + b]) and s[L.G_POOL_CHARMS + b] > 0
+                and need[b] > 0):
             return nearest_kind(T, origin(s, T, h), L.K_POST)
     return -1
 

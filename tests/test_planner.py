@@ -18,14 +18,14 @@ import pytest
 from mournesim import layout as L
 from mournesim import tables as TB
 from mournesim import plugins, reference, sim
-from mournesim.policies import NP_PLANNER, PLANNER_DEFAULTS, PLANNER_PARAMS
+from mournesim.policies import NP_PLANNER, PLANNER_DEFAULTS, PLANNER_PARAMS, PLANNER_V2, PLANNER_V3
 from simcore.golden import digest_array
 
 RULES = sim.prepare()
 V2_FILE = Path(__file__).parent / "golden" / "mournesim-v2.json"
 NEW_PARTS = PLANNER_PARAMS[5:]
-# the planner of behaviour v2: its five parameters at their defaults, every later part off
-V2_PARAMS = tuple(PLANNER_DEFAULTS[:5]) + (0.0,) * len(NEW_PARTS)
+# the planner of behaviour v2: its five parameters at v2's defaults, every later part off
+V2_PARAMS = PLANNER_V2
 # greedy of behaviour v2: its two parameters, ``talisman`` off
 GREEDY_V2_PARAMS = (0.55, 1.0, 0.0)
 
@@ -34,11 +34,15 @@ def test_the_planner_parameters_are_named_and_the_v2_ones_come_first():
     """The first five parameters are those of the v2 planner, in the same
     order (so ``--params`` of v2 keep their meaning), and each new part has
     its own parameter, on by default except ``passes`` (measured not to
-    help, docs/policies.md), with a valid range for ``--params`` checks."""
+    help, docs/policies.md), with a valid range for ``--params`` checks;
+    behaviour v4 moved only ``risk`` from v3's defaults (the tuning run)."""
     assert PLANNER_PARAMS[:5] == ("risk", "charm_weight", "assign", "talisman_reserve", "prepare")
     assert set(NEW_PARTS) == {"post", "repair", "trade", "passes", "talisman", "skills", "late"}
     assert len(PLANNER_DEFAULTS) == NP_PLANNER == len(PLANNER_PARAMS)
     assert {p for p, v in zip(PLANNER_PARAMS[5:], PLANNER_DEFAULTS[5:]) if v <= 0} == {"passes"}
+    moved = {p for p, v, v3 in zip(PLANNER_PARAMS, PLANNER_DEFAULTS, PLANNER_V3) if v != v3}
+    assert moved == {"risk"}
+    assert PLANNER_V2 == PLANNER_V3[:5] + (0.0,) * len(NEW_PARTS)
     info = plugins.get("planner")
     for name, default in zip(PLANNER_PARAMS, PLANNER_DEFAULTS):
         lo, hi = info.ranges[name]

@@ -32,7 +32,8 @@ def test_quick_pipeline_regenerates_every_artefact(tmp_path):
     assert r.returncode == 0, r.stderr[-3000:]
     manifest = json.loads((root / publish.MANIFEST).read_text())
     assert {"experiments/results/mq-grid/report.md", "experiments/results/qm-grid/report.md",
-            "experiments/results/mq-ladder/ladder.csv", "experiments/results/qm-ladder/ladder.csv"} <= set(manifest)
+            "experiments/results/mq-ladder/ladder.csv", "experiments/results/qm-ladder/ladder.csv",
+            "experiments/results/mq-rollout/ladder.csv", "experiments/results/mq-planner/planner-parts.csv"} <= set(manifest)
     for f in sorted((ROOT / "experiments").glob("*.toml")):
         assert f"experiments/results/{f.stem}/report.md" in manifest
     for nb in sorted((ROOT / "notebooks").glob("*.ipynb")):

@@ -1,9 +1,9 @@
 """Reproduce the planner tables of docs/policies.md: the planner against the
-planner of behaviour v2 (every part of issue 15 switched off, on this same
-engine), greedy against greedy of behaviour v2 (its ``talisman`` part off),
-and the worth of each part of the planner (the planner with that part
-switched off, or on for a part that is off by default), paired on the same
-games.
+planner as shipped in behaviour v3 (the defaults before the tuning run) and
+in behaviour v2 (every part of issue 15 switched off), greedy against greedy
+of behaviour v2 (its ``talisman`` part off), all on this same engine, and
+the worth of each part of the planner (the planner with that part switched
+off), paired on the same games.
 
     python docs/examples/planner_parts.py --games 20000 --ablation-games 5000 --out planner-parts.csv
 
@@ -32,11 +32,12 @@ CELLS = (("easy", 4), ("easy", 1), ("medium", 4), ("medium", 1), ("hard", 4), ("
 
 def arms():
     """{arm name: (policy, parameters, the arm it is compared with, ablation arm?)}."""
-    from mournesim.policies import BUILTIN_POLICIES, PLANNER_DEFAULTS, PLANNER_PARAMS
+    from mournesim.policies import BUILTIN_POLICIES, PLANNER_DEFAULTS, PLANNER_PARAMS, PLANNER_V2, PLANNER_V3
     new = list(PLANNER_DEFAULTS)
     greedy = list(next(d for _, name, _, d in BUILTIN_POLICIES if name == "greedy"))
     out = {"planner": ("planner", new, None, False),
-           "planner v2": ("planner", new[:5] + [0.0] * (len(new) - 5), "planner", False),
+           "planner v3": ("planner", list(PLANNER_V3), "planner", False),
+           "planner v2": ("planner", list(PLANNER_V2), "planner", False),
            "greedy": ("greedy", greedy, None, False),
            "greedy v2": ("greedy", greedy[:2] + [0.0], "greedy", False)}
     for i, name in enumerate(PLANNER_PARAMS[5:], start=5):
@@ -48,16 +49,16 @@ def arms():
 
 def play(job):
     """Result rows of one chunk of one (cell, arm)."""
-    level, players, policy, params, seed, first, n = job
+    level, players, policy, params, seed, first, n, ruleset = job
     from mournesim import sim
-    rules = sim.prepare()
+    rules = sim.prepare(ruleset)
     t = time.perf_counter()
     rows = sim.run_games(rules, sim.Config(level=level, players=players, policy=policy, params=tuple(params)),
                          seed, first, n)
     return rows, time.perf_counter() - t
 
 
-def main():
+def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=20_000, help="games per cell of the planner, greedy and their v2")
     ap.add_argument("--ablation-games", type=int, default=5_000, help="games per cell of each ablation arm")
@@ -65,7 +66,9 @@ def main():
     ap.add_argument("--workers", type=int, default=os.cpu_count())
     ap.add_argument("--arms", default="all", help="comma list of arm names (default: all)")
     ap.add_argument("--out", default="planner-parts.csv")
-    a = ap.parse_args()
+    ap.add_argument("--ruleset", default=None, help="ruleset TOML file (default: the shipped one)")
+    ap.add_argument("--quiet", action="store_true", help="no progress lines and no table")
+    a = ap.parse_args(argv)
     every = arms()
     want = set(every) if a.arms == "all" else set(a.arms.split(","))
     chosen = {k: v for k, v in every.items() if k in want or any(v2[2] == k for n2, v2 in every.items() if n2 in want)}
@@ -74,7 +77,7 @@ def main():
         for name, (policy, params, _, ablation) in chosen.items():
             games = min(a.ablation_games, a.games) if ablation else a.games
             for first in range(0, games, CHUNK):
-                jobs.append((level, players, policy, params, a.seed, first, min(CHUNK, games - first)))
+                jobs.append((level, players, policy, params, a.seed, first, min(CHUNK, games - first), a.ruleset))
                 keys.append((level, players, name, first))
     rows, secs, played = {}, {}, {}
     with ProcessPoolExecutor(a.workers) as ex:
@@ -82,7 +85,8 @@ def main():
             rows[key] = r
             secs[key[2]] = secs.get(key[2], 0.0) + dt
             played[key[2]] = played.get(key[2], 0) + len(r)
-            print(*key, f"{dt:.1f}s", flush=True, file=sys.stderr)
+            if not a.quiet:
+                print(*key, f"{dt:.1f}s", flush=True, file=sys.stderr)
     from mournesim import layout as L
     from mournesim import sim
     from simcore import identity
@@ -112,14 +116,16 @@ def main():
             out.append(rec)
     df = pd.DataFrame(out)
     df.to_csv(a.out, index=False)
-    stamp = dict(identity.engine("mournesim"), ruleset_hash=sim.prepare().hash, seed=a.seed, games=a.games,
+    stamp = dict(identity.engine("mournesim"), ruleset_hash=sim.prepare(a.ruleset).hash, ruleset=a.ruleset,
+                 seed=a.seed, games=a.games,
                  ablation_games=a.ablation_games, arms={k: {"policy": v[0], "params": v[1]} for k, v in chosen.items()},
                  command=" ".join(["python"] + sys.argv),
                  games_per_s_per_worker={k: played[k] / v for k, v in secs.items()})
     Path(a.out).with_suffix(".json").write_text(json.dumps(stamp, indent=1) + "\n")
     pd.set_option("display.width", 200)
-    print(df[["level", "players", "arm", "games", "win", "ref_win", "ref_minus_arm", "ci95_low", "ci95_high"]]
-          .round(4).to_string(index=False))
+    if not a.quiet:
+        print(df[["level", "players", "arm", "games", "win", "ref_win", "ref_minus_arm", "ci95_low", "ci95_high"]]
+              .round(4).to_string(index=False))
 
 
 if __name__ == "__main__":
