@@ -222,7 +222,6 @@ def _mq_script(ctx, rel, script, games, args, policies):
         m = json.loads(meta.read_text())       # the command as a reader runs it, from the repository
         m["command"] = " ".join(["python", script] + [x for x in args if x != "--quiet"] +
                                 ["--out", f"experiments/results/{rel}"])
-        m.setdefault("ruleset", str(ruleset) if ruleset else None)
         meta.write_text(json.dumps(m, indent=1) + "\n")
     stamp = json.loads(meta.read_text())
     return {f"experiments/results/{rel}": _stamp("mournesim", ruleset, seed=stamp["seed"], games=games,
@@ -233,11 +232,11 @@ def _current(ctx, meta: Path, package, games, ruleset):
     """A ladder's sidecar says it was made by this engine, ruleset and size."""
     if ctx.again or not meta.exists():
         return False
-    if json.loads(meta.read_text()).get("ruleset") != (str(ruleset) if ruleset else None):
+    m = json.loads(meta.read_text())
+    if m.get("ruleset") != (str(ruleset) if ruleset else None):
         return False
     from importlib import import_module
     from simcore import identity
-    m = json.loads(meta.read_text())
     return (m.get("behaviour_version") == identity.engine(package)["behaviour_version"] and m.get("games") == games
             and m.get("ruleset_hash") == import_module(f"{package}.sim").prepare(m.get("ruleset")).hash)
 

@@ -82,13 +82,12 @@ def mq_ladder(root: Path) -> str:
     meta = __import__("json").loads((d / "ladder.json").read_text())
     pols = [p for p in ("random", "greedy", "planner") if p in set(df.policy)]
     lines = ["| level | players | " + " | ".join(pols) + " |", "|---|---|" + "---|" * len(pols)]
-    for lv in ("easy", "medium", "hard"):
-        for p in (4, 1):
-            cells = []
-            for pol in pols:
-                r = df[(df.policy == pol) & (df.level == lv) & (df.players == p)].iloc[0]
-                cells.append(f"{r.win_rate:.3f} [{r.low:.3f}, {r.high:.3f}]")
-            lines.append(f"| {lv} | {'solo' if p == 1 else p} | " + " | ".join(cells) + " |")
+    for lv, p in _cells(df):
+        cells = []
+        for pol in pols:
+            r = df[(df.policy == pol) & (df.level == lv) & (df.players == p)].iloc[0]
+            cells.append(f"{r.win_rate:.3f} [{r.low:.3f}, {r.high:.3f}]")
+        lines.append(f"| {lv} | {_who(p)} | " + " | ".join(cells) + " |")
     speed = ", ".join(f"{pol} {df[df.policy == pol].games_per_s.mean():,.0f}" for pol in pols)
     return (f"Win rate (Wilson 95% interval), **{int(df.games.min()):,} games per cell**, games 0 … N−1 of the "
             f"seed in every cell (the policies meet the same set-ups), heroes drawn at random, default "
