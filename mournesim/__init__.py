@@ -21,6 +21,6 @@ BEHAVIOUR_VERSION = 4
 _here = _Path(__file__).parent
 _core = _Path(_jitcache.__file__).parent
 _jitcache.guard([_here, _core],
-                [_here / f for f in ("layout.py", "tables.py", "core.py", "odds.py", "policies.py", "effects.py",
-                                     "combat.py", "enemies.py", "final.py", "rules.py", "game.py")]
-                + [_core / f for f in ("rng.py", "fnptr.py")])
+                _jitcache.engine_sources(_here, ("layout.py", "tables.py", "core.py", "odds.py", "policies.py",
+                                                 "effects.py", "combat.py", "enemies.py", "final.py", "rules.py",
+                                                 "game.py")))

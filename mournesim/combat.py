@@ -3,8 +3,8 @@
 what beaten or winning Bogbeans drop and steal (MQ-COMBAT, MQ-ENEMY-07..11).
 """
 import numpy as np
-from numba import njit
 
+from simcore.jit import inlined, kernel, needs_nrt
 from . import layout as L
 from . import tables as TB
 from .core import (
@@ -37,13 +37,19 @@ from .policies import decide
 # =============================================================================
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def enemy_value(s, T, row, a):
     return T[TB.O_ENEMY + row * 12 + (moon_colour(s, T)) * 3 + a]
 
 
-@njit(cache=True, _nrt=True)
+@inlined
 def hero_combat(s, T, ev, rng, legal, pp, h, row, a, defending):
+    """``_hero_combat`` with one type per scalar argument: compiled once (simcore.jit)."""
+    return _hero_combat(s, T, ev, rng, legal, pp, np.int64(h), np.int64(row), np.int64(a), np.bool_(defending))
+
+
+@needs_nrt
+def _hero_combat(s, T, ev, rng, legal, pp, h, row, a, defending):
     """Hero ``h`` fights enemy-table row ``row`` on ability ``a``: roll the
     dice pool, then the reaction window (talisman re-rolls, combat relics and
     skills) while the roll is losing. Returns True if the hero wins."""
@@ -153,8 +159,14 @@ def hero_combat(s, T, ev, rng, legal, pp, h, row, a, defending):
     return win
 
 
-@njit(cache=True, _nrt=False)
+@inlined
 def strongest_ability(s, T, row, wounds, skip_mask):
+    """``_strongest_ability`` with one type per scalar argument: compiled once (simcore.jit)."""
+    return _strongest_ability(s, T, np.int64(row), np.int64(wounds), np.int64(skip_mask))
+
+
+@kernel
+def _strongest_ability(s, T, row, wounds, skip_mask):
     """Enemy's strongest ability now, skipping those in ``skip_mask``; ties go
     Courage, Strength, Magic (MQ-GAP-31). -1 if none is left."""
     best = -1
@@ -170,8 +182,14 @@ def strongest_ability(s, T, row, wounds, skip_mask):
 # =============================================================================
 
 
-@njit(cache=True, _nrt=False)
+@inlined
 def bogbean_drops(s, T, ev, rng, legal, pp, h, c, reward):
+    """``_bogbean_drops`` with one type per scalar argument: compiled once (simcore.jit)."""
+    return _bogbean_drops(s, T, ev, rng, legal, pp, np.int64(h), np.int64(c), np.bool_(reward))
+
+
+@kernel
+def _bogbean_drops(s, T, ev, rng, legal, pp, h, c, reward):
     """A beaten or fended-off bogbean runs away leaving its charms (MQ-COMBAT-18,
     MQ-ENEMY-10); a beaten Louse Wort also gives a card (MQ-COMBAT-19)."""
     t = s[xb(c) + L.X_TILE]
@@ -201,7 +219,7 @@ def bogbean_drops(s, T, ev, rng, legal, pp, h, c, reward):
                 s[L.CNT_REWARDS_DECLINED] += 1
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def bogbean_theft(s, T, ev, rng, legal, pp, h, c):
     """A bogbean beats hero ``h``: it steals the charms on its tile, else a
     card, else a life point, and runs away (MQ-COMBAT-21..23, MQ-GAP-57)."""

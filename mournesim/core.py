@@ -4,8 +4,10 @@ dice rolls, disc clicks, encounter-level and dice-pool unlocks, and the event
 log. Everything here is a rule of the game or plain bookkeeping; decisions
 live in ``rules.py``.
 """
-from numba import njit
 
+import numpy as np
+
+from simcore.jit import inlined, kernel
 from simcore.rng import STREAM_DICE, randint
 from . import layout as L
 from . import tables as TB
@@ -13,18 +15,18 @@ from . import tables as TB
 OPB = L.OP_BASE
 
 
-@njit(cache=True, _nrt=False)
+@inlined
 def code(op, arg):
     """The action code of operation ``op`` with argument ``arg``."""
     return op * OPB + arg
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def running(s):
     return s[L.G_OUTCOME] == L.O_RUNNING
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def count_use(s, cnt):
     """Count one Skill or Relic use in counter ``cnt`` (``CNT_SKILLS_USED`` or
     ``CNT_RELICS_USED``), and in the ``*_final`` counter after it during
@@ -36,8 +38,14 @@ def count_use(s, cnt):
 # ---- event log --------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@inlined
 def log(s, ev, etype, actor, a, b, c, d, e):
+    """``_log`` with one type per scalar argument: compiled once (simcore.jit)."""
+    return _log(s, ev, np.int64(etype), np.int64(actor), np.int64(a), np.int64(b), np.int64(c), np.int64(d), np.int64(e))
+
+
+@kernel
+def _log(s, ev, etype, actor, a, b, c, d, e):
     """Append one event when logging (costs one branch in batch runs)."""
     if s[L.G_LOG] == 0:
         return
@@ -54,7 +62,7 @@ def log(s, ev, etype, actor, a, b, c, d, e):
         s[L.G_LOGN] = n + 1
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def log_patch(s, ev, i, col, v):
     """Fill column ``col`` (0..7) of event ``i`` written earlier, when logging:
     an action's record learns what it cost once it has been carried out."""
@@ -63,7 +71,7 @@ def log_patch(s, ev, i, col, v):
     ev[i, col] = v
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def snapshot(s, ev, snaps, actor):
     """Log a turn_start event holding a full copy of the state."""
     if s[L.G_LOG] == 0:
@@ -80,36 +88,36 @@ def snapshot(s, ev, snaps, actor):
 # ---- accessors ------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@inlined
 def hb(h):
     """Offset of hero ``h``'s block."""
     return L.G_HERO + h * L.HS
 
 
-@njit(cache=True, _nrt=False)
+@inlined
 def db(d):
     """Offset of the disc block at direction ``d``."""
     return L.G_DISC + d * L.DSZ
 
 
-@njit(cache=True, _nrt=False)
+@inlined
 def nb(k):
     """Offset of nightmare ``k``'s block."""
     return L.G_NM + k * L.NSZ
 
 
-@njit(cache=True, _nrt=False)
+@inlined
 def xb(c):
     """Offset of the nexus slot block at corner ``c``."""
     return L.G_NEX + c * L.XSZ
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def moon_colour(s, T):
     return T[TB.O_MOON + (s[L.G_MOON])]
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def ability_total(s, T, h, a):
     """Hero ``h``'s current level in ability ``a`` (printed value + equipment)."""
     o = hb(h)
@@ -120,18 +128,18 @@ def ability_total(s, T, h, a):
     return v
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def charms_held(s, h):
     o = hb(h) + L.H_CH
     return s[o] + s[o + 1] + s[o + 2] + s[o + 3]
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def life_left(s, T, h):
     return T[TB.P_LIFE] - s[hb(h) + L.H_WOUNDS]
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def relics_held(s, T, h):
     n = 0
     for r in range(T[TB.P_N_RELICS]):
@@ -140,7 +148,7 @@ def relics_held(s, T, h):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def cards_held(s, T, h):
     """Equipment plus relic cards a hero holds."""
     n = relics_held(s, T, h)
@@ -150,12 +158,12 @@ def cards_held(s, T, h):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def on_disc(s, T, h):
     return T[TB.O_KIND + (s[hb(h) + L.H_POS])] == L.K_DISC
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def bog_level(s, T, c):
     """Level (1..3) of the bogbean of nexus slot ``c``, or 0 if none in play."""
     o = xb(c)
@@ -164,7 +172,7 @@ def bog_level(s, T, c):
     return T[TB.O_TILES + (s[o + L.X_TILE]) * 6 + L.TL_LEVEL]
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def minis_at(s, sp):
     """Miniatures on a space: heroes, bogbeans and nightmares."""
     n = 0
@@ -180,7 +188,7 @@ def minis_at(s, sp):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def heroes_at(s, sp):
     n = 0
     for h in range(s[L.G_NHEROES]):
@@ -189,7 +197,7 @@ def heroes_at(s, sp):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def first_hero_at(s, sp):
     """Hero in the earliest seat on a space, or -1."""
     for h in range(s[L.G_NHEROES]):
@@ -198,7 +206,7 @@ def first_hero_at(s, sp):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def nightmare_at(s, sp):
     for k in range(4):
         if s[nb(k) + L.N_POS] == sp:
@@ -206,7 +214,7 @@ def nightmare_at(s, sp):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def bogbeans_at(s, sp):
     n = 0
     for c in range(4):
@@ -215,7 +223,7 @@ def bogbeans_at(s, sp):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def enemies_in_play(s):
     """Bogbeans and nightmares on the main board."""
     n = 0
@@ -228,7 +236,7 @@ def enemies_in_play(s):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def pot_at(s, T, sp):
     """Nexus slot whose pot marker lies on space ``sp``, or -1."""
     for c in range(4):
@@ -237,21 +245,27 @@ def pot_at(s, T, sp):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def disc_occupied(s, d):
     st = s[db(d) + L.D_STATE]
     return st == L.DS_ON or st == L.DS_RELEASED
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def charm_multi(s, T):
     return T[TB.P_MULTI_EASY + s[L.G_LEVEL]] == 1
 
 # ---- charms, life, cards -----------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@inlined
 def gain_charms(s, T, ev, h, t, n):
+    """``_gain_charms`` with one type per scalar argument: compiled once (simcore.jit)."""
+    return _gain_charms(s, T, ev, np.int64(h), np.int64(t), np.int64(n))
+
+
+@kernel
+def _gain_charms(s, T, ev, h, t, n):
     """Give hero ``h`` up to ``n`` charms of type ``t`` (room and pool allowing).
 
     Returns how many were taken; the rest stay in the pool."""
@@ -264,8 +278,14 @@ def gain_charms(s, T, ev, h, t, n):
     return k
 
 
-@njit(cache=True, _nrt=False)
+@inlined
 def drop_charms(s, ev, h, t, n):
+    """``_drop_charms`` with one type per scalar argument: compiled once (simcore.jit)."""
+    return _drop_charms(s, ev, np.int64(h), np.int64(t), np.int64(n))
+
+
+@kernel
+def _drop_charms(s, ev, h, t, n):
     """Hero ``h`` returns ``n`` charms of type ``t`` to the pool."""
     if n > 0:
         s[hb(h) + L.H_CH + t] -= n
@@ -273,8 +293,14 @@ def drop_charms(s, ev, h, t, n):
         log(s, ev, L.EVT_CHARM_LOSS, h, t, n, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@inlined
 def lose_most_plentiful_charms(s, ev, h, n):
+    """``_lose_most_plentiful_charms`` with one type per scalar argument: compiled once (simcore.jit)."""
+    return _lose_most_plentiful_charms(s, ev, np.int64(h), np.int64(n))
+
+
+@kernel
+def _lose_most_plentiful_charms(s, ev, h, n):
     """Remove ``n`` charms, each time of the type held most (ties: lowest type)."""
     for _ in range(n):
         best = -1
@@ -286,8 +312,14 @@ def lose_most_plentiful_charms(s, ev, h, n):
         drop_charms(s, ev, h, best, 1)
 
 
-@njit(cache=True, _nrt=False)
+@inlined
 def lose_life(s, T, ev, h, n):
+    """``_lose_life`` with one type per scalar argument: compiled once (simcore.jit)."""
+    return _lose_life(s, T, ev, np.int64(h), np.int64(n))
+
+
+@kernel
+def _lose_life(s, T, ev, h, n):
     """Wound hero ``h``; a hero with no life left dies and the game is lost."""
     o = hb(h)
     s[o + L.H_WOUNDS] = min(T[TB.P_LIFE], s[o + L.H_WOUNDS] + n)
@@ -296,8 +328,14 @@ def lose_life(s, T, ev, h, n):
         s[L.G_OUTCOME] = L.O_HERO_DIED
 
 
-@njit(cache=True, _nrt=False)
+@inlined
 def heal(s, T, ev, h, n):
+    """``_heal`` with one type per scalar argument: compiled once (simcore.jit)."""
+    return _heal(s, T, ev, np.int64(h), np.int64(n))
+
+
+@kernel
+def _heal(s, T, ev, h, n):
     o = hb(h)
     k = min(n, s[o + L.H_WOUNDS])
     if k > 0:
@@ -306,8 +344,14 @@ def heal(s, T, ev, h, n):
     return k
 
 
-@njit(cache=True, _nrt=False)
+@inlined
 def discard_equipped(s, ev, h, a, to_surplus):
+    """``_discard_equipped`` with one type per scalar argument: compiled once (simcore.jit)."""
+    return _discard_equipped(s, ev, np.int64(h), np.int64(a), np.bool_(to_surplus))
+
+
+@kernel
+def _discard_equipped(s, ev, h, a, to_surplus):
     """Remove hero ``h``'s card under ability ``a``: onto the Surplus Deck or out of play."""
     o = hb(h) + L.H_EQ + a
     c = s[o]
@@ -320,7 +364,7 @@ def discard_equipped(s, ev, h, a, to_surplus):
     log(s, ev, L.EVT_CARD_LOST, h, 0, c, to_surplus, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def to_surplus(s, c):
     s[L.G_SURPLUS + s[L.G_SURPLUS_N]] = c
     s[L.G_SURPLUS_N] += 1
@@ -328,18 +372,18 @@ def to_surplus(s, c):
 # ---- dice ----------------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def roll_die(T, rng, level):
     """One face of combat die ``level`` (0 grey .. 3 red)."""
     return T[TB.O_DICE + level * 12 + (randint(rng, STREAM_DICE, T[TB.O_DICE_NF + level]))]
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def roll_compass(T, rng):
     return T[TB.O_COMPASS_FACES + (randint(rng, STREAM_DICE, T[TB.P_COMPASS_NF]))]
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def dice_for_combat(s, T, levels, extra):
     """Fill ``levels`` with the dice a hero rolls: every unlocked die up to the
     maximum, the highest levels first; ``extra`` relic dice add the next
@@ -368,7 +412,7 @@ def dice_for_combat(s, T, levels, extra):
     return k
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def score_roll(T, faces, n, ability, bonus, target, blue, defending):
     """Resolve a combat roll: returns (win, total). total is -1 on a fumble.
 
@@ -408,7 +452,7 @@ def score_roll(T, faces, n, ability, bonus, target, blue, defending):
     v = ability + total * mult + bonus
     return v >= target, v
 
-@njit(cache=True, _nrt=False)
+@kernel
 def fumbled(T, faces, n, defending):
     """The ``n`` dice rolled together are a fumble that no Dandelion among them
     saves: "they have fumbled ... and they automatically lose the fight"
@@ -429,7 +473,7 @@ def fumbled(T, faces, n, defending):
 # ---- discs, levels, dice pool ---------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def raise_encounter_level(s, T, ev):
     """Add the next level's tiles to the bag (MQ-ENC-01/02); no-op at level 3."""
     lv = s[L.G_ENC_LEVEL]
@@ -443,7 +487,7 @@ def raise_encounter_level(s, T, ev):
     log(s, ev, L.EVT_ENCOUNTER_LEVEL, L.ACTOR_GAME, lv + 1, n, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def encounter_trigger(s, T, ev, count):
     """A Nightmare event that adds Encounter tiles (MQ-ENC-01/02): ``count`` is
     how many Nightmares this kind of event has now happened to (cast out or
@@ -458,7 +502,7 @@ def encounter_trigger(s, T, ev, count):
         raise_encounter_level(s, T, ev)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def unlock_die(s, ev):
     """A Nightmare cast out or defeated adds the next combat die (MQ-COMBAT-04..06)."""
     if s[L.G_POOL] < 4:
@@ -466,7 +510,7 @@ def unlock_die(s, ev):
         log(s, ev, L.EVT_DICE_POOL, L.ACTOR_GAME, s[L.G_POOL], 0, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def click_disc(s, T, ev, d, clicks):
     """Turn the disc at direction ``d`` by ``clicks`` (negative turns it back).
 
@@ -490,7 +534,7 @@ def click_disc(s, T, ev, d, clicks):
     log(s, ev, L.EVT_DISC_CLICK, L.ACTOR_GAME, d, clicks, s[o + L.D_CLICKS], s[o + L.D_STATE], 0)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def next_occupied_disc(s, d):
     """The first occupied disc from ``d`` clockwise (roll-over, MQ-MOON-11), or -1."""
     for i in range(4):
@@ -500,7 +544,7 @@ def next_occupied_disc(s, d):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def most_advanced_disc(s):
     """Occupied disc with the fewest clicks to release (ties: clockwise from N)."""
     best = -1
@@ -511,7 +555,7 @@ def most_advanced_disc(s):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def discard_tile(s, ev, c):
     """Discard the encounter tile beside nexus ``c`` (and its bogbean or pot)."""
     o = xb(c)
@@ -530,7 +574,7 @@ def discard_tile(s, ev, c):
     s[o + L.X_ENTERED] = 0
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def remove_bogbean(s, T, ev, c, reason):
     """Take the bogbean of slot ``c`` off the board and discard its tile."""
     lv = bog_level(s, T, c)
@@ -541,7 +585,7 @@ def remove_bogbean(s, T, ev, c, reason):
     discard_tile(s, ev, c)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def knock_back_to_start(s, T, ev, h):
     """Move hero ``h`` to its own Start Point, or the nearest one with room."""
     o = hb(h)

@@ -4,8 +4,10 @@ evil powers, and what a hero meets on arrival (the Dunnywater tunnel,
 Magical Pots). Choices go through ``policies.decide``; rule IDs MQ-* refer to
 shared/rules/mournequest-rules.md, MQ-GAP rulings to docs/rulings.md.
 """
-from numba import njit
 
+import numpy as np
+
+from simcore.jit import inlined, kernel
 from . import layout as L
 from . import tables as TB
 from .core import (
@@ -35,7 +37,7 @@ from .policies import decide
 # =============================================================================
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def offer_card(s, T, ev, rng, legal, pp, h, c):
     """Hero ``h`` holds card ``c``: equip it (a higher value replaces the card
     under that ability, which goes to the Surplus) or discard it to the
@@ -63,7 +65,7 @@ def offer_card(s, T, ev, rng, legal, pp, h, c):
         log(s, ev, L.EVT_EQUIP, h, c, a, T[TB.O_CARDS + c * 3 + 1], 0, 0 if n == 2 else cur + 1)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def draw_relic(s, T, ev, rng, legal, pp, h):
     """Hero ``h`` draws the top relic; a sabotaged one acts at once (MQ-CARD-12)."""
     if s[L.G_RELIC_N] == 0:
@@ -79,7 +81,7 @@ def draw_relic(s, T, ev, rng, legal, pp, h):
         s[L.G_RELIC_OWNER + r] = h
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def draw_equipment(s, T, ev, rng, legal, pp, h):
     """Hero ``h`` draws the top face-down equipment card; a Hag acts at once and
     leaves the game (MQ-CARD-09/10)."""
@@ -99,7 +101,7 @@ def draw_equipment(s, T, ev, rng, legal, pp, h):
 # =============================================================================
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def hero_near(s, T, h, sp, rng_):
     """Hero ``h`` is within ``rng_`` steps of space ``sp`` (on the board)."""
     pos = s[hb(h) + L.H_POS]
@@ -108,8 +110,14 @@ def hero_near(s, T, h, sp, rng_):
     return T[TB.O_DIST_E + sp * 64 + pos] <= rng_
 
 
-@njit(cache=True, _nrt=False)
+@inlined
 def apply_simple_effect(s, T, ev, e, user, param):
+    """``_apply_simple_effect`` with one type per scalar argument: compiled once (simcore.jit)."""
+    return _apply_simple_effect(s, T, ev, np.int64(e), np.int64(user), np.int64(param))
+
+
+@kernel
+def _apply_simple_effect(s, T, ev, e, user, param):
     """Carry out effect ``e`` used by ``user`` (a hero, or -1-k for nightmare k)
     when it needs no movement: everything but move_to and extra_move.
 
@@ -172,8 +180,14 @@ def apply_simple_effect(s, T, ev, e, user, param):
             discard_equipped(s, ev, user, best, False)
 
 
-@njit(cache=True, _nrt=False)
+@inlined
 def apply_effect(s, T, ev, rng, legal, pp, e, user, param):
+    """``_apply_effect`` with one type per scalar argument: compiled once (simcore.jit)."""
+    return _apply_effect(s, T, ev, rng, legal, pp, np.int64(e), np.int64(user), np.int64(param))
+
+
+@kernel
+def _apply_effect(s, T, ev, rng, legal, pp, e, user, param):
     """Carry out a skill or relic effect chosen in a turn; move_to moves hero
     ``param // 4`` to the crossroads of corner ``param % 4``."""
     if T[TB.O_EFFECTS + e * 5 + L.EF_KIND] == L.E_MOVE_TO:
@@ -189,7 +203,7 @@ def apply_effect(s, T, ev, rng, legal, pp, e, user, param):
         apply_simple_effect(s, T, ev, e, user, param)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def put_target(legal, n, base, param):
     """Append action code ``base + param + 1`` to ``legal[:n]`` while there is
     room (``MAX_LEGAL``); returns the new count."""
@@ -199,7 +213,7 @@ def put_target(legal, n, base, param):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def effect_targets(s, T, e, user, active, legal, n, base):
     """Append to ``legal[:n]`` the action of each legal target of turn-window
     effect ``e`` used by hero ``user`` while hero ``active`` plays (code
@@ -256,7 +270,7 @@ def effect_targets(s, T, e, user, active, legal, n, base):
 # =============================================================================
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def arrive(s, T, ev, rng, legal, pp, h):
     """What happens when hero ``h`` arrives on its space: the Dunnywater tunnel
     (MQ-MOVE-11) and Magical Pots at crossroads (MQ-CARD-11)."""
@@ -281,7 +295,7 @@ def arrive(s, T, ev, rng, legal, pp, h):
         draw_relic(s, T, ev, rng, legal, pp, h)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def can_enter(s, T, h, sp):
     if T[TB.O_KIND + sp] == L.K_DISC:
         return False

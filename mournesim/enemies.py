@@ -2,8 +2,10 @@
 evil powers, attacks, encounter tiles and movement tiles (MQ-ENEMY, MQ-ENC,
 MQ-DISC-04).
 """
-from numba import njit
 
+import numpy as np
+
+from simcore.jit import inlined, kernel
 from simcore.rng import STREAM_ENCOUNTER, randint
 
 from . import layout as L
@@ -36,7 +38,7 @@ from .effects import apply_simple_effect
 # =============================================================================
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def nearest_hero(s, T, sp, avoid):
     """Hero nearest to ``sp`` on the enemy graph; ties go to the one first
     clockwise from the enemy's bearing (MQ-ENEMY-04, MQ-GAP-42). Heroes on
@@ -59,8 +61,14 @@ def nearest_hero(s, T, sp, avoid):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@inlined
 def enemy_step(s, T, ev, is_nm, idx, avoid):
+    """``_enemy_step`` with one type per scalar argument: compiled once (simcore.jit)."""
+    return _enemy_step(s, T, ev, np.bool_(is_nm), np.int64(idx), np.int64(avoid))
+
+
+@kernel
+def _enemy_step(s, T, ev, is_nm, idx, avoid):
     """Move one enemy one space towards its nearest hero. Returns 1 if it
     moved onto a hero's space, 0 if it moved elsewhere, -1 if it did not move
     (no hero, already with one, or blocked: MQ-GAP-08/09)."""
@@ -122,8 +130,14 @@ def enemy_step(s, T, ev, is_nm, idx, avoid):
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@inlined
 def move_enemy(s, T, ev, is_nm, idx, steps):
+    """``_move_enemy`` with one type per scalar argument: compiled once (simcore.jit)."""
+    return _move_enemy(s, T, ev, np.bool_(is_nm), np.int64(idx), np.int64(steps))
+
+
+@kernel
+def _move_enemy(s, T, ev, is_nm, idx, steps):
     """Move an enemy up to ``steps`` spaces, stopping on a hero (MQ-GAP-43).
     With enemy_on_hero_attacks off, an enemy that starts with a hero leaves
     that hero alone and heads for another."""
@@ -137,7 +151,7 @@ def move_enemy(s, T, ev, is_nm, idx, steps):
             break
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def nightmare_attack(s, T, ev, rng, legal, pp, k):
     """Nightmare ``k`` on a hero's space attacks on its strongest unwounded
     ability; a lost defence costs a life point (MQ-ENEMY-07/08, MQ-COMBAT-27)."""
@@ -153,7 +167,7 @@ def nightmare_attack(s, T, ev, rng, legal, pp, k):
         lose_life(s, T, ev, h, 1)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def bogbean_attack(s, T, ev, rng, legal, pp, c):
     """Bogbean of slot ``c`` attacks the hero on its space (MQ-ENEMY-09/10)."""
     sp = s[xb(c) + L.X_BOG_POS]
@@ -169,8 +183,14 @@ def bogbean_attack(s, T, ev, rng, legal, pp, c):
         bogbean_theft(s, T, ev, rng, legal, pp, h, c)
 
 
-@njit(cache=True, _nrt=False)
+@inlined
 def enemy_attacks(s, T, ev, rng, legal, pp, only_entered):
+    """``_enemy_attacks`` with one type per scalar argument: compiled once (simcore.jit)."""
+    return _enemy_attacks(s, T, ev, rng, legal, pp, np.bool_(only_entered))
+
+
+@kernel
+def _enemy_attacks(s, T, ev, rng, legal, pp, only_entered):
     """Every enemy on a hero's space attacks: nightmares in disc order, then
     bogbeans NE..NW (MQ-GAP-45). With ``only_entered`` only those that moved
     onto a hero this step attack."""
@@ -195,7 +215,7 @@ def enemy_attacks(s, T, ev, rng, legal, pp, only_entered):
         bogbean_attack(s, T, ev, rng, legal, pp, c)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def clear_entered(s):
     for k in range(4):
         s[nb(k) + L.N_JUST] = 0
@@ -203,8 +223,14 @@ def clear_entered(s):
         s[xb(c) + L.X_ENTERED] = 0
 
 
-@njit(cache=True, _nrt=False)
+@inlined
 def move_all_enemies(s, T, ev, nm_steps, bog_steps, skip_just_escaped):
+    """``_move_all_enemies`` with one type per scalar argument: compiled once (simcore.jit)."""
+    return _move_all_enemies(s, T, ev, np.int64(nm_steps), np.int64(bog_steps), np.bool_(skip_just_escaped))
+
+
+@kernel
+def _move_all_enemies(s, T, ev, nm_steps, bog_steps, skip_just_escaped):
     for d in range(4):
         k = s[db(d) + L.D_NM]
         if k >= 0 and s[nb(k) + L.N_POS] >= 0:
@@ -216,7 +242,7 @@ def move_all_enemies(s, T, ev, nm_steps, bog_steps, skip_just_escaped):
             move_enemy(s, T, ev, False, c, bog_steps)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def movement_tile(s, T, ev, rng, legal, pp, steps):
     """A movement tile moves every enemy; those reaching a hero attack at once
     (MQ-ENC-08..10, MQ-GAP-46)."""
@@ -226,7 +252,7 @@ def movement_tile(s, T, ev, rng, legal, pp, steps):
     clear_entered(s)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def place_nightmare(s, T, ev, k, d):
     """Nightmare ``k`` tries to arrive on the key stone of direction ``d``.
 
@@ -254,7 +280,7 @@ def place_nightmare(s, T, ev, k, d):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def escapes(s, T, ev):
     """Released nightmares escape onto their key stones (MQ-DISC-04); one
     whose key stone is full waits on its disc (MQ-GAP-27). Each escape is an
@@ -272,7 +298,7 @@ def escapes(s, T, ev):
             encounter_trigger(s, T, ev, s[L.G_ESCAPED])
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def emergences(s, T, ev):
     """Nightmares not cast out emerge onto their key stones at the Final
     Battle (MQ-FINAL-03/04); one that finds no room waits on its disc and
@@ -287,7 +313,7 @@ def emergences(s, T, ev):
                 s[nb(k) + L.N_FATE] = L.FATE_EMERGED
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def evil_powers(s, T, ev, rng, legal, pp):
     """Each nightmare on the board uses its evil power once (MQ-ENEMY-05)."""
     for d in range(4):
@@ -304,7 +330,7 @@ def evil_powers(s, T, ev, rng, legal, pp):
             apply_simple_effect(s, T, ev, e, -1 - k, -1)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def draw_tile(s, T, ev, rng):
     """Take a random tile from the bag, refilling it when exhausted
     (MQ-GAP-50). Returns -1 when there is nothing to draw."""
@@ -327,7 +353,7 @@ def draw_tile(s, T, ev, rng):
     return t
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def resolve_tile(s, T, ev, rng, legal, pp, c, t):
     """Place tile ``t`` drawn for nexus ``c`` (MQ-ENC-06..08)."""
     kind = T[TB.O_TILES + t * 6 + L.TL_KIND]
@@ -361,7 +387,7 @@ def resolve_tile(s, T, ev, rng, legal, pp, c, t):
         movement_tile(s, T, ev, rng, legal, pp, 1 if kind == L.TK_MOVE1 else 2)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def draw_encounters(s, T, ev, rng, legal, pp):
     """Draw a tile for every nexus with no miniature and no tile, NE first
     (MQ-ENC-04). The optional pre-game draw on Difficult is the same pass made
@@ -378,8 +404,14 @@ def draw_encounters(s, T, ev, rng, legal, pp):
         resolve_tile(s, T, ev, rng, legal, pp, c, t)
 
 
-@njit(cache=True, _nrt=False)
+@inlined
 def enemy_phase(s, T, ev, rng, legal, pp, draws):
+    """``_enemy_phase`` with one type per scalar argument: compiled once (simcore.jit)."""
+    return _enemy_phase(s, T, ev, rng, legal, pp, np.bool_(draws))
+
+
+@kernel
+def _enemy_phase(s, T, ev, rng, legal, pp, draws):
     """Enemy phase (MQ-ENEMY-01): escapes, movement, evil powers, attacks,
     encounter draws (not in the Final Battle)."""
     s[L.G_CUR] = -1

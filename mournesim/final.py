@@ -2,8 +2,10 @@
 hero turn, talisman re-rolls of compass and wall dice, the Shimnavore's
 actions and the start of the Final Battle (MQ-MOON, MQ-FINAL).
 """
-from numba import njit
 
+import numpy as np
+
+from simcore.jit import inlined, kernel
 from simcore.rng import STREAM_DICE, randint
 
 from . import layout as L
@@ -33,8 +35,14 @@ from .policies import decide
 # =============================================================================
 
 
-@njit(cache=True, _nrt=False)
+@inlined
 def reroll_offer(s, T, ev, rng, legal, pp, h, face, ctx):
+    """``_reroll_offer`` with one type per scalar argument: compiled once (simcore.jit)."""
+    return _reroll_offer(s, T, ev, rng, legal, pp, np.int64(h), np.int64(face), np.int64(ctx))
+
+
+@kernel
+def _reroll_offer(s, T, ev, rng, legal, pp, h, face, ctx):
     """Offer a talisman re-roll of one die the heroes rolled (MQ-CHARM-13)."""
     if s[L.G_TALISMANS] == 0:
         return False
@@ -52,7 +60,7 @@ def reroll_offer(s, T, ev, rng, legal, pp, h, face, ctx):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def compass_result(s, T, ev, face):
     """Apply one compass die before the Final Battle (MQ-MOON-08..11)."""
     if face < 4:
@@ -74,7 +82,7 @@ def compass_result(s, T, ev, face):
                         click_disc(s, T, ev, dd, 1)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def wall_roll(s, T, ev, rng, legal, pp, d):
     """The Shimnavore rolls the Level 1 die at section ``d``: a Fail or a
     Dandelion misses (MQ-FINAL-14/19). Returns True if it hits."""
@@ -89,7 +97,7 @@ def wall_roll(s, T, ev, rng, legal, pp, d):
         f = roll_die(T, rng, 0)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def shimnavore_acts(s, T, ev, rng, legal, pp, face):
     """The Shimnavore acts on a Final Battle compass result (MQ-FINAL-11..19)."""
     log(s, ev, L.EVT_SHIMNAVORE, L.ACTOR_GAME, face, 0, 0, 0, 0)
@@ -143,7 +151,7 @@ def shimnavore_acts(s, T, ev, rng, legal, pp, face):
             log(s, ev, L.EVT_WALL_DAMAGE, L.ACTOR_GAME, d, 1, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def end_of_turn(s, T, ev, rng, legal, pp, h):
     """Move the moon one space and roll the compass dice (MQ-MOON-02..11),
     or in the Final Battle one compass die for the Shimnavore (MQ-FINAL-07)."""
@@ -178,7 +186,7 @@ def end_of_turn(s, T, ev, rng, legal, pp, h):
         compass_result(s, T, ev, f)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def start_final_battle(s, T, ev, rng, legal, pp):
     """Nightmares not cast out emerge onto their key stones (MQ-FINAL-03/04),
     compass tokens clear, and a random player's opening roll (MQ-FINAL-06)."""

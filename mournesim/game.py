@@ -6,8 +6,8 @@ with its full event log for replay. Game ``i`` of seed ``S`` depends only on
 ``(S, i)``, the rules and the configuration, never on the batch it ran in.
 """
 import numpy as np
-from numba import njit
 
+from simcore.jit import kernel, needs_nrt
 from simcore.rng import N_STREAMS, STREAM_SETUP, randint, seed_streams, shuffle
 
 from . import layout as L
@@ -19,7 +19,7 @@ from .policies import decide
 from .rules import hero_turn
 
 
-@njit(cache=True, _nrt=True)
+@needs_nrt
 def setup(s, T, ev, rng, legal, pp, level, players, heroes, policy, logging):
     """Lay out a new game (MQ-SETUP-01..11, MQ-SOLO-01..04, MQ-LEVEL-02..05).
 
@@ -175,7 +175,7 @@ def setup(s, T, ev, rng, legal, pp, level, players, heroes, policy, logging):
         draw_encounters(s, T, ev, rng, legal, pp)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def play(s, T, ev, snaps, rng, legal, pp):
     """Play rounds until the game ends (MQ-ACT-01/02, MQ-FINAL-06..10, MQ-END)."""
     cap = T[TB.P_CAP_ROUNDS]
@@ -190,7 +190,7 @@ def play(s, T, ev, snaps, rng, legal, pp):
     log(s, ev, L.EVT_GAME_END, L.ACTOR_GAME, s[L.G_OUTCOME], s[L.G_ROUND], 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def finish_round(s, T, ev, snaps, rng, legal, pp, h0):
     """The turns of heroes ``h0..`` of this round, then its Enemy Phase (or the
     start of the Final Battle). A search policy continues a copied game with
@@ -211,7 +211,7 @@ def finish_round(s, T, ev, snaps, rng, legal, pp, h0):
     enemy_phase(s, T, ev, rng, legal, pp, s[L.G_FINAL] == L.FB_NONE)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def result_row(s, T, out):
     """Fill one result row (layout.RESULT_COLUMNS) from a finished game; each
     column is written by name (``layout.RI_*``), never by position."""
@@ -252,7 +252,7 @@ def result_row(s, T, out):
     out[L.RI_RELICS_LEFT] = relics
 
 
-@njit(cache=True, _nrt=True)
+@needs_nrt
 def run_batch(seed, first, n, level, players, heroes, policy, pp, T, out):
     """Play games ``first .. first+n-1`` of ``seed``; row ``j`` of ``out`` gets game ``first+j``."""
     s = np.zeros(L.STATE_SIZE, np.int32)
@@ -267,7 +267,7 @@ def run_batch(seed, first, n, level, players, heroes, policy, pp, T, out):
         result_row(s, T, out[j])
 
 
-@njit(cache=True, _nrt=True)
+@needs_nrt
 def play_logged(seed, game, level, players, heroes, policy, pp, T, ev, snaps, final_state):
     """Play one game with its event log; returns (events written, snapshots written)."""
     s = np.zeros(L.STATE_SIZE, np.int32)

@@ -11,13 +11,13 @@ so the same probabilities to the last bit.
 import itertools
 
 import numpy as np
-from numba import njit
 
+from simcore.jit import kernel, needs_nrt
 from . import tables as TB
 from .core import score_roll
 
 
-@njit(cache=True, _nrt=True)
+@needs_nrt
 def p_win(T, levels, n, ability, bonus, target, blue, defending):
     """Probability that a hero with ``ability`` (+``bonus``) beats ``target``
     rolling dice ``levels[:n]`` once (no re-rolls), each face equally likely."""
@@ -100,7 +100,7 @@ def combat_table(rules, hero, pools=(1, 2, 3, 4), defending=False):
                                                                           defending)[0]
                 rows.append(row)
     return pd.DataFrame(rows)
-@njit(cache=True, _nrt=False)
+@kernel
 def p_attack(T, pool, need, blue):
     """``p_win`` of an attack roll with ``pool`` dice unlocked (the dice
     ``core.dice_for_combat`` picks, no extra dice), no bonus, not defending,

@@ -34,6 +34,7 @@ import numpy as np
 
 from simcore.errors import InputError
 from simcore.fnptr import entry_address
+from simcore.jitcache import engine_sources, sources_key
 from simcore.plugins import cache_root, checked_ranges, import_plugin, load_entry_point
 from .policies import BUILTIN_POLICIES, POLICY_PLUGIN
 
@@ -179,6 +180,6 @@ def policy_vector(info: PolicyInfo, params) -> np.ndarray:
         if info.name not in _ADDRESSES:
             _ADDRESSES[info.name] = entry_address(info, ARG_SPEC, cache_root("MOURNESIM_CACHE", "mournesim"),
                                                   "mq_entry",
-                                                  b"".join((_HERE / f).read_bytes() for f in ENGINE_SOURCES))
+                                                  sources_key(engine_sources(_HERE, ENGINE_SOURCES)))
         pp.append(float(_ADDRESSES[info.name]))
     return np.array(pp, np.float64)

@@ -19,9 +19,9 @@ plan (``PLANNER_PARAMS``); every part added in issue 15 is off at 0, and with
 all of them 0 it plays exactly the planner of behaviour v2 (tested).
 """
 import numpy as np
-from numba import njit
 
 from simcore.fnptr import FAILED, FAILED_BIT, call_address
+from simcore.jit import inlined, kernel, needs_nrt
 from simcore.rng import STREAM_POLICY, randint
 from . import layout as L
 from . import tables as TB
@@ -101,7 +101,7 @@ OPB = L.OP_BASE
 INF = 1000000
 
 
-@njit(cache=True, _nrt=False)
+@inlined
 def decide(s, T, legal, n, rng, pp, h):
     """Ask the active policy to choose one of ``legal[:n]`` for hero ``h``."""
     # one type for the counts: the rule kernels pass them as int32 (read from
@@ -111,7 +111,7 @@ def decide(s, T, legal, n, rng, pp, h):
     return _decide(s, T, legal, np.int64(n), rng, pp, np.int64(h))
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _decide(s, T, legal, n, rng, pp, h):
     """``decide`` with ``n`` and ``h`` as int64."""
     if n == 1:
@@ -134,7 +134,7 @@ def _decide(s, T, legal, n, rng, pp, h):
     return checked(s, legal, n, ch)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def checked(s, legal, n, ch):
     """``ch`` if it is one of ``legal[:n]``; else count it in G_ILLEGAL and
     play the first legal choice (the engine never applies an illegal one)."""
@@ -147,7 +147,7 @@ def checked(s, legal, n, ch):
 # ---- greedy helpers --------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def win_chance(s, T, h, row, a):
     """Exact chance that hero ``h`` beats enemy row ``row`` attacking on ability ``a`` now."""
     mc = moon_colour(s, T)
@@ -155,7 +155,7 @@ def win_chance(s, T, h, row, a):
     return p_attack(T, s[L.G_POOL], tgt - ability_total(s, T, h, a), mc == L.BLUE)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def team_need(s, T, t):
     """Charms of type ``t`` still wanted by discs that can be cast out, minus
     those the heroes already carry."""
@@ -169,7 +169,7 @@ def team_need(s, T, t):
     return need
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def team_needs(s, T):
     """``team_need`` of the four charm types at once, in one pass over the
     discs and heroes (the scoring of a turn reads it for many choices)."""
@@ -194,7 +194,7 @@ def team_needs(s, T):
     return (n0, n1, n2, n3)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def nearest_of(T, pos, off):
     """The nearest (hero distance) of the four spaces listed at ``T[off:off+4]``."""
     best = T[off]
@@ -205,7 +205,7 @@ def nearest_of(T, pos, off):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def goal_space(s, T, h):
     """Where hero ``h`` wants to go now (a space index), or -1."""
     o = hb(h)
@@ -266,7 +266,7 @@ def goal_space(s, T, h):
     return nearest_of(T, pos, TB.O_NEXUS)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def danger_at(s, T, h, sp, risk):
     """Penalty for stepping onto ``sp``: an enemy there the hero cannot beat."""
     pen = 0.0
@@ -291,7 +291,7 @@ def danger_at(s, T, h, sp, risk):
 
 # inlined into its two scoring loops: a call per scored choice, passing the
 # state, rules and parameter arrays, cost about as much as the scoring
-@njit(cache=True, _nrt=False, inline="always")
+@inlined
 def score_turn(s, T, h, op, arg, goal, pp, need, other_goal):
     """Score of turn action ``op``/``arg`` for hero ``h`` heading for ``goal``;
     ``need`` is ``team_needs`` now and ``other_goal`` the ``goal_space`` of the
@@ -410,7 +410,7 @@ def score_turn(s, T, h, op, arg, goal, pp, need, other_goal):
     return -1.0
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def cards_or_none(s, T, h):
     for a in range(3):
         if s[hb(h) + L.H_EQ + a] >= 0:
@@ -421,7 +421,7 @@ def cards_or_none(s, T, h):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def score_other(s, T, h, op, arg):
     """Scores for decisions outside the turn: reactions, cards, theft."""
     ctx = s[L.G_CTX]
@@ -487,7 +487,7 @@ def score_other(s, T, h, op, arg):
     return 0.5
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def greedy_talisman(s, T, v):
     """Greedy's Talismans (its parameter ``talisman``, issue 15): none on a
     Compass Die before the Final Battle, and on the wall die only where a
@@ -501,7 +501,7 @@ def greedy_talisman(s, T, v):
     return v
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def greedy(s, T, legal, n, rng, pp, h):
     """Pick the legal choice with the best rule-of-thumb score (ties: random)."""
     # turn actions have ops below R_ACCEPT (END is absent on a first turn)
@@ -509,7 +509,7 @@ def greedy(s, T, legal, n, rng, pp, h):
     return best_scored_mode(s, T, legal, n, rng, pp, h, goal, np.int64(0))
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def guard_post(s, T, h):
     """The key stone hero ``h`` guards in the Final Battle: heroes in seat
     order each take a free key stone, damaged sections first, then the nearest
@@ -531,20 +531,26 @@ def guard_post(s, T, h):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@inlined
 def param(pp, i, default):
     return pp[i] if pp.shape[0] > i else default
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def disc_missing(s, T, d, t):
     """Charms of type ``t`` disc ``d`` still needs to cast its Nightmare out."""
     k = s[db(d) + L.D_NM]
     return max(0, T[TB.O_NM_CHARMS + k * 4 + t] - s[db(d) + L.D_DEP + t])
 
 
-@njit(cache=True, _nrt=False)
+@inlined
 def hero_dist(s, T, g, sp):
+    """``_hero_dist`` with one type per scalar argument: compiled once (simcore.jit)."""
+    return _hero_dist(s, T, np.int64(g), np.int64(sp))
+
+
+@kernel
+def _hero_dist(s, T, g, sp):
     """Steps from hero ``g`` to space ``sp`` (from a Disc: 2 to its Key Stone)."""
     pos = s[hb(g) + L.H_POS]
     if T[TB.O_KIND + pos] == L.K_DISC:
@@ -553,7 +559,7 @@ def hero_dist(s, T, g, sp):
     return T[TB.O_DIST_H + pos * 64 + sp]
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def assigned_disc(s, T, h, mode):
     """The Disc hero ``h`` works for before the Final Battle, or -1.
 
@@ -601,13 +607,13 @@ def assigned_disc(s, T, h, mode):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def moon_left(s, T):
     """Hero turns left before the Shimnavore appears."""
     return T[TB.P_MOON_LEN] * T[TB.P_CYCLES] - s[L.G_MOON_STEPS]
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def plan_goal(s, T, h, pp):
     """planner's goal space for hero ``h`` (see docs/policies.md)."""
     o = hb(h)
@@ -684,7 +690,7 @@ def plan_goal(s, T, h, pp):
     return g
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def prepare_post(s, T, h):
     """A Key Stone to wait on for the Final Battle: like ``guard_post`` but
     only in front of Discs whose Nightmare is gone (an emerging Nightmare
@@ -708,7 +714,7 @@ def prepare_post(s, T, h):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def planner(s, T, legal, n, rng, pp, h):
     """A coordinated team (docs/policies.md): each hero works for one Disc,
     most urgent first; the team gets ready for the Shimnavore; talismans are
@@ -729,7 +735,7 @@ def planner(s, T, legal, n, rng, pp, h):
     return best_scored_mode(s, T, legal, n, rng, pp, h, np.int64(-1), np.int64(1))
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def moved_hero(s, T, op, arg):
     """The hero that turn action ``op``/``arg`` moves if it is a move_to relic
     or skill, else -1."""
@@ -744,7 +750,7 @@ def moved_hero(s, T, op, arg):
     return (arg % 64 - 1) // 4
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def score_all(s, T, legal, n, pp, h, goal, scores, mode=0):
     """Fill ``scores[:n]`` with the rule-of-thumb score of each legal choice
     (``mode`` 1: with the planner's changes, see ``best_scored_mode``);
@@ -778,14 +784,14 @@ def score_all(s, T, legal, n, pp, h, goal, scores, mode=0):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def best_scored(s, T, legal, n, rng, pp, h, goal):
     """The legal choice with greedy's best score towards ``goal`` (ties:
     random); see ``best_scored_mode``."""
     return best_scored_mode(s, T, legal, n, rng, pp, h, goal, np.int64(0))
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def best_scored_mode(s, T, legal, n, rng, pp, h, goal, mode):
     """The legal choice with the best score towards ``goal`` (ties: random);
     ``mode`` 0 scores as greedy, 1 adds the planner's changes (``plan_turn``,
@@ -853,7 +859,7 @@ def best_scored_mode(s, T, legal, n, rng, pp, h, goal, mode):
     return legal[0]
 
 
-@njit(cache=True, _nrt=True)
+@needs_nrt
 def best_scored_array(s, T, legal, n, rng, pp, h, goal, mode):
     """``best_scored_mode`` by storing every score, then the ties."""
     scores = np.empty(n, np.float64)
@@ -884,13 +890,13 @@ UNGUARDED_DAMAGED = 6    # ... and extra when it is damaged (v2's guard_post wei
 GRANITE_AT_DAMAGE = 3    # steps a Granite carrier is worth at a damaged section
 
 
-@njit(cache=True, _nrt=False)
+@inlined
 def on(pp, i):
     """Planner part ``i`` is switched on: its parameter is given and above 0."""
     return pp.shape[0] > i and pp[i] > 0
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def turns_left(s, T, h):
     """Turns hero ``h`` still begins before the Shimnavore appears, its
     current turn included while it plays (one moon step per hero turn, in
@@ -904,7 +910,7 @@ def turns_left(s, T, h):
     return (ml - 1 - off) // nh + 1
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def origin(s, T, h):
     """Where hero ``h``'s way starts: its space, or from a Disc its Key Stone
     (distances from a Disc add ``hero_dist``'s 2)."""
@@ -914,7 +920,7 @@ def origin(s, T, h):
     return pos
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def nearest_kind(T, pos, kind):
     """The space of ``kind`` nearest to ``pos`` (hero distance), or -1."""
     best = -1
@@ -924,8 +930,14 @@ def nearest_kind(T, pos, kind):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@inlined
 def post_cost(s, T, g, d, fb):
+    """``_post_cost`` with one type per scalar argument: compiled once (simcore.jit)."""
+    return _post_cost(s, T, np.int64(g), np.int64(d), np.bool_(fb))
+
+
+@kernel
+def _post_cost(s, T, g, d, fb):
     """Steps for hero ``g`` to hold the Key Stone of direction ``d``, less
     ``GRANITE_AT_DAMAGE`` in the Final Battle for a hero carrying the Granite
     to rebuild that damaged section."""
@@ -935,8 +947,14 @@ def post_cost(s, T, g, d, fb):
     return c
 
 
-@njit(cache=True, _nrt=False)
+@inlined
 def post_for(s, T, h, fb, pp):
+    """``_post_for`` with one type per scalar argument: compiled once (simcore.jit)."""
+    return _post_for(s, T, np.int64(h), np.bool_(fb), pp)
+
+
+@kernel
+def _post_for(s, T, h, fb, pp):
     """The Key Stone (space) hero ``h`` holds, or -1 (part ``post``).
 
     Every assignment of heroes to Key Stones that covers as many sections as
@@ -1043,7 +1061,7 @@ def post_for(s, T, h, fb, pp):
     return T[TB.O_KEYSTONE + mine] if mine >= 0 else -1
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def charm_work(s, T, h):
     """Hero ``h`` still has charm work before the Final Battle: a Disc still
     turning misses charms the team does not carry, or ``h`` carries one a
@@ -1060,7 +1078,7 @@ def charm_work(s, T, h):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def reserving_granite(s, T, h, pp):
     """Hero ``h`` keeps Granite to rebuild the wall (part ``repair``): in the
     Final Battle, and in its last ``repair`` turns before it once no charm
@@ -1072,7 +1090,7 @@ def reserving_granite(s, T, h, pp):
     return turns_left(s, T, h) <= pp[PP_REPAIR] and not charm_work(s, T, h)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def granite_goal(s, T, h, pp):
     """The Granite cache if hero ``h`` should fill its backpack with Granite
     for repairs now (and there is Granite to take), else -1."""
@@ -1085,7 +1103,7 @@ def granite_goal(s, T, h, pp):
     return T[TB.O_CACHE_OF + 0]
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def draw_value(s, T, h):
     """Expected ability points hero ``h`` gains by drawing the top face-down
     Equipment card. The players know which cards are face down, not their
@@ -1129,7 +1147,7 @@ def draw_value(s, T, h):
     return tot / n
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def relic_value(s, T):
     """What drawing the top Relic is worth, in the ability points of
     ``draw_value``: every card still in the deck equally likely, a good one
@@ -1145,7 +1163,7 @@ def relic_value(s, T):
     return tot / n
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def team_value(s, T):
     """The team's strength for the Final Battle: for each ability the best
     hero's chance to beat the Shimnavore (Grey Moon values) with the dice it
@@ -1170,7 +1188,7 @@ def team_value(s, T):
     return v
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def pass_gain(s, T, h, g, a):
     """How much ``team_value`` changes if hero ``h`` passes its card under
     ability ``a`` to hero ``g`` (who equips it only if it beats its own)."""
@@ -1186,7 +1204,7 @@ def pass_gain(s, T, h, g, a):
     return after - before
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def trade_post_for(s, T, h, d):
     """The nearest Trading Post if hero ``h`` holds two identical charms no
     Disc needs from it and Disc ``d`` (any Disc when ``d`` < 0: the team's
@@ -1207,7 +1225,7 @@ def trade_post_for(s, T, h, d):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def pass_target(s, T, h, least):
     """The space of a hero to whom ``h`` should bring a card (a pass worth at
     least ``least`` of ``team_value``), or -1."""
@@ -1225,13 +1243,13 @@ def pass_target(s, T, h, least):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def on_disc_(s, T, g):
     """Hero ``g`` stands on a Nightmare Disc (knocked back, MQ-MOVE-14)."""
     return T[TB.O_KIND + s[hb(g) + L.H_POS]] == L.K_DISC
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def plan_goal_late(s, T, h, pp, d):
     """The goal of the parts ``post``, ``repair`` and ``late`` before the
     Final Battle, or ``NO_OPINION`` (v2's planning goes on).
@@ -1319,7 +1337,7 @@ def plan_goal_late(s, T, h, pp, d):
     return NO_OPINION
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def relic_farming(s, T, h, pp):
     """Parts ``late`` and ``trade``: with no charm work left, no Nightmare on
     the board and turns to spare before the Granite errand, hero ``h`` turns
@@ -1334,7 +1352,7 @@ def relic_farming(s, T, h, pp):
     return not charm_work(s, T, h)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def shim_strongest(s, T):
     """The ability the Shimnavore attacks a guard with now (MQ-FINAL-16,
     MQ-GAP-31/32): its strongest not yet beaten twice."""
@@ -1348,7 +1366,7 @@ def shim_strongest(s, T):
     return 0 if best < 0 else best
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def compass_harm(s, T, f):
     """What a Final Battle compass result is expected to cost (in share of a
     lost game): an empty section is hit on two faces in three, fatal when
@@ -1375,7 +1393,7 @@ def compass_harm(s, T, f):
 
 # called from the scoring loops only for the actions it may change (not
 # moves, attacks or ending the turn, the bulk of the choices)
-@njit(cache=True, _nrt=False)
+@kernel
 def plan_turn(s, T, h, op, arg, goal, pp, need, v):
     """The planner's score of turn action ``op``/``arg``: greedy's score ``v``
     changed by the parts that are on (``v`` itself when they are all off)."""
@@ -1426,7 +1444,7 @@ def plan_turn(s, T, h, op, arg, goal, pp, need, v):
     return v
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def extra_action_useful(s, T, h, goal, amt):
     """An extra-action Skill or Relic (``amt`` actions) is spent only when it
     buys something now (part ``skills``): before the Final Battle a deposit
@@ -1455,7 +1473,7 @@ def extra_action_useful(s, T, h, goal, amt):
     return turns_left(s, T, h) <= 1 and dist >= 1 and dist <= amt
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def enemies_left(s):
     """Bogbeans and Nightmares on the main board."""
     n = 0
@@ -1468,7 +1486,7 @@ def enemies_left(s):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def plan_other(s, T, h, op, arg, pp, v):
     """The planner's score of a decision outside the turn: greedy's score
     ``v`` changed by the parts that are on (``v`` when they are all off)."""

@@ -26,6 +26,7 @@ on the engine with the planner playing — no recursion among numba kernels.
 import numpy as np
 from numba import njit
 
+from simcore.jit import needs_nrt
 from simcore.rng import N_STREAMS, STREAM_POLICY, STREAM_SETUP, next_u64, seed_streams, shuffle
 from . import layout as L
 from . import tables as TB
@@ -46,7 +47,7 @@ DESCRIPTION = ("search: plays the planner's best few actions forward to the end 
                "with the engine itself and keeps the best; planner elsewhere")
 
 
-@njit(cache=True, _nrt=True)
+@needs_nrt
 def continuation(s2, T, rng2, legal2, pp, h, ch):
     """Play a copied game from hero ``h``'s decision ``ch`` to its end."""
     ev = np.zeros((1, L.EV_COLS), np.int32)
@@ -73,7 +74,7 @@ def value(s2, T, progress):
     return progress * w / (3.0 * T[TB.P_SHIM_WINS])
 
 
-@njit(cache=True, _nrt=True)
+@needs_nrt
 def choose(s, T, legal, n, rng, pp, h):
     """Pick one of ``legal[:n]`` for hero ``h`` (see the module docstring)."""
     width = int(pp[W_WIDTH])

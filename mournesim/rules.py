@@ -9,8 +9,8 @@ Battle) and this module; ``rules`` re-exports them all so ``rules.X`` names
 any rule kernel. Rule IDs (MQ-*) refer to shared/rules/mournequest-rules.md;
 MQ-GAP rulings to docs/rulings.md.
 """
-from numba import njit
 
+from simcore.jit import kernel
 from . import layout as L
 from . import tables as TB
 from .combat import bogbean_drops, bogbean_theft, enemy_value, hero_combat, strongest_ability  # noqa: F401
@@ -77,7 +77,7 @@ from .policies import decide
 # =============================================================================
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def nightmare_gone(s, T, ev, k, fate):
     """Nightmare ``k`` is cast out or defeated: the next die and tile level
     unlock; a cast-out leaves a Talisman (MQ-CHARM-12, MQ-COMBAT-26)."""
@@ -104,7 +104,7 @@ def nightmare_gone(s, T, ev, k, fate):
     encounter_trigger(s, T, ev, s[L.G_CASTOUT] + s[L.G_DEFEATED])
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def charms_needed(s, T, d, t):
     """Charms of type ``t`` the disc at ``d`` still requires."""
     k = s[db(d) + L.D_NM]
@@ -117,13 +117,13 @@ def charms_needed(s, T, d, t):
 # =============================================================================
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def add(legal, n, op, arg):
     legal[n] = op * OPB + arg
     return n + 1
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def nexus_open(s, T, pos):
     """The active hero on ``pos`` may still take an Equipment card there:
     "When a Hero moves on to a Nexus Point they can choose to either..." —
@@ -135,7 +135,7 @@ def nexus_open(s, T, pos):
     return pos == s[L.G_ARRIVED] or T[TB.P_T_NEXUS_STANDING] == 1
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def legal_turn(s, T, h, legal):
     """Every legal action for hero ``h`` now (MQ-ACT-04, MQ-ACT-09)."""
     n = 0
@@ -250,7 +250,7 @@ def legal_turn(s, T, h, legal):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def attack(s, T, ev, rng, legal, pp, h, arg):
     """Hero ``h`` attacks (MQ-COMBAT-13..27, MQ-FINAL-23..27)."""
     tgt = arg // 4
@@ -297,7 +297,7 @@ def attack(s, T, ev, rng, legal, pp, h, arg):
             s[L.G_TURN_OVER] = 1
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def apply_turn(s, T, ev, rng, legal, pp, h, ch):
     """Carry out turn action ``ch`` of hero ``h``."""
     op = ch // OPB
@@ -412,7 +412,7 @@ def apply_turn(s, T, ev, rng, legal, pp, h, ch):
     log_patch(s, ev, i0, 7, s[L.G_TURN_OVER])
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def hero_turn(s, T, ev, snaps, rng, legal, pp, h):
     """One hero's actions (MQ-ACT-02/03), ending when the policy ends the turn,
     an attack is lost, or the game ends."""
@@ -436,7 +436,7 @@ def hero_turn(s, T, ev, snaps, rng, legal, pp, h):
     turn_actions(s, T, ev, rng, legal, pp, h)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def turn_actions(s, T, ev, rng, legal, pp, h):
     """Ask for and apply hero ``h``'s actions until the turn ends. A search
     policy resumes a copied game here after applying a candidate action."""

@@ -25,5 +25,4 @@ BEHAVIOUR_VERSION = 3
 # numba checks a cached kernel only against its own file: clear the cached
 # kernels whenever any engine source (layout, tables, policies...) changes
 _here = _Path(__file__).parent
-_jitcache.guard([_here], [_here / f for f in ("layout.py", "tables.py", "policies.py", "engine.py")]
-                + [_Path(_jitcache.__file__).parent / f for f in ("rng.py", "jit.py", "fnptr.py")])
+_jitcache.guard([_here], _jitcache.engine_sources(_here, ("layout.py", "tables.py", "policies.py", "engine.py")))

@@ -67,7 +67,10 @@ def ask(s, T, legal, n, rng, pp, seat, ctx, arg):
     s[L.G_CTX_ARG] = arg
     if n == 1:
         return legal[0]
-    return policy_choice(s, T, legal, n, rng, pp, seat)
+    # one type for the count and the seat (read from the state as int32 or
+    # computed as int64, or a literal): numba compiles a callee once per
+    # argument types, and policy_choice carries the policies with it
+    return policy_choice(s, T, legal, np.int64(n), rng, pp, np.int64(seat))
 
 
 @kernel
@@ -294,7 +297,7 @@ def walk(s, T, ev, legal, rng, pp, seat, steps):
         elif not back and T[TB.O_NEXT_N + pos] == 1:
             pos = T[TB.O_NEXT + pos * TB.MAX_NEXT]
         else:
-            pos = fork_step(s, T, legal, rng, pp, seat, pos, back)
+            pos = fork_step(s, T, legal, rng, pp, seat, np.int64(pos), back)
         s[b + L.P_POS] = pos
         if T[TB.O_SQ_KIND + pos] == L.SQ_WARP and T[TB.O_WARP_N + pos] > 0 and \
                 (i < k - 1 or T[TB.P_T_WARP_ON_LAND]):
@@ -354,14 +357,14 @@ def land(s, T, ev, legal, rng, pp, seat, sq, by_card):
                 n += 1
         if n > 0:
             dfn = ask(s, T, legal, n, rng, pp, seat, L.CTX_TARGET, 0) % OPB
-            count_target(s, T, legal, n, seat, dfn)
+            count_target(s, T, legal, np.int64(n), seat, dfn)
             duel_with(s, T, ev, legal, rng, pp, seat, dfn)
             if over(s) or not s[b + L.P_ALIVE]:
                 return
     if kind == L.SQ_CASTLE:
         c = T[TB.O_SQ_CASTLE + sq]
         if by_card == 0 or T[TB.P_T_CARD_MOVES_MARK]:
-            mark_castle(s, T, ev, seat, sq)
+            mark_castle(s, T, ev, seat, np.int64(sq))
         if over(s):
             return
         if T[TB.O_CASTLE_RACE + c] == s[b + L.P_RACE]:
@@ -425,7 +428,7 @@ def effect(s, T, ev, legal, rng, pp, seat, row):
             if op == L.OP_GAIN_HP:
                 gain_hp(s, T, ev, p, n)
             else:
-                lose_hp(s, T, ev, p, n)
+                lose_hp(s, T, ev, p, np.int64(n))
         s[L.G_DEFER_END] = 0
         if op == L.OP_LOSE_HP:
             check_standing(s, ev)
@@ -437,7 +440,7 @@ def effect(s, T, ev, legal, rng, pp, seat, row):
         if op == L.OP_GAIN_HP_DIE:
             gain_hp(s, T, ev, seat, v)
         else:
-            lose_hp(s, T, ev, seat, v)
+            lose_hp(s, T, ev, seat, np.int64(v))
     elif op == L.OP_DRAW_ITEM:
         for _ in range(n):
             draw_item(s, T, ev, legal, rng, pp, seat)
@@ -450,9 +453,9 @@ def effect(s, T, ev, legal, rng, pp, seat, row):
     elif op == L.OP_MOVE:
         if s[L.G_CHAIN] < T[TB.P_CHAIN_LIMIT]:
             s[L.G_CHAIN] += 1
-            pos, warped = walk(s, T, ev, legal, rng, pp, seat, n)
+            pos, warped = walk(s, T, ev, legal, rng, pp, seat, np.int64(n))
             if not warped:
-                land(s, T, ev, legal, rng, pp, seat, pos, 1)
+                land(s, T, ev, legal, rng, pp, seat, np.int64(pos), np.int64(1))
     elif op == L.OP_GO_HOME:
         # the home castle's own (lower) ability applies (QM-RULING-05, QM-GAP-47)
         if s[L.G_CHAIN] < T[TB.P_CHAIN_LIMIT]:
@@ -460,7 +463,7 @@ def effect(s, T, ev, legal, rng, pp, seat, row):
             home = T[TB.O_HOME + s[b + L.P_RACE]]
             s[b + L.P_POS] = home
             log(s, L.EV_GO_HOME, seat, home, 0, 0, 0, ev)
-            land(s, T, ev, legal, rng, pp, seat, home, 1)
+            land(s, T, ev, legal, rng, pp, seat, np.int64(home), np.int64(1))
     elif op == L.OP_FIGHT:
         duel(s, T, ev, legal, rng, pp, seat)
     elif op == L.OP_ROLL:
@@ -589,14 +592,14 @@ def card_window(s, T, ev, legal, rng, pp, seat, opp, attacking):
             remove_card(s, seat, kind)
             to_used(s, kind)
             log(s, L.EV_PLAY_ITEM, seat, kind, T[o + 3], s[b + L.P_MP], 0, ev)
-            combat_effects(s, T, ev, legal, rng, pp, seat, opp, T[o + 5], T[o + 6], attacking, True)
+            combat_effects(s, T, ev, legal, rng, pp, seat, opp, T[o + 5], T[o + 6], np.bool_(attacking), np.bool_(True))
         else:
             k = c % OPB
             o = ch + TB.C_AB + 5 * k
             s[b + L.P_MP] -= T[o + 1]
             s[b + L.P_ABIL + k] += 1
             log(s, L.EV_PLAY_ITEM, seat, -1 - k, T[o + 1], s[b + L.P_MP], 0, ev)
-            combat_effects(s, T, ev, legal, rng, pp, seat, opp, T[o + 3], T[o + 4], attacking, False)
+            combat_effects(s, T, ev, legal, rng, pp, seat, opp, T[o + 3], T[o + 4], np.bool_(attacking), np.bool_(False))
 
 
 @kernel
@@ -624,10 +627,10 @@ def one_attack(s, T, ev, legal, rng, pp, att, dfn, at, cost):
     s[L.G_DUEL_ABSORB] = -1
     s[L.G_ATTACKS] += 1
     log(s, L.EV_ATTACK, att, dfn, s[L.G_DUEL_AT], cost, s[pb(att) + L.P_MP], ev)
-    card_window(s, T, ev, legal, rng, pp, att, dfn, True)
+    card_window(s, T, ev, legal, rng, pp, att, dfn, np.bool_(True))
     if over(s) or not s[pb(dfn) + L.P_ALIVE] or not s[pb(att) + L.P_ALIVE]:
         return
-    card_window(s, T, ev, legal, rng, pp, dfn, att, False)
+    card_window(s, T, ev, legal, rng, pp, dfn, att, np.bool_(False))
     if over(s) or not s[pb(dfn) + L.P_ALIVE]:
         return
     a = s[L.G_DUEL_AT]
@@ -643,7 +646,7 @@ def one_attack(s, T, ev, legal, rng, pp, att, dfn, at, cost):
         dmg = 0
     log(s, L.EV_DAMAGE, dfn, a, s[L.G_DUEL_SHIELD], dmg, 0, ev)
     s[pb(att) + L.P_DAMAGE] += dmg
-    lose_hp(s, T, ev, dfn, dmg)
+    lose_hp(s, T, ev, dfn, np.int64(dmg))
 
 
 @kernel
@@ -695,7 +698,7 @@ def duel(s, T, ev, legal, rng, pp, att):
     if n == 0 or not s[pb(att) + L.P_ALIVE]:
         return
     dfn = ask(s, T, legal, n, rng, pp, att, L.CTX_TARGET, 0) % OPB
-    count_target(s, T, legal, n, att, dfn)
+    count_target(s, T, legal, np.int64(n), att, dfn)
     duel_with(s, T, ev, legal, rng, pp, att, dfn)
 
 
@@ -973,7 +976,7 @@ def after_choice(s, T, ev, legal, rng, pp, seat, c):
     elif kind == L.A_SYMBOL and (s[L.G_DIE_RED] > 0 or s[L.G_DIE_BLUE] > 0):
         s[L.G_DEC + L.DEC_SYMBOL] += 1
     if kind == L.A_MOVE:
-        _pos, warped = walk(s, T, ev, legal, rng, pp, seat, c % OPB)
+        _pos, warped = walk(s, T, ev, legal, rng, pp, seat, np.int64(c % OPB))
         s[L.G_CHAIN] = 0    # the chain guard counts card moves from here on
         if holds_foot_card(s, T, seat, L.W_AFTER_MOVE):
             foot_window(s, T, ev, legal, rng, pp, seat, L.W_AFTER_MOVE, L.CTX_AFTER_MOVE)
@@ -982,7 +985,7 @@ def after_choice(s, T, ev, legal, rng, pp, seat, c):
         # an after-move card that moved the pawn has already resolved the
         # square it reached; otherwise the square the dice reached takes effect
         if not warped and s[L.G_CHAIN] == 0:
-            land(s, T, ev, legal, rng, pp, seat, s[b + L.P_POS], 0)
+            land(s, T, ev, legal, rng, pp, seat, np.int64(s[b + L.P_POS]), np.int64(0))
     elif kind == L.A_SYMBOL:
         sym = c % OPB
         push(s, T[TB.O_SYMBOL + 2 * sym], T[TB.O_SYMBOL + 2 * sym + 1])

@@ -25,9 +25,9 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import simcore
 from simcore.errors import InputError
 from simcore.fnptr import entry_address
+from simcore.jitcache import engine_sources, sources_key
 from simcore.plugins import cache_root, checked_ranges, import_plugin
 from .policies import BUILTIN_POLICIES, POLICY_PLUGIN
 
@@ -37,8 +37,6 @@ _HERE = Path(__file__).parent
 # numba's cache does not notice a change in a function a plug-in calls, so
 # the entry point is recompiled whenever one of these changes
 ENGINE_SOURCES = ("layout.py", "tables.py", "policies.py", "engine.py", "rollout.py")
-_SIMCORE = Path(simcore.__file__).parent
-SIMCORE_SOURCES = ("rng.py", "jit.py", "fnptr.py")
 _DESCRIPTIONS = {
     "random": "uniform over the legal choices",
     "greedy": "rules of thumb: new castles, Item cards, fights when stronger, aimed at the opponent nearest a win",
@@ -152,8 +150,7 @@ def entry(info: PolicyInfo) -> int:
     under ``$QUESTSIM_CACHE`` (default ``~/.cache/questsim``; simcore/fnptr.py).
     It goes in the last column of the seat's row of ``pp``."""
     if info.name not in _ADDRESSES:
-        key = b"".join((_HERE / f).read_bytes() for f in ENGINE_SOURCES)
-        key += b"".join((_SIMCORE / f).read_bytes() for f in SIMCORE_SOURCES)
+        key = sources_key(engine_sources(_HERE, ENGINE_SOURCES))
         _ADDRESSES[info.name] = entry_address(info, ARG_SPEC, cache_root("QUESTSIM_CACHE", "questsim"),
                                               "qm_entry", key)
     return _ADDRESSES[info.name]

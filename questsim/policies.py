@@ -370,8 +370,16 @@ def shield_option(s, T, seat, i, at, fresh):
     return (cost, sh) if sh > 0 else (-1, 0)
 
 
-@kernel
+@inlined
 def best_shield(s, T, seat, mp, at, fresh):
+    """``_best_shield`` with one type per argument (its callers pass seats,
+    Mp and At read from the state as int32 or computed as int64, and a
+    literal flag), so that numba compiles it once rather than four times."""
+    return _best_shield(s, T, np.int64(seat), np.int64(mp), np.int64(at), np.bool_(fresh))
+
+
+@kernel
+def _best_shield(s, T, seat, mp, at, fresh):
     """The most of an At ``at`` attack that ``seat`` could stop with ``mp``
     Mp: the shield cards and defend abilities whose costs fit together (every
     combination of up to 10 of them tried; an absorbing card stops it all),
@@ -422,7 +430,7 @@ def attack_choice_value(s, T, seat, c):
     attack that knocks the opponent out, or a hit that would knock the
     player out, outweighs the rest."""
     b = pbase(seat)
-    opp = s[L.G_DUEL_D] if s[L.G_DUEL_A] == seat else s[L.G_DUEL_A]
+    opp = np.int64(s[L.G_DUEL_D] if s[L.G_DUEL_A] == seat else s[L.G_DUEL_A])
     ob = pbase(opp)
     mp, omp = s[b + L.P_MP], s[ob + L.P_MP]
     threat = 0 if s[ob + L.P_OUT] else next_attack_at(s, T, opp, omp)
@@ -611,7 +619,7 @@ def attack_kills(s, T, seat):
     """Whether the attack ``seat`` is making already knocks the defender out
     through the most its Mp and cards can shield (no Phoenix): an attack
     card added then is wasted."""
-    opp = s[L.G_DUEL_D] if s[L.G_DUEL_A] == seat else s[L.G_DUEL_A]
+    opp = np.int64(s[L.G_DUEL_D] if s[L.G_DUEL_A] == seat else s[L.G_DUEL_A])
     if s[L.G_DUEL_ABSORB] >= 0 or has_revive(s, T, opp):
         return False
     at = s[L.G_DUEL_AT]
@@ -717,7 +725,7 @@ def greedy(s, T, legal, n, rng, pp, seat, o):
                 # the Shoe kept (``shoe_keep``; 0: any gain); on another
                 # player's, when it spoils the roller's choice by more than
                 # the Shoe is worth kept (``shoe_keep``, or 1 when it is 0)
-                roller = s[L.G_ACTIVE]
+                roller = np.int64(s[L.G_ACTIVE])
                 now = with_shoe(s[L.G_MOVE_CHOICE], s[L.G_EXTRA])
                 then = with_shoe(s[L.G_MOVE_CHOICE], s[L.G_EXTRA] + 1)
                 rev = event_value(s, T, roller, pp) \

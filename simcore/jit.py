@@ -20,6 +20,16 @@ kernel (a set-up with scratch arrays, a policy, a plug-in's ``decide``) is
 decorated with ``needs_nrt``. ``inlined`` is a kernel whose body numba copies
 into each caller: for hot functions with one or two callers, and for small
 helpers that LLVM leaves as calls (a call passes each array field by field).
+
+One type per argument. numba compiles a callee once for each combination of
+argument types its callers pass, and the rule kernels pass the same integer
+as int32 (read from the state), int64 (computed) or a literal (``0``,
+``True``): the MourneQuest event log was compiled 69 times, Quest Master's
+policy call four times with both policies under it (numba's compile events,
+docs/performance.md). A kernel called that way is split in two: an
+``inlined`` front under the public name that casts each scalar argument
+(``np.int64``, ``np.bool_``) and calls the ``kernel`` ``_name`` with the body,
+compiled once. The values are unchanged, so every game is too.
 """
 from numba import njit
 

@@ -10,6 +10,22 @@ import hashlib
 import os
 from pathlib import Path
 
+# simcore's files that every game's engine compiles in
+CORE_SOURCES = ("rng.py", "jit.py", "fnptr.py")
+
+
+def engine_sources(package_dir, names):
+    """The paths of a game's engine sources ``names`` (files in ``package_dir``)
+    and of simcore's :data:`CORE_SOURCES`: what :func:`guard` and a plug-in's
+    cache key must fingerprint."""
+    here = Path(__file__).parent
+    return [Path(package_dir) / n for n in names] + [here / n for n in CORE_SOURCES]
+
+
+def sources_key(paths):
+    """The bytes of every file in ``paths``, concatenated: a cache key."""
+    return b"".join(Path(p).read_bytes() for p in paths)
+
 
 def guard(package_dirs, sources):
     """Clear ``*.nbi``/``*.nbc`` under each ``package_dirs/__pycache__`` when the
