@@ -11,8 +11,8 @@ from pathlib import Path
 
 import click
 
-from simcore.cli import add_experiment_command, add_rules_commands, check_resume, error_group, interrupted, \
-    headline_of, note_for, open_report, ruleset_options as ruleset_options_for, run_summary
+from simcore.cli import add_experiment_command, add_rules_commands, check_resume, compile_once, error_group, \
+    interrupted, headline_of, note_for, open_report, ruleset_options as ruleset_options_for, run_summary
 from simcore import identity
 from simcore.errors import InputError
 from simcore.inputs import MAX_SEED, MAX_WORKERS, batch_option, cluster_address, game_index_option, games_option, \
@@ -23,6 +23,8 @@ from . import plugins
 
 
 PROG = "mournesim"
+# what the first run says while numba compiles the engine (docs/performance.md)
+COMPILE_ESTIMATE = "about 4 minutes on one core"
 Group = error_group(PROG)
 ruleset_options = ruleset_options_for("heroes.jack.courage=8")
 
@@ -118,6 +120,13 @@ def simulate(ctx, games, seed, level, players, policy, heroes, params, workers, 
     if resume:
         check_resume(ctx, GRID_OPTIONS, out)
     cluster = cluster_address(cluster)
+    compiled = 0.0
+    if not resume:   # the options are checked, then the engine made ready, before the clock starts
+        rules = sim.prepare(ruleset, overrides)
+        grid_axes = dict(levels=grid.parse_list(level, "level"), players=grid.parse_list(players, "players"),
+                         policies=grid.parse_list(policy, "policy"), heroes=_heroes(heroes), params=_params(params))
+        from .game import run_batch
+        compiled = compile_once(PROG, run_batch, lambda: sim.simulate(games=1, rules=rules), COMPILE_ESTIMATE)
     t0 = time.perf_counter()
     bar = tqdm(disable=True if quiet else None, unit="game", unit_scale=True, file=sys.stderr,
                dynamic_ncols=True, desc="games")
@@ -126,18 +135,15 @@ def simulate(ctx, games, seed, level, players, policy, heroes, params, workers, 
             df, cells = grid.resume(resume, workers, cluster, bar, note=note_for(PROG))
             out = resume
         else:
-            rules = sim.prepare(ruleset, overrides)
             df, cells = grid.run_grid(
-                games=games, seed=seed, levels=grid.parse_list(level, "level"),
-                players=grid.parse_list(players, "players"), policies=grid.parse_list(policy, "policy"),
-                heroes=_heroes(heroes), params=_params(params), rules=rules, ruleset=ruleset,
+                games=games, seed=seed, **grid_axes, rules=rules, ruleset=ruleset,
                 overrides=overrides, batch=batch, target_ci=target_ci, out=out, workers=workers, cluster=cluster,
                 progress=bar, command=" ".join(["mournesim"] + sys.argv[1:]), note=note_for(PROG))
     except Interrupted as e:
         bar.close()
         interrupted(PROG, e)
     bar.close()
-    speed = run_summary(cells, time.perf_counter() - t0)
+    speed = run_summary(cells, time.perf_counter() - t0, compiled)
     if out:
         click.echo(render({"win rate by cell": _cell_table(cells)}, "table",
                           f"MourneQuest run in {out}  seed={cells.seed}  ({speed})\n{identity.describe(PROG)}"))

@@ -111,6 +111,15 @@ def p_attack(T, pool, need, blue):
     return T[TB.O_ODDS + (pool * 2 + b) * TB.ODDS_W + x] / T[TB.O_ODDS_TOTAL + pool]
 
 
+def with_attack_counts(tables):
+    """``tables`` (``tables.Tables``, the odds sections still empty) with
+    its ``odds`` tables counted, and its flat array: the last step of
+    compiling a ruleset (sim.prepare). The counts come from the engine's own
+    scoring of a roll, which reads the other sections of the flat array."""
+    tables = tables._replace(**attack_counts(TB.flatten(tables)))
+    return TB.flatten(tables), tables
+
+
 def attack_counts(T):
     """The ``odds`` and ``odds_total`` tables of ``tables.Tables`` for the flat
     rules array ``T`` (its other sections filled).

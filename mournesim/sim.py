@@ -20,6 +20,7 @@ from simcore.plugins import policy_guard
 from . import layout as L
 from . import plugins
 from .ruleset import Ruleset, load_ruleset, normalise_level, ruleset_hash
+from .odds import with_attack_counts
 from .tables import Names, Tables, compile_tables
 
 
@@ -36,7 +37,8 @@ class Rules:
 def prepare(ruleset_path=None, overrides=()) -> Rules:
     """Load (with ``--set`` style overrides), validate and compile a ruleset."""
     rs = load_ruleset(ruleset_path, overrides)
-    T, tables, names = compile_tables(rs)
+    _T, tables, names = compile_tables(rs)
+    T, tables = with_attack_counts(tables)
     return Rules(rs, T, tables, names, ruleset_hash(rs))
 
 

@@ -170,7 +170,10 @@ def flatten(tab: Tables):
 
 
 def compile_tables(rs: Ruleset):
-    """Build (flat T, Tables, Names) from a validated ruleset."""
+    """Build (flat T, Tables, Names) from a validated ruleset, the combat
+    odds sections still empty: ``odds.with_attack_counts`` counts them with
+    the engine's own dice scoring (``sim.prepare`` does both), so this
+    module imports no kernel."""
     sp_names = list(rs.board.spaces)
     idx = {n: i for i, n in enumerate(sp_names)}
     S = len(sp_names)
@@ -337,10 +340,6 @@ def compile_tables(rs: Ruleset):
                level_tiles=level_tiles, enemy=enemy, wins_needed=wins_needed,
                nm_charms=nm_charms, nm_power=nm_power,
                odds=np.zeros((5, 2, ODDS_W), np.int32), odds_total=np.zeros(5, np.int32))
-    # the odds tables are counted with the engine's own scoring of a roll,
-    # which reads the other sections of the flat array
-    from .odds import attack_counts
-    T = T._replace(**attack_counts(flatten(T)))
     names = Names(spaces=sp_names, heroes=hero_names, skills=[h.skill for h in rs.heroes.values()],
                   cards=card_names, relics=relic_names, nightmares=nm_names, effects=eff_names,
                   tiles=tile_names)

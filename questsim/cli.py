@@ -11,8 +11,8 @@ import sys
 
 import click
 
-from simcore.cli import add_experiment_command, add_rules_commands, check_resume, error_group, interrupted, \
-    headline_of, note_for, open_report, ruleset_options as ruleset_options_for, run_summary
+from simcore.cli import add_experiment_command, add_rules_commands, check_resume, compile_once, error_group, \
+    interrupted, headline_of, note_for, open_report, ruleset_options as ruleset_options_for, run_summary
 from simcore import identity
 from simcore.errors import InputError
 from simcore.inputs import MAX_SEED, MAX_WORKERS, batch_option, cluster_address, game_index_option, games_option, \
@@ -21,6 +21,8 @@ from simcore.inputs import MAX_SEED, MAX_WORKERS, batch_option, cluster_address,
 from . import __version__
 
 PROG = "questsim"
+# what the first run says while numba compiles the engine (docs/performance.md)
+COMPILE_ESTIMATE = "about 2 minutes on one core"
 
 
 Group = error_group("questsim")
@@ -93,6 +95,15 @@ def simulate(ctx, games, seed, players, policy, characters, params, workers, bat
     if resume:
         check_resume(ctx, GRID_OPTIONS, out)
     cluster = cluster_address(cluster)
+    compiled = 0.0
+    if not resume:   # the options are checked, then the engine made ready, before the clock starts
+        rules = sim.prepare(ruleset, overrides)
+        grid_axes = dict(players=grid.parse_players(players, rules), tables=grid.parse_tables(policy),
+                         characters=() if characters.strip().lower() == "random" else
+                         tuple(c.strip().lower() for c in characters.split(",")),
+                         params=parse_floats(params, "--params"))
+        from .engine import run_batch
+        compiled = compile_once(PROG, run_batch, lambda: sim.simulate(games=1, rules=rules), COMPILE_ESTIMATE)
     t0 = time.perf_counter()
     bar = tqdm(disable=True if quiet else None, unit="game", unit_scale=True, file=sys.stderr, dynamic_ncols=True,
                desc="games")
@@ -101,20 +112,15 @@ def simulate(ctx, games, seed, players, policy, characters, params, workers, bat
             df, cells = grid.resume(resume, workers, cluster, bar, note=note_for(PROG))
             out = resume
         else:
-            rules = sim.prepare(ruleset, overrides)
-            chars = () if characters.strip().lower() == "random" else \
-                tuple(c.strip().lower() for c in characters.split(","))
-            pars = parse_floats(params, "--params")
             df, cells = grid.run_grid(
-                games=games, seed=seed, players=grid.parse_players(players, rules),
-                tables=grid.parse_tables(policy), characters=chars, params=pars, rules=rules, ruleset=ruleset,
+                games=games, seed=seed, **grid_axes, rules=rules, ruleset=ruleset,
                 overrides=overrides, batch=batch, target_ci=target_ci, out=out, workers=workers, cluster=cluster,
                 progress=bar, command=" ".join(["questsim"] + sys.argv[1:]), note=note_for(PROG))
     except Interrupted as e:
         bar.close()
         interrupted(PROG, e)
     bar.close()
-    speed = run_summary(cells, time.perf_counter() - t0)
+    speed = run_summary(cells, time.perf_counter() - t0, compiled)
     if out:
         t = pd.DataFrame([dict(policy=lab["policy"], players=lab["players"], games=n, wins=w) for lab, n, w in cells])
         t = with_interval(t, name="decided_rate")

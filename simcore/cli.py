@@ -174,16 +174,41 @@ def note_for(prog):
     return lambda msg: click.echo(f"{prog}: note: {msg}", err=True)
 
 
-def run_summary(cells, seconds) -> str:
+def run_summary(cells, seconds, compiled=0.0) -> str:
     """``N games played in Ts, R games/s`` for a run's summary line; after
     ``--resume`` only the games this command played count, and the games
-    kept from before are said."""
+    kept from before are said; ``compiled``: seconds of a one-time engine
+    compile before the run (not in ``seconds``), said when there was one."""
     total = sum(n for _lab, n, _w in cells)
     now = getattr(cells, "played_now", total)
     line = f"{now:,} games played in {seconds:.1f}s, {now / max(seconds, 1e-9):,.0f} games/s"
     if now != total:
         line += f"; {total - now:,} of its {total:,} games kept from before"
+    if compiled:
+        line += f"; the one-time engine compile before them took {compiled:.0f}s"
     return line
+
+
+def compile_once(prog, dispatcher, warm, estimate) -> float:
+    """Compile (or load from numba's cache) a game's engine before a run is
+    timed, by calling ``warm`` (one game), so the run's summary counts only
+    play. When numba's cache has no copy of ``dispatcher`` (the engine's
+    entry point) the user is told first, on stderr, what is happening and
+    roughly how long it takes (``estimate``), and then how long it took.
+    Returns the compile's seconds, or 0 when the engine came from the cache."""
+    import time
+    from .jitcache import compiled
+    cold = not compiled(dispatcher)
+    if cold:
+        click.echo(f"{prog}: compiling the game engine with numba, once: {estimate}; "
+                   "later runs load it from the cache in about a second", err=True)
+    t = time.perf_counter()
+    warm()
+    seconds = time.perf_counter() - t
+    if cold:
+        click.echo(f"{prog}: engine compiled and cached in {seconds:.0f}s", err=True)
+        return seconds
+    return 0.0
 
 
 def check_resume(ctx, grid_options, out):

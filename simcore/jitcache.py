@@ -22,6 +22,16 @@ def engine_sources(package_dir, names):
     return [Path(package_dir) / n for n in names] + [here / n for n in CORE_SOURCES]
 
 
+def compiled(dispatcher):
+    """Whether numba's cache holds compiled code of ``dispatcher`` (its index
+    file exists), so that a first call loads rather than compiles it. True
+    when there is no cache to ask (``NUMBA_DISABLE_JIT``)."""
+    try:
+        return os.path.exists(dispatcher._cache._cache_file._index_path)
+    except AttributeError:
+        return True
+
+
 def sources_key(paths):
     """The bytes of every file in ``paths``, concatenated: a cache key."""
     return b"".join(Path(p).read_bytes() for p in paths)
