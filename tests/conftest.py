@@ -37,7 +37,14 @@ _WARM = {
     "mournesim": "from mournesim import sim; sim.simulate(games=1, players=2); sim.replay(players=2); "
                  "sim.simulate(games=1, players=2, policy='rollout')",
     "questsim": "from questsim import sim, replay; sim.simulate(games=1, players=2); replay.replay(players=2); "
-                "sim.simulate(games=1, players=2, policies=('rollout',))",
+                "sim.simulate(games=1, players=2, policies=('rollout',)); "
+                # the rule tests call these inlined kernels from Python, which
+                # compiles each on its own (about 30 s for take_turn): done here,
+                # in the time the Quest Master engine finishes before MourneQuest's
+                "from numba import types as t; from questsim import engine as E; "
+                "A = lambda d, n=1: t.Array(d, n, 'C'); "
+                "sig = (A(t.int32), A(t.int32), A(t.int32, 2), A(t.int32), A(t.uint64), A(t.float64, 2), t.int64); "
+                "[f.compile(sig) for f in (E.take_turn, E.duel, E.resolve)]",
 }
 
 
