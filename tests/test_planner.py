@@ -235,7 +235,7 @@ def test_extra_action_skill_only_when_it_buys_something():
     misses on the Key Stone she has just reached (MQ-CHARM-07), and not
     on a turn where it only adds a step towards a cache (part ``skills``);
     the v2 planner spent it at the end of every turn."""
-    from conftest import GRACE, JACK
+    from mq_game import GRACE, JACK
     # far from everything, nothing to deposit: v2 spends the skill, the planner keeps it
     for params, spends in ((PLANNER_DEFAULTS, False), (V2_PARAMS, True)):
         g = _planner_game(params, players=2, heroes=(GRACE, JACK), park=("start_s", "path_n1"))

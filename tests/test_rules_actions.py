@@ -4,7 +4,7 @@ import pytest
 
 from mournesim import layout as L
 
-from conftest import EASY, HARD, MEDIUM
+from mq_game import EASY, HARD, MEDIUM
 from positions import far_spaces, quiet_game
 
 GRANITE, GOLD, BLACKTHORN, FLAX = range(4)

@@ -3,7 +3,7 @@
 
 from mournesim import core, layout as L, rules
 
-from conftest import JACK, MOON_GREEN, MOON_RED, fix_die
+from mq_game import JACK, MOON_GREEN, MOON_RED, fix_die
 from positions import far_spaces, quiet_game
 
 NE, SE, SW, NW = range(4)

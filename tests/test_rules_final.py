@@ -3,7 +3,7 @@ import pytest
 
 from mournesim import layout as L, rules, tables as TB
 
-from conftest import MOON_GREY, fix_compass, fix_die
+from mq_game import MOON_GREY, fix_compass, fix_die
 from positions import far_spaces, final_battle, quiet_game
 
 N, E, S, W = range(4)

@@ -3,7 +3,7 @@ import pytest
 
 from mournesim import layout as L
 
-from conftest import IUR, JACK, BEITH, TESS, POLICY_RANDOM, Game, get_rules
+from mq_game import IUR, JACK, BEITH, TESS, POLICY_RANDOM, Game, get_rules
 from positions import quiet_game
 
 

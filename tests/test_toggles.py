@@ -13,7 +13,7 @@ import pytest
 
 from mournesim import core, layout as L, rules, sim, tables as TB
 
-from conftest import (EASY, HARD, JACK, MEDIUM, MOON_GREY, POLICY_FIRST, POLICY_RANDOM, Game,
+from mq_game import (EASY, HARD, JACK, MEDIUM, MOON_GREY, POLICY_FIRST, POLICY_RANDOM, Game,
                       fix_all_dice, fix_compass, fix_die, get_rules)
 from positions import far_spaces, final_battle, quiet_game
 
