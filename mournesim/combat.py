@@ -39,7 +39,7 @@ from .policies import decide
 
 @kernel
 def enemy_value(s, T, row, a):
-    return T[TB.O_ENEMY + row * 12 + (moon_colour(s, T)) * 3 + a]
+    return T[TB.O_ENEMY + row * TB.ENEMY_W + moon_colour(s, T) * TB.ABIL_W + a]
 
 
 @inlined
@@ -92,20 +92,20 @@ def _hero_combat(s, T, ev, rng, legal, pp, h, row, a, defending):
         # an extra-die effect needs a die it may add (MQ-GAP-36)
         room = dice_for_combat(s, T, spare, n - min(s[L.G_POOL], T[TB.P_MAX_DICE]) + 1) > n
         for r in range(T[TB.P_N_RELICS]):
-            if s[L.G_RELIC_OWNER + r] >= 0 and T[TB.O_EFFECTS + (T[TB.O_RELICS + r * 2 + 0]) * 5 + L.EF_WHEN] == L.W_COMBAT:
-                e = T[TB.O_RELICS + r * 2 + 0]
-                if T[TB.O_EFFECTS + e * 5 + L.EF_TARGET] == L.T_SELF and s[L.G_RELIC_OWNER + r] != h:
+            if s[L.G_RELIC_OWNER + r] >= 0 and T[TB.O_EFFECTS + (T[TB.O_RELICS + r * TB.RELIC_W + TB.RL_EFFECT]) * L.EF_COLS + L.EF_WHEN] == L.W_COMBAT:
+                e = T[TB.O_RELICS + r * TB.RELIC_W + TB.RL_EFFECT]
+                if T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_TARGET] == L.T_SELF and s[L.G_RELIC_OWNER + r] != h:
                     continue
-                if T[TB.O_EFFECTS + e * 5 + L.EF_KIND] == L.E_EXTRA_DIE and not room:
+                if T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_KIND] == L.E_EXTRA_DIE and not room:
                     continue
                 legal[k] = code(L.R_RELIC, r)
                 k += 1
         for u in range(s[L.G_NHEROES]):
             e = T[TB.O_HERO_SKILL + (s[hb(u) + L.H_ID])]
-            if s[hb(u) + L.H_SKILLS] > 0 and T[TB.O_EFFECTS + e * 5 + L.EF_WHEN] == L.W_COMBAT:
-                if T[TB.O_EFFECTS + e * 5 + L.EF_TARGET] == L.T_SELF and u != h:
+            if s[hb(u) + L.H_SKILLS] > 0 and T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_WHEN] == L.W_COMBAT:
+                if T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_TARGET] == L.T_SELF and u != h:
                     continue
-                if T[TB.O_EFFECTS + e * 5 + L.EF_KIND] == L.E_EXTRA_DIE and not room:
+                if T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_KIND] == L.E_EXTRA_DIE and not room:
                     continue
                 legal[k] = code(L.R_SKILL, u)
                 k += 1
@@ -130,7 +130,7 @@ def _hero_combat(s, T, ev, rng, legal, pp, h, row, a, defending):
             faces[arg] = roll_die(T, rng, levels[arg])
             continue
         if op == L.R_RELIC:
-            e = T[TB.O_RELICS + arg * 2 + 0]
+            e = T[TB.O_RELICS + arg * TB.RELIC_W + TB.RL_EFFECT]
             log(s, ev, L.EVT_RELIC_USED, s[L.G_RELIC_OWNER + arg], arg, e, h, 1, 0)   # d=1: in a combat, for hero h
             s[L.G_RELIC_OWNER + arg] = -2
             count_use(s, L.CNT_RELICS_USED)
@@ -139,8 +139,8 @@ def _hero_combat(s, T, ev, rng, legal, pp, h, row, a, defending):
             s[hb(arg) + L.H_SKILLS] -= 1
             count_use(s, L.CNT_SKILLS_USED)
             log(s, ev, L.EVT_SKILL_USED, arg, e, h, 1, 0, 0)   # c=1: in a combat, for hero h
-        kind = T[TB.O_EFFECTS + e * 5 + L.EF_KIND]
-        amt = T[TB.O_EFFECTS + e * 5 + L.EF_AMOUNT]
+        kind = T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_KIND]
+        amt = T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_AMOUNT]
         if kind == L.E_COMBAT_BONUS:
             bonus += amt
         elif kind == L.E_REROLL:
@@ -193,10 +193,10 @@ def _bogbean_drops(s, T, ev, rng, legal, pp, h, c, reward):
     """A beaten or fended-off bogbean runs away leaving its charms (MQ-COMBAT-18,
     MQ-ENEMY-10); a beaten Louse Wort also gives a card (MQ-COMBAT-19)."""
     t = s[xb(c) + L.X_TILE]
-    drop = T[TB.O_TILES + t * 6 + L.TL_DROP]
+    drop = T[TB.O_TILES + t * L.TL_COLS + L.TL_DROP]
     if drop >= 0:
-        gain_charms(s, T, ev, h, drop, T[TB.O_TILES + t * 6 + L.TL_DROP_N])
-    card = T[TB.O_TILES + t * 6 + L.TL_CARD] == 1
+        gain_charms(s, T, ev, h, drop, T[TB.O_TILES + t * L.TL_COLS + L.TL_DROP_N])
+    card = T[TB.O_TILES + t * L.TL_COLS + L.TL_CARD] == 1
     log(s, ev, L.EVT_BOGBEAN_DEFEATED, h, c, bog_level(s, T, c), int(reward), 0, 0)
     remove_bogbean(s, T, ev, c, 1)
     if reward and card:
@@ -224,7 +224,7 @@ def bogbean_theft(s, T, ev, rng, legal, pp, h, c):
     """A bogbean beats hero ``h``: it steals the charms on its tile, else a
     card, else a life point, and runs away (MQ-COMBAT-21..23, MQ-GAP-57)."""
     t = s[xb(c) + L.X_TILE]
-    need = T[TB.O_TILES + t * 6 + L.TL_STEAL]
+    need = T[TB.O_TILES + t * L.TL_COLS + L.TL_STEAL]
     held = charms_held(s, h)
     log(s, ev, L.EVT_THEFT, h, c, need, held, 0, 0)
     if held >= need:

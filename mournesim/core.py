@@ -121,10 +121,10 @@ def moon_colour(s, T):
 def ability_total(s, T, h, a):
     """Hero ``h``'s current level in ability ``a`` (printed value + equipment)."""
     o = hb(h)
-    v = T[TB.O_HERO_ABIL + (s[o + L.H_ID]) * 3 + a]
+    v = T[TB.O_HERO_ABIL + (s[o + L.H_ID]) * TB.ABIL_W + a]
     c = s[o + L.H_EQ + a]
     if c >= 0:
-        v += T[TB.O_CARDS + c * 3 + 1]
+        v += T[TB.O_CARDS + c * TB.CARD_W + TB.CD_VALUE]
     return v
 
 
@@ -169,7 +169,7 @@ def bog_level(s, T, c):
     o = xb(c)
     if s[o + L.X_BOG_POS] < 0:
         return 0
-    return T[TB.O_TILES + (s[o + L.X_TILE]) * 6 + L.TL_LEVEL]
+    return T[TB.O_TILES + (s[o + L.X_TILE]) * L.TL_COLS + L.TL_LEVEL]
 
 
 @kernel
@@ -375,7 +375,7 @@ def to_surplus(s, c):
 @kernel
 def roll_die(T, rng, level):
     """One face of combat die ``level`` (0 grey .. 3 red)."""
-    return T[TB.O_DICE + level * 12 + (randint(rng, STREAM_DICE, T[TB.O_DICE_NF + level]))]
+    return T[TB.O_DICE + level * TB.DIE_W + (randint(rng, STREAM_DICE, T[TB.O_DICE_NF + level]))]
 
 
 @kernel
@@ -596,14 +596,14 @@ def knock_back_to_start(s, T, ev, h):
         for d in range(4):
             sp = T[TB.O_START + d]
             if minis_at(s, sp) < T[TB.P_MINIS]:
-                if best < 0 or T[TB.O_DIST_H + home * 64 + sp] < T[TB.O_DIST_H + home * 64 + best]:
+                if best < 0 or T[TB.O_DIST_H + home * TB.DIST_W + sp] < T[TB.O_DIST_H + home * TB.DIST_W + best]:
                     best = sp
         if best < 0:
             # every start point is full: the nearest space with room
             for sp in range(T[TB.P_N_SPACES]):
                 if (T[TB.O_KIND + sp] != L.K_DISC and T[TB.O_KIND + sp] != L.K_CENTRE
                         and minis_at(s, sp) < T[TB.P_MINIS]):
-                    if best < 0 or T[TB.O_DIST_H + home * 64 + sp] < T[TB.O_DIST_H + home * 64 + best]:
+                    if best < 0 or T[TB.O_DIST_H + home * TB.DIST_W + sp] < T[TB.O_DIST_H + home * TB.DIST_W + best]:
                         best = sp
         if best < 0:
             best = home

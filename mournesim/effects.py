@@ -42,10 +42,10 @@ def offer_card(s, T, ev, rng, legal, pp, h, c):
     """Hero ``h`` holds card ``c``: equip it (a higher value replaces the card
     under that ability, which goes to the Surplus) or discard it to the
     Surplus Deck (MQ-CARD-05..07, MQ-GAP-59)."""
-    a = T[TB.O_CARDS + c * 3 + 0]
+    a = T[TB.O_CARDS + c * TB.CARD_W + TB.CD_ABILITY]
     cur = s[hb(h) + L.H_EQ + a]
     n = 0
-    if cur < 0 or T[TB.O_CARDS + c * 3 + 1] > T[TB.O_CARDS + cur * 3 + 1]:
+    if cur < 0 or T[TB.O_CARDS + c * TB.CARD_W + TB.CD_VALUE] > T[TB.O_CARDS + cur * TB.CARD_W + TB.CD_VALUE]:
         legal[n] = code(L.E_EQUIP, c)
         n += 1
     legal[n] = code(L.E_DISCARD, c)
@@ -55,14 +55,14 @@ def offer_card(s, T, ev, rng, legal, pp, h, c):
         if cur >= 0:
             discard_equipped(s, ev, h, a, True)
         s[hb(h) + L.H_EQ + a] = c
-        log(s, ev, L.EVT_EQUIP, h, c, a, T[TB.O_CARDS + c * 3 + 1], 1, 0)
+        log(s, ev, L.EVT_EQUIP, h, c, a, T[TB.O_CARDS + c * TB.CARD_W + TB.CD_VALUE], 1, 0)
     else:
         if n == 2:
             s[L.CNT_CARDS_DECLINED] += 1   # it could have been equipped
         to_surplus(s, c)
         # e, why it was discarded: 0 the player's choice, else 1 + the card
         # held under that ability, which it does not beat
-        log(s, ev, L.EVT_EQUIP, h, c, a, T[TB.O_CARDS + c * 3 + 1], 0, 0 if n == 2 else cur + 1)
+        log(s, ev, L.EVT_EQUIP, h, c, a, T[TB.O_CARDS + c * TB.CARD_W + TB.CD_VALUE], 0, 0 if n == 2 else cur + 1)
 
 
 @kernel
@@ -72,11 +72,11 @@ def draw_relic(s, T, ev, rng, legal, pp, h):
         return
     s[L.G_RELIC_N] -= 1
     r = s[L.G_RELIC_DECK + s[L.G_RELIC_N]]
-    sab = T[TB.O_RELICS + r * 2 + 1]
+    sab = T[TB.O_RELICS + r * TB.RELIC_W + TB.RL_SABOTAGED]
     log(s, ev, L.EVT_RELIC_DRAWN, h, r, sab, 0, 0, 0)
     if sab == 1:
         s[L.G_RELIC_OWNER + r] = -2
-        apply_simple_effect(s, T, ev, T[TB.O_RELICS + r * 2 + 0], h, -1)
+        apply_simple_effect(s, T, ev, T[TB.O_RELICS + r * TB.RELIC_W + TB.RL_EFFECT], h, -1)
     else:
         s[L.G_RELIC_OWNER + r] = h
 
@@ -90,9 +90,9 @@ def draw_equipment(s, T, ev, rng, legal, pp, h):
     s[L.G_EQ_N] -= 1
     c = s[L.G_EQ_DECK + s[L.G_EQ_N]]
     log(s, ev, L.EVT_EQUIPMENT_DRAWN, h, c, 0, 0, 0, 0)
-    if T[TB.O_CARDS + c * 3 + 0] < 0:
-        log(s, ev, L.EVT_HAG, h, c, T[TB.O_CARDS + c * 3 + 2], 0, 0, 0)
-        apply_simple_effect(s, T, ev, T[TB.O_CARDS + c * 3 + 2], h, -1)
+    if T[TB.O_CARDS + c * TB.CARD_W + TB.CD_ABILITY] < 0:
+        log(s, ev, L.EVT_HAG, h, c, T[TB.O_CARDS + c * TB.CARD_W + TB.CD_HAG], 0, 0, 0)
+        apply_simple_effect(s, T, ev, T[TB.O_CARDS + c * TB.CARD_W + TB.CD_HAG], h, -1)
     else:
         offer_card(s, T, ev, rng, legal, pp, h, c)
 
@@ -107,7 +107,7 @@ def hero_near(s, T, h, sp, rng_):
     pos = s[hb(h) + L.H_POS]
     if T[TB.O_KIND + pos] == L.K_DISC:
         return False
-    return T[TB.O_DIST_E + sp * 64 + pos] <= rng_
+    return T[TB.O_DIST_E + sp * TB.DIST_W + pos] <= rng_
 
 
 @inlined
@@ -123,10 +123,10 @@ def _apply_simple_effect(s, T, ev, e, user, param):
 
     ``param`` is the chosen target: a hero, a disc direction, a charm type;
     -1 when the effect picks its own target."""
-    kind = T[TB.O_EFFECTS + e * 5 + L.EF_KIND]
-    amt = T[TB.O_EFFECTS + e * 5 + L.EF_AMOUNT]
-    tgt = T[TB.O_EFFECTS + e * 5 + L.EF_TARGET]
-    rng_ = T[TB.O_EFFECTS + e * 5 + L.EF_RANGE]
+    kind = T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_KIND]
+    amt = T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_AMOUNT]
+    tgt = T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_TARGET]
+    rng_ = T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_RANGE]
     if kind == L.E_HEAL:
         h = user if param < 0 else param
         heal(s, T, ev, h, amt)
@@ -174,7 +174,7 @@ def _apply_simple_effect(s, T, ev, e, user, param):
         best = -1
         for a in range(3):
             c = s[hb(user) + L.H_EQ + a]
-            if c >= 0 and (best < 0 or T[TB.O_CARDS + c * 3 + 1] > T[TB.O_CARDS + s[hb(user) + L.H_EQ + best] * 3 + 1]):
+            if c >= 0 and (best < 0 or T[TB.O_CARDS + c * TB.CARD_W + TB.CD_VALUE] > T[TB.O_CARDS + s[hb(user) + L.H_EQ + best] * TB.CARD_W + TB.CD_VALUE]):
                 best = a
         if best >= 0:
             discard_equipped(s, ev, user, best, False)
@@ -190,7 +190,7 @@ def apply_effect(s, T, ev, rng, legal, pp, e, user, param):
 def _apply_effect(s, T, ev, rng, legal, pp, e, user, param):
     """Carry out a skill or relic effect chosen in a turn; move_to moves hero
     ``param // 4`` to the crossroads of corner ``param % 4``."""
-    if T[TB.O_EFFECTS + e * 5 + L.EF_KIND] == L.E_MOVE_TO:
+    if T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_KIND] == L.E_MOVE_TO:
         h = param // 4
         sp = T[TB.O_CROSSROADS + param % 4]
         log(s, ev, L.EVT_MOVE, h, s[hb(h) + L.H_POS], sp, 1, 0, 0)
@@ -218,8 +218,8 @@ def effect_targets(s, T, e, user, active, legal, n, base):
     """Append to ``legal[:n]`` the action of each legal target of turn-window
     effect ``e`` used by hero ``user`` while hero ``active`` plays (code
     ``base + target + 1``, see ``put_target``); returns the new count."""
-    kind = T[TB.O_EFFECTS + e * 5 + L.EF_KIND]
-    tgt = T[TB.O_EFFECTS + e * 5 + L.EF_TARGET]
+    kind = T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_KIND]
+    tgt = T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_TARGET]
     if tgt == L.T_SELF and user != active:
         return n
     if kind == L.E_HEAL:
@@ -244,7 +244,7 @@ def effect_targets(s, T, e, user, active, legal, n, base):
             for d in range(4):
                 o = db(d)
                 # a released disc turns neither way (MQ-GAP-21)
-                if s[o + L.D_STATE] == L.DS_ON and (T[TB.O_EFFECTS + e * 5 + L.EF_AMOUNT] > 0 or
+                if s[o + L.D_STATE] == L.DS_ON and (T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_AMOUNT] > 0 or
                                                     s[o + L.D_CLICKS] < s[o + L.D_START_CLICKS]):
                     n = put_target(legal, n, base, d)
     elif kind == L.E_EXTRA_ACTION:

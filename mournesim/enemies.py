@@ -50,7 +50,7 @@ def nearest_hero(s, T, sp, avoid):
         pos = s[hb(h) + L.H_POS]
         if T[TB.O_KIND + pos] == L.K_DISC or pos == sp or pos == avoid:
             continue
-        d = T[TB.O_DIST_E + sp * 64 + pos]
+        d = T[TB.O_DIST_E + sp * TB.DIST_W + pos]
         if d >= 1000000:
             continue
         off = (T[TB.O_BEARING + pos] - T[TB.O_BEARING + sp]) % 36000
@@ -88,13 +88,13 @@ def _enemy_step(s, T, ev, is_nm, idx, avoid):
         log(s, ev, L.EVT_ENEMY_STAY, L.ACTOR_GAME, int(is_nm), idx, sp, 1, 0)
         return -1
     tgt = s[hb(h) + L.H_POS]
-    d = T[TB.O_DIST_E + sp * 64 + tgt]
+    d = T[TB.O_DIST_E + sp * TB.DIST_W + tgt]
     best = -1
     bo = 0
     tun = T[TB.O_TUNNEL + sp] if T[TB.P_T_ENEMIES_USE_TUNNEL] == 1 else -1
     for j in range(T[TB.O_DEG + sp] + (1 if tun >= 0 else 0)):
         nx = T[TB.O_ADJ + sp * 8 + j] if j < T[TB.O_DEG + sp] else tun
-        if T[TB.O_DIST_E + nx * 64 + tgt] != d - 1:
+        if T[TB.O_DIST_E + nx * TB.DIST_W + tgt] != d - 1:
             continue
         room = minis_at(s, nx)
         if is_nm:
@@ -324,8 +324,8 @@ def evil_powers(s, T, ev, rng, legal, pp):
             continue   # it acts "on any following rounds" (MQ-GAP-26)
         e = T[TB.O_NM_POWER + k]
         log(s, ev, L.EVT_EVIL_POWER, -1 - k, e, s[nb(k) + L.N_POS], 0, 0, 0)
-        if T[TB.O_EFFECTS + e * 5 + L.EF_KIND] == L.E_EXTRA_MOVE:
-            move_enemy(s, T, ev, True, k, T[TB.O_EFFECTS + e * 5 + L.EF_AMOUNT])
+        if T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_KIND] == L.E_EXTRA_MOVE:
+            move_enemy(s, T, ev, True, k, T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_AMOUNT])
         else:
             apply_simple_effect(s, T, ev, e, -1 - k, -1)
 
@@ -356,12 +356,12 @@ def draw_tile(s, T, ev, rng):
 @kernel
 def resolve_tile(s, T, ev, rng, legal, pp, c, t):
     """Place tile ``t`` drawn for nexus ``c`` (MQ-ENC-06..08)."""
-    kind = T[TB.O_TILES + t * 6 + L.TL_KIND]
+    kind = T[TB.O_TILES + t * L.TL_COLS + L.TL_KIND]
     o = xb(c)
     placed = 0
     why = 5     # why it was not placed (layout.TILE_DISCARD_NAMES), for the log
     if kind == L.TK_BOGBEAN:
-        lv = T[TB.O_TILES + t * 6 + L.TL_LEVEL]
+        lv = T[TB.O_TILES + t * L.TL_COLS + L.TL_LEVEL]
         why = 1
         if s[L.G_BOGS_IN_PLAY + lv - 1] < T[TB.P_BOGS_PER_LEVEL]:
             s[o + L.X_TILE] = t

@@ -97,7 +97,7 @@ def setup(s, T, ev, rng, legal, pp, level, players, heroes, policy, logging):
     deck = np.zeros(nc, np.int32)
     m = 0
     for c in range(nc):
-        if T[TB.O_CARDS + c * 3 + 0] >= 0:
+        if T[TB.O_CARDS + c * TB.CARD_W + TB.CD_ABILITY] >= 0:
             deck[m] = c
             m += 1
     shuffle(rng, STREAM_SETUP, deck, m)
@@ -106,7 +106,7 @@ def setup(s, T, ev, rng, legal, pp, level, players, heroes, policy, logging):
             k = 0
             for a in range(3):
                 for j in range(m):
-                    if T[TB.O_CARDS + (deck[j]) * 3 + 0] == a and T[TB.O_CARDS + (deck[j]) * 3 + 1] == T[TB.P_SOLO_VALUE]:
+                    if T[TB.O_CARDS + (deck[j]) * TB.CARD_W + TB.CD_ABILITY] == a and T[TB.O_CARDS + (deck[j]) * TB.CARD_W + TB.CD_VALUE] == T[TB.P_SOLO_VALUE]:
                         legal[k] = code(L.S_PICK, a)
                         k += 1
                         break
@@ -114,9 +114,9 @@ def setup(s, T, ev, rng, legal, pp, level, players, heroes, policy, logging):
                 continue
             a = decide(s, T, legal, k, rng, pp, i) % L.OP_BASE
             for j in range(m):
-                if T[TB.O_CARDS + (deck[j]) * 3 + 0] == a and T[TB.O_CARDS + (deck[j]) * 3 + 1] == T[TB.P_SOLO_VALUE]:
+                if T[TB.O_CARDS + (deck[j]) * TB.CARD_W + TB.CD_ABILITY] == a and T[TB.O_CARDS + (deck[j]) * TB.CARD_W + TB.CD_VALUE] == T[TB.P_SOLO_VALUE]:
                     s[hb(i) + L.H_EQ + a] = deck[j]
-                    log(s, ev, L.EVT_EQUIP, i, deck[j], a, T[TB.O_CARDS + (deck[j]) * 3 + 1], 1, 0)
+                    log(s, ev, L.EVT_EQUIP, i, deck[j], a, T[TB.O_CARDS + (deck[j]) * TB.CARD_W + TB.CD_VALUE], 1, 0)
                     for q in range(j, m - 1):
                         deck[q] = deck[q + 1]
                     m -= 1
@@ -126,7 +126,7 @@ def setup(s, T, ev, rng, legal, pp, level, players, heroes, policy, logging):
         s[L.G_SURPLUS] = deck[m]
         s[L.G_SURPLUS_N] = 1
     for c in range(nc):
-        if T[TB.O_CARDS + c * 3 + 0] < 0:
+        if T[TB.O_CARDS + c * TB.CARD_W + TB.CD_ABILITY] < 0:
             deck[m] = c
             m += 1
     shuffle(rng, STREAM_SETUP, deck, m)
@@ -143,8 +143,8 @@ def setup(s, T, ev, rng, legal, pp, level, players, heroes, policy, logging):
     s[L.G_RELIC_N] = nr
     # encounter tiles by level, two bogbeans fewer each with 1-2 players
     for lv in range(3):
-        first = T[TB.O_LEVEL_TILES + lv * 2 + 0]
-        cnt = T[TB.O_LEVEL_TILES + lv * 2 + 1]
+        first = T[TB.O_LEVEL_TILES + lv * TB.LT_W + TB.LT_FIRST]
+        cnt = T[TB.O_LEVEL_TILES + lv * TB.LT_W + TB.LT_COUNT]
         ids = np.zeros(cnt, np.int32)
         for i in range(cnt):
             ids[i] = first + i
@@ -152,13 +152,13 @@ def setup(s, T, ev, rng, legal, pp, level, players, heroes, policy, logging):
             for _ in range(T[TB.P_REMOVED_TILES]):
                 nb_ = 0
                 for i in range(cnt):
-                    if T[TB.O_TILES + (ids[i]) * 6 + L.TL_KIND] == L.TK_BOGBEAN:
+                    if T[TB.O_TILES + (ids[i]) * L.TL_COLS + L.TL_KIND] == L.TK_BOGBEAN:
                         nb_ += 1
                 if nb_ == 0:
                     break
                 k = randint(rng, STREAM_SETUP, nb_)
                 for i in range(cnt):
-                    if T[TB.O_TILES + (ids[i]) * 6 + L.TL_KIND] == L.TK_BOGBEAN:
+                    if T[TB.O_TILES + (ids[i]) * L.TL_COLS + L.TL_KIND] == L.TK_BOGBEAN:
                         if k == 0:
                             ids[i] = ids[cnt - 1]
                             cnt -= 1

@@ -31,7 +31,7 @@ def p_win(T, levels, n, ability, bonus, target, blue, defending):
     wins = 0
     for _ in range(total):
         for i in range(n):
-            faces[i] = T[TB.O_DICE + (levels[i]) * 12 + (idx[i])]
+            faces[i] = T[TB.O_DICE + (levels[i]) * TB.DIE_W + (idx[i])]
         w, _v = score_roll(T, faces, n, ability, bonus, target, blue, defending)
         if w:
             wins += 1
@@ -137,7 +137,7 @@ def attack_counts(T):
     for pool in range(5):
         n = min(pool, int(T[TB.P_MAX_DICE]))
         levels = [pool - 1 - i for i in range(n)]
-        faces_by_die = [[int(T[TB.O_DICE + lv * 12 + j]) for j in range(int(T[TB.O_DICE_NF + lv]))] for lv in levels]
+        faces_by_die = [[int(T[TB.O_DICE + lv * TB.DIE_W + j]) for j in range(int(T[TB.O_DICE_NF + lv]))] for lv in levels]
         for b in range(2):
             sure = 0
             values = np.zeros(TB.ODDS_W, np.int64)

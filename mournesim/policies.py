@@ -151,7 +151,7 @@ def checked(s, legal, n, ch):
 def win_chance(s, T, h, row, a):
     """Exact chance that hero ``h`` beats enemy row ``row`` attacking on ability ``a`` now."""
     mc = moon_colour(s, T)
-    tgt = T[TB.O_ENEMY + row * 12 + mc * 3 + a]
+    tgt = T[TB.O_ENEMY + row * TB.ENEMY_W + mc * TB.ABIL_W + a]
     return p_attack(T, s[L.G_POOL], tgt - ability_total(s, T, h, a), mc == L.BLUE)
 
 
@@ -200,7 +200,7 @@ def nearest_of(T, pos, off):
     best = T[off]
     for d in range(1, 4):
         sp = T[off + d]
-        if T[TB.O_DIST_H + pos * 64 + sp] < T[TB.O_DIST_H + pos * 64 + best]:
+        if T[TB.O_DIST_H + pos * TB.DIST_W + sp] < T[TB.O_DIST_H + pos * TB.DIST_W + best]:
             best = sp
     return best
 
@@ -224,11 +224,11 @@ def goal_space(s, T, h):
         best = -1
         for k in range(4):
             sp = s[nb(k) + L.N_POS]
-            if sp >= 0 and (best < 0 or T[TB.O_DIST_H + pos * 64 + sp] < T[TB.O_DIST_H + pos * 64 + best]):
+            if sp >= 0 and (best < 0 or T[TB.O_DIST_H + pos * TB.DIST_W + sp] < T[TB.O_DIST_H + pos * TB.DIST_W + best]):
                 best = sp
         for c in range(4):
             sp = s[xb(c) + L.X_BOG_POS]
-            if sp >= 0 and (best < 0 or T[TB.O_DIST_H + pos * 64 + sp] < T[TB.O_DIST_H + pos * 64 + best]):
+            if sp >= 0 and (best < 0 or T[TB.O_DIST_H + pos * TB.DIST_W + sp] < T[TB.O_DIST_H + pos * TB.DIST_W + best]):
                 best = sp
         if best >= 0:
             return best
@@ -247,7 +247,7 @@ def goal_space(s, T, h):
         if useful and s[db(d) + L.D_CLICKS] < bc:
             bc = s[db(d) + L.D_CLICKS]
             best = T[TB.O_KEYSTONE + d]
-    if best >= 0 and (charms_held(s, h) >= T[TB.P_BACKPACK] or T[TB.O_DIST_H + pos * 64 + best] <= 3):
+    if best >= 0 and (charms_held(s, h) >= T[TB.P_BACKPACK] or T[TB.O_DIST_H + pos * TB.DIST_W + best] <= 3):
         return best
     # fetch a charm the team still needs, nearest cache first
     if charms_held(s, h) < T[TB.P_BACKPACK]:
@@ -256,7 +256,7 @@ def goal_space(s, T, h):
         for t in range(4):
             if need[t] > 0 and s[L.G_POOL_CHARMS + t] > 0:
                 sp = T[TB.O_CACHE_OF + t]
-                if cb < 0 or T[TB.O_DIST_H + pos * 64 + sp] < T[TB.O_DIST_H + pos * 64 + cb]:
+                if cb < 0 or T[TB.O_DIST_H + pos * TB.DIST_W + sp] < T[TB.O_DIST_H + pos * TB.DIST_W + cb]:
                     cb = sp
         if cb >= 0:
             return cb
@@ -308,8 +308,8 @@ def score_turn(s, T, h, op, arg, goal, pp, need, other_goal):
         return 5.0
     if op == L.A_SURPLUS:
         c = s[L.G_SURPLUS + s[L.G_SURPLUS_N] - 1]
-        cur = s[o + L.H_EQ + T[TB.O_CARDS + c * 3 + 0]]
-        gain = T[TB.O_CARDS + c * 3 + 1] - (T[TB.O_CARDS + cur * 3 + 1] if cur >= 0 else 0)
+        cur = s[o + L.H_EQ + T[TB.O_CARDS + c * TB.CARD_W + TB.CD_ABILITY]]
+        gain = T[TB.O_CARDS + c * TB.CARD_W + TB.CD_VALUE] - (T[TB.O_CARDS + cur * TB.CARD_W + TB.CD_VALUE] if cur >= 0 else 0)
         return 1.0 + gain if gain > 0 else -1.0
     if op == L.A_PICKUP:
         nt = need[T[TB.O_CHARM + pos]]
@@ -346,8 +346,8 @@ def score_turn(s, T, h, op, arg, goal, pp, need, other_goal):
             # a Nexus gives Equipment to a hero who moves on to it (MQ-GAP-60):
             # step off, to step back on
             return 0.5 - danger_at(s, T, h, arg, risk)
-        d0 = T[TB.O_DIST_H + pos * 64 + goal]
-        d1 = T[TB.O_DIST_H + arg * 64 + goal]
+        d0 = T[TB.O_DIST_H + pos * TB.DIST_W + goal]
+        d1 = T[TB.O_DIST_H + arg * TB.DIST_W + goal]
         if T[TB.O_KIND + pos] == L.K_DISC:
             d0 = 3
             d1 = 0 if arg == goal else 2
@@ -373,25 +373,25 @@ def score_turn(s, T, h, op, arg, goal, pp, need, other_goal):
         g = arg % 4
         c = s[o + L.H_EQ + a]
         cur = s[hb(g) + L.H_EQ + a]
-        gain = T[TB.O_CARDS + c * 3 + 1] - (T[TB.O_CARDS + cur * 3 + 1] if cur >= 0 else 0)
-        return 0.5 * (gain - T[TB.O_CARDS + c * 3 + 1]) + 0.5 if gain > T[TB.O_CARDS + c * 3 + 1] else -1.0
+        gain = T[TB.O_CARDS + c * TB.CARD_W + TB.CD_VALUE] - (T[TB.O_CARDS + cur * TB.CARD_W + TB.CD_VALUE] if cur >= 0 else 0)
+        return 0.5 * (gain - T[TB.O_CARDS + c * TB.CARD_W + TB.CD_VALUE]) + 0.5 if gain > T[TB.O_CARDS + c * TB.CARD_W + TB.CD_VALUE] else -1.0
     if op == L.A_DISCARD:
         if need[arg] < 0 and charms_held(s, h) >= T[TB.P_BACKPACK]:
             return 0.5
         return -1.0
     if op == L.A_RELIC or op == L.A_SKILL:
         if op == L.A_RELIC:
-            e = T[TB.O_RELICS + (arg // 64) * 2 + 0]
+            e = T[TB.O_RELICS + (arg // 64) * TB.RELIC_W + TB.RL_EFFECT]
         else:
             e = T[TB.O_HERO_SKILL + (s[hb(arg // 64) + L.H_ID])]
         param = arg % 64 - 1
-        kind = T[TB.O_EFFECTS + e * 5 + L.EF_KIND]
+        kind = T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_KIND]
         if kind == L.E_HEAL:
             return 9.0 if life_left(s, T, param) <= 1 else -5.0
         if kind == L.E_REPAIR_WALL:
             return 14.0
         if kind == L.E_ROTATE_DISC:
-            if T[TB.O_EFFECTS + e * 5 + L.EF_AMOUNT] < 0 and s[db(param) + L.D_CLICKS] <= 3:
+            if T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_AMOUNT] < 0 and s[db(param) + L.D_CLICKS] <= 3:
                 return 7.0
             return -5.0
         if kind == L.E_EXTRA_ACTION:
@@ -405,7 +405,7 @@ def score_turn(s, T, h, op, arg, goal, pp, need, other_goal):
                 return -5.0
             gp = s[hb(g) + L.H_POS]
             sp = T[TB.O_CROSSROADS + (param % 4)]
-            return 4.0 if T[TB.O_DIST_H + gp * 64 + gg] - T[TB.O_DIST_H + sp * 64 + gg] >= 3 else -5.0
+            return 4.0 if T[TB.O_DIST_H + gp * TB.DIST_W + gg] - T[TB.O_DIST_H + sp * TB.DIST_W + gg] >= 3 else -5.0
         return -5.0
     return -1.0
 
@@ -476,10 +476,10 @@ def score_other(s, T, h, op, arg):
         return -float(team_need(s, T, arg))
     if op == L.T_CARD:
         if arg < 3:
-            return -float(T[TB.O_CARDS + (s[hb(h) + L.H_EQ + arg]) * 3 + 1])
+            return -float(T[TB.O_CARDS + (s[hb(h) + L.H_EQ + arg]) * TB.CARD_W + TB.CD_VALUE])
         return -2.5
     if op == L.S_PICK:
-        return float(T[TB.O_HERO_ABIL + (s[hb(h) + L.H_ID]) * 3 + arg])
+        return float(T[TB.O_HERO_ABIL + (s[hb(h) + L.H_ID]) * TB.ABIL_W + arg])
     if op == L.C_EQUIPMENT:
         return 1.0
     if op == L.C_NONE:
@@ -555,8 +555,8 @@ def _hero_dist(s, T, g, sp):
     pos = s[hb(g) + L.H_POS]
     if T[TB.O_KIND + pos] == L.K_DISC:
         ks = T[TB.O_KEYSTONE + T[TB.O_COMPASS + pos]]
-        return 2 + T[TB.O_DIST_H + ks * 64 + sp]
-    return T[TB.O_DIST_H + pos * 64 + sp]
+        return 2 + T[TB.O_DIST_H + ks * TB.DIST_W + sp]
+    return T[TB.O_DIST_H + pos * TB.DIST_W + sp]
 
 
 @kernel
@@ -658,14 +658,14 @@ def plan_goal(s, T, h, pp):
             for t in range(4):
                 if disc_missing(s, T, d, t) > s[o + L.H_CH + t] and s[L.G_POOL_CHARMS + t] > 0:
                     sp = T[TB.O_CACHE_OF + t]
-                    if cb < 0 or T[TB.O_DIST_H + pos * 64 + sp] < T[TB.O_DIST_H + pos * 64 + cb]:
+                    if cb < 0 or T[TB.O_DIST_H + pos * TB.DIST_W + sp] < T[TB.O_DIST_H + pos * TB.DIST_W + cb]:
                         cb = sp
             if cb >= 0:
                 if on(pp, PP_TRADE):
                     # two spare charms and a Trading Post nearer than the cache:
                     # trade them for the charm the disc needs (MQ-ACT-07)
                     tp = trade_post_for(s, T, h, d)
-                    if tp >= 0 and T[TB.O_DIST_H + pos * 64 + tp] < T[TB.O_DIST_H + pos * 64 + cb]:
+                    if tp >= 0 and T[TB.O_DIST_H + pos * TB.DIST_W + tp] < T[TB.O_DIST_H + pos * TB.DIST_W + cb]:
                         return tp
                 return cb
         if useful > 0:
@@ -685,7 +685,7 @@ def plan_goal(s, T, h, pp):
         # greedy's targeting fetches what the team needs: two spare charms
         # and a Trading Post nearer than the cache buy it there (MQ-ACT-07)
         tp = trade_post_for(s, T, h, -1)
-        if tp >= 0 and T[TB.O_DIST_H + pos * 64 + tp] < T[TB.O_DIST_H + pos * 64 + g]:
+        if tp >= 0 and T[TB.O_DIST_H + pos * TB.DIST_W + tp] < T[TB.O_DIST_H + pos * TB.DIST_W + g]:
             return tp
     return g
 
@@ -740,12 +740,12 @@ def moved_hero(s, T, op, arg):
     """The hero that turn action ``op``/``arg`` moves if it is a move_to relic
     or skill, else -1."""
     if op == L.A_RELIC:
-        e = T[TB.O_RELICS + (arg // 64) * 2 + 0]
+        e = T[TB.O_RELICS + (arg // 64) * TB.RELIC_W + TB.RL_EFFECT]
     elif op == L.A_SKILL:
         e = T[TB.O_HERO_SKILL + (s[hb(arg // 64) + L.H_ID])]
     else:
         return -1
-    if T[TB.O_EFFECTS + e * 5 + L.EF_KIND] != L.E_MOVE_TO:
+    if T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_KIND] != L.E_MOVE_TO:
         return -1
     return (arg % 64 - 1) // 4
 
@@ -925,7 +925,7 @@ def nearest_kind(T, pos, kind):
     """The space of ``kind`` nearest to ``pos`` (hero distance), or -1."""
     best = -1
     for sp in range(T[TB.P_N_SPACES]):
-        if T[TB.O_KIND + sp] == kind and (best < 0 or T[TB.O_DIST_H + pos * 64 + sp] < T[TB.O_DIST_H + pos * 64 + best]):
+        if T[TB.O_KIND + sp] == kind and (best < 0 or T[TB.O_DIST_H + pos * TB.DIST_W + sp] < T[TB.O_DIST_H + pos * TB.DIST_W + best]):
             best = sp
     return best
 
@@ -1119,7 +1119,7 @@ def draw_value(s, T, h):
     for a in range(3):
         c = s[o + L.H_EQ + a]
         if c >= 0:
-            best_card = max(best_card, T[TB.O_CARDS + c * 3 + 1])
+            best_card = max(best_card, T[TB.O_CARDS + c * TB.CARD_W + TB.CD_VALUE])
     turning = False
     for d in range(4):
         if s[db(d) + L.D_STATE] == L.DS_ON:
@@ -1127,15 +1127,15 @@ def draw_value(s, T, h):
     tot = 0.0
     for i in range(n):
         c = s[L.G_EQ_DECK + i]
-        a = T[TB.O_CARDS + c * 3 + 0]
+        a = T[TB.O_CARDS + c * TB.CARD_W + TB.CD_ABILITY]
         if a >= 0:
             cur = s[o + L.H_EQ + a]
-            cv = T[TB.O_CARDS + cur * 3 + 1] if cur >= 0 else 0
-            tot += max(0, T[TB.O_CARDS + c * 3 + 1] - cv)
+            cv = T[TB.O_CARDS + cur * TB.CARD_W + TB.CD_VALUE] if cur >= 0 else 0
+            tot += max(0, T[TB.O_CARDS + c * TB.CARD_W + TB.CD_VALUE] - cv)
         else:
-            e = T[TB.O_CARDS + c * 3 + 2]
-            kind = T[TB.O_EFFECTS + e * 5 + L.EF_KIND]
-            amt = T[TB.O_EFFECTS + e * 5 + L.EF_AMOUNT]
+            e = T[TB.O_CARDS + c * TB.CARD_W + TB.CD_HAG]
+            kind = T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_KIND]
+            amt = T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_AMOUNT]
             if kind == L.E_WOUND:
                 tot -= 2.0 * amt
             elif kind == L.E_LOSE_EQUIPMENT:
@@ -1159,7 +1159,7 @@ def relic_value(s, T):
     tot = 0.0
     for i in range(n):
         r = s[L.G_RELIC_DECK + i]
-        tot += -2.0 if T[TB.O_RELICS + r * 2 + 1] == 1 else 2.0
+        tot += -2.0 if T[TB.O_RELICS + r * TB.RELIC_W + TB.RL_SABOTAGED] == 1 else 2.0
     return tot / n
 
 
@@ -1174,10 +1174,10 @@ def team_value(s, T):
     v = 0.0
     strongest = 0
     for a in range(3):
-        if T[TB.O_ENEMY + L.EV_SHIM * 12 + L.GREY * 3 + a] > T[TB.O_ENEMY + L.EV_SHIM * 12 + L.GREY * 3 + strongest]:
+        if T[TB.O_ENEMY + L.EV_SHIM * TB.ENEMY_W + L.GREY * TB.ABIL_W + a] > T[TB.O_ENEMY + L.EV_SHIM * TB.ENEMY_W + L.GREY * TB.ABIL_W + strongest]:
             strongest = a
     for a in range(3):
-        tgt = T[TB.O_ENEMY + L.EV_SHIM * 12 + L.GREY * 3 + a]
+        tgt = T[TB.O_ENEMY + L.EV_SHIM * TB.ENEMY_W + L.GREY * TB.ABIL_W + a]
         best = 0.0
         for g in range(nh):
             p = p_attack(T, pool, tgt - ability_total(s, T, g, a), False)
@@ -1196,7 +1196,7 @@ def pass_gain(s, T, h, g, a):
     c = s[hb(h) + L.H_EQ + a]
     cur = s[hb(g) + L.H_EQ + a]
     s[hb(h) + L.H_EQ + a] = -1
-    if cur < 0 or T[TB.O_CARDS + c * 3 + 1] > T[TB.O_CARDS + cur * 3 + 1]:
+    if cur < 0 or T[TB.O_CARDS + c * TB.CARD_W + TB.CD_VALUE] > T[TB.O_CARDS + cur * TB.CARD_W + TB.CD_VALUE]:
         s[hb(g) + L.H_EQ + a] = c
     after = team_value(s, T)
     s[hb(h) + L.H_EQ + a] = c
@@ -1281,7 +1281,7 @@ def plan_goal_late(s, T, h, pp, d):
                 for a in range(3):
                     if s[o + L.H_EQ + a] < 0 and s[L.G_EQ_N] > 0:
                         nx = nearest_of(T, pos, TB.O_NEXUS)
-                        if hero_dist(s, T, h, nx) + T[TB.O_DIST_H + nx * 64 + post] <= budget and hero_dist(s, T, h, nx) > 0:
+                        if hero_dist(s, T, h, nx) + T[TB.O_DIST_H + nx * TB.DIST_W + post] <= budget and hero_dist(s, T, h, nx) > 0:
                             return nx   # a card on the way
                 return post
     work = charm_work(s, T, h)
@@ -1297,13 +1297,13 @@ def plan_goal_late(s, T, h, pp, d):
         return NO_OPINION
     if s[o + L.H_WOUNDS] > 0:
         st = nearest_of(T, pos, TB.O_START)
-        if life_left(s, T, h) <= 2 or T[TB.O_DIST_H + pos * 64 + st] <= 2:
+        if life_left(s, T, h) <= 2 or T[TB.O_DIST_H + pos * TB.DIST_W + st] <= 2:
             return st
     bp = -1
     for c in range(4):
         if s[xb(c) + L.X_POT] == 1:
             sp = T[TB.O_CROSSROADS + c]
-            if T[TB.O_DIST_H + pos * 64 + sp] <= 3 and (bp < 0 or T[TB.O_DIST_H + pos * 64 + sp] < T[TB.O_DIST_H + pos * 64 + bp]):
+            if T[TB.O_DIST_H + pos * TB.DIST_W + sp] <= 3 and (bp < 0 or T[TB.O_DIST_H + pos * TB.DIST_W + sp] < T[TB.O_DIST_H + pos * TB.DIST_W + bp]):
                 bp = sp
     if bp >= 0:
         return bp
@@ -1321,7 +1321,7 @@ def plan_goal_late(s, T, h, pp, d):
         for t in range(4):
             if s[L.G_POOL_CHARMS + t] > 0:
                 sp = T[TB.O_CACHE_OF + t]
-                if cb < 0 or T[TB.O_DIST_H + pos * 64 + sp] < T[TB.O_DIST_H + pos * 64 + cb]:
+                if cb < 0 or T[TB.O_DIST_H + pos * TB.DIST_W + sp] < T[TB.O_DIST_H + pos * TB.DIST_W + cb]:
                     cb = sp
         if cb >= 0:
             return cb
@@ -1361,7 +1361,7 @@ def shim_strongest(s, T):
     for a in range(3):
         if T[TB.P_T_SHIM_SKIPS_BEATEN] == 1 and s[L.G_SHIM_WOUNDS + a] >= T[TB.P_SHIM_WINS]:
             continue
-        if best < 0 or T[TB.O_ENEMY + L.EV_SHIM * 12 + mc * 3 + a] > T[TB.O_ENEMY + L.EV_SHIM * 12 + mc * 3 + best]:
+        if best < 0 or T[TB.O_ENEMY + L.EV_SHIM * TB.ENEMY_W + mc * TB.ABIL_W + a] > T[TB.O_ENEMY + L.EV_SHIM * TB.ENEMY_W + mc * TB.ABIL_W + best]:
             best = a
     return 0 if best < 0 else best
 
@@ -1433,12 +1433,12 @@ def plan_turn(s, T, h, op, arg, goal, pp, need, v):
     elif op == L.A_RELIC or op == L.A_SKILL:
         if on(pp, PP_SKILLS) or on(pp, PP_REPAIR):
             if op == L.A_RELIC:
-                e = T[TB.O_RELICS + (arg // 64) * 2 + 0]
+                e = T[TB.O_RELICS + (arg // 64) * TB.RELIC_W + TB.RL_EFFECT]
             else:
                 e = T[TB.O_HERO_SKILL + (s[hb(arg // 64) + L.H_ID])]
-            kind = T[TB.O_EFFECTS + e * 5 + L.EF_KIND]
+            kind = T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_KIND]
             if kind == L.E_EXTRA_ACTION and on(pp, PP_SKILLS):
-                return 4.0 if extra_action_useful(s, T, h, goal, T[TB.O_EFFECTS + e * 5 + L.EF_AMOUNT]) else -5.0
+                return 4.0 if extra_action_useful(s, T, h, goal, T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_AMOUNT]) else -5.0
             if kind == L.E_GAIN_CHARM and on(pp, PP_REPAIR) and arg % 64 - 1 == 0 and granite_goal(s, T, h, pp) >= 0:
                 return 5.0      # a Granite for the repair
     return v

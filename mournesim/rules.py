@@ -240,12 +240,12 @@ def legal_turn(s, T, h, legal):
     # relics and skills: any hero's, at any time in a turn (MQ-GAP-03)
     for r in range(T[TB.P_N_RELICS]):
         u = s[L.G_RELIC_OWNER + r]
-        if u >= 0 and T[TB.O_EFFECTS + (T[TB.O_RELICS + r * 2 + 0]) * 5 + L.EF_WHEN] == L.W_TURN:
-            n = effect_targets(s, T, T[TB.O_RELICS + r * 2 + 0], u, h, legal, n, L.A_RELIC * OPB + r * 64)
+        if u >= 0 and T[TB.O_EFFECTS + (T[TB.O_RELICS + r * TB.RELIC_W + TB.RL_EFFECT]) * L.EF_COLS + L.EF_WHEN] == L.W_TURN:
+            n = effect_targets(s, T, T[TB.O_RELICS + r * TB.RELIC_W + TB.RL_EFFECT], u, h, legal, n, L.A_RELIC * OPB + r * 64)
     for u in range(s[L.G_NHEROES]):
         if s[hb(u) + L.H_SKILLS] > 0:
             e = T[TB.O_HERO_SKILL + (s[hb(u) + L.H_ID])]
-            if T[TB.O_EFFECTS + e * 5 + L.EF_WHEN] == L.W_TURN:
+            if T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_WHEN] == L.W_TURN:
                 n = effect_targets(s, T, e, u, h, legal, n, L.A_SKILL * OPB + u * 64)
     return n
 
@@ -396,8 +396,8 @@ def apply_turn(s, T, ev, rng, legal, pp, h, ch):
         u = s[L.G_RELIC_OWNER + r]
         s[L.G_RELIC_OWNER + r] = -2
         count_use(s, L.CNT_RELICS_USED)
-        log(s, ev, L.EVT_RELIC_USED, u, r, T[TB.O_RELICS + r * 2 + 0], param, 0, 0)
-        apply_effect(s, T, ev, rng, legal, pp, T[TB.O_RELICS + r * 2 + 0], u, param)
+        log(s, ev, L.EVT_RELIC_USED, u, r, T[TB.O_RELICS + r * TB.RELIC_W + TB.RL_EFFECT], param, 0, 0)
+        apply_effect(s, T, ev, rng, legal, pp, T[TB.O_RELICS + r * TB.RELIC_W + TB.RL_EFFECT], u, param)
     elif op == L.A_SKILL:
         u = arg // 64
         param = arg % 64 - 1

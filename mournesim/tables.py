@@ -46,14 +46,27 @@ MAX_TILES = 96
 # Blue Moon off/on, the winning face combinations for each needed value
 # 0 .. ODDS_W-1 (target minus ability, clamped)
 ODDS_W = 160
+# Row widths of the tables in T: a kernel reads column c of row r of table X
+# as T[O_X + r * X_W + c], with the column names below (or in layout: the
+# effect columns EF_*, the tile columns TL_*).
+DIST_W = MAX_S           # DIST_H, DIST_E: steps from each space to each space
+DIE_W = 12               # DICE: the faces of one combat die (at most 12)
+ABIL_W = 3               # HERO_ABIL: courage, strength, magic (and ENEMY's values per moon colour)
+ENEMY_W = 4 * ABIL_W     # ENEMY: an enemy's values by moon colour (layout.GREEN ...) and ability
+CARD_W = 3               # CARDS: the ability an Equipment card adds (-1: a Hag card), its value, a Hag card's effect
+CD_ABILITY, CD_VALUE, CD_HAG = range(CARD_W)
+RELIC_W = 2              # RELICS: the relic's effect, sabotaged (0/1)
+RL_EFFECT, RL_SABOTAGED = range(RELIC_W)
+LT_W = 2                 # LEVEL_TILES: a level's first encounter tile, and how many
+LT_FIRST, LT_COUNT = range(LT_W)
 _SECTIONS = (("P", 64), ("ADJ", MAX_S * 8), ("DEG", MAX_S), ("KIND", MAX_S), ("COMPASS", MAX_S),
              ("CHARM", MAX_S), ("ARROW", MAX_S), ("TUNNEL", MAX_S), ("BEARING", MAX_S),
-             ("DIST_H", MAX_S * MAX_S), ("DIST_E", MAX_S * MAX_S), ("KEYSTONE", 4), ("DISC", 4),
+             ("DIST_H", MAX_S * DIST_W), ("DIST_E", MAX_S * DIST_W), ("KEYSTONE", 4), ("DISC", 4),
              ("START", 4), ("NEXUS", 4), ("CROSSROADS", 4), ("SEAT_START", 4), ("CACHE_OF", 4),
-             ("MOON", 64), ("DICE", 4 * 12), ("DICE_NF", 4), ("COMPASS_FACES", 12),
-             ("HERO_ABIL", MAX_HERO_DEFS * 3), ("HERO_SKILL", MAX_HERO_DEFS),
-             ("EFFECTS", MAX_EFFECTS * 5), ("CARDS", MAX_CARDS * 3), ("RELICS", MAX_RELICS * 2),
-             ("TILES", MAX_TILES * 6), ("LEVEL_TILES", 3 * 2), ("ENEMY", 8 * 4 * 3), ("WINS_NEEDED", 3),
+             ("MOON", 64), ("DICE", 4 * DIE_W), ("DICE_NF", 4), ("COMPASS_FACES", 12),
+             ("HERO_ABIL", MAX_HERO_DEFS * ABIL_W), ("HERO_SKILL", MAX_HERO_DEFS),
+             ("EFFECTS", MAX_EFFECTS * L.EF_COLS), ("CARDS", MAX_CARDS * CARD_W), ("RELICS", MAX_RELICS * RELIC_W),
+             ("TILES", MAX_TILES * L.TL_COLS), ("LEVEL_TILES", 3 * LT_W), ("ENEMY", 8 * ENEMY_W), ("WINS_NEEDED", 3),
              ("NM_CHARMS", 16), ("NM_POWER", 4), ("ODDS", 5 * 2 * ODDS_W), ("ODDS_TOTAL", 5))
 _o = 0
 for _name, _size in _SECTIONS:
@@ -336,7 +349,7 @@ def compile_tables(rs: Ruleset):
                disc=disc, start=start, nexus=nexus, crossroads=crossroads, seat_start=seat_start,
                cache_of=cache_of, moon=moon, dice=dice, dice_nf=dice_nf, compass_faces=compass_faces,
                hero_abil=hero_abil, hero_skill=hero_skill, effects=i32(eff_rows, L.EF_COLS),
-               cards=i32(cards, 3), relics=i32(relics, 2), tiles=i32(tiles, L.TL_COLS),
+               cards=i32(cards, CARD_W), relics=i32(relics, RELIC_W), tiles=i32(tiles, L.TL_COLS),
                level_tiles=level_tiles, enemy=enemy, wins_needed=wins_needed,
                nm_charms=nm_charms, nm_power=nm_power,
                odds=np.zeros((5, 2, ODDS_W), np.int32), odds_total=np.zeros(5, np.int32))

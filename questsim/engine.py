@@ -1143,29 +1143,29 @@ def play(s, T, ev, legal, rng, pp, snaps):
 
 @kernel
 def result_row(s, T, out):
-    """The per-game result (layout.RESULT_COLUMNS)."""
+    """The per-game result (layout.RESULT_COLUMNS), each column written by name (layout.RI_*)."""
     out[:] = -1
-    out[0] = s[L.G_WIN]
+    out[L.RI_WIN_CONDITION] = s[L.G_WIN]
     w = s[L.G_WINNER]
-    out[1] = w
-    out[2] = s[pb(w) + L.P_TURNPOS] if w >= 0 else -1
-    out[3] = s[pb(w) + L.P_CHAR] if w >= 0 else -1
-    out[4] = s[L.G_ROUND]
-    out[5] = s[L.G_TURNS]
-    out[6] = s[L.G_DUELS]
-    out[7] = s[L.G_ATTACKS]
-    out[8] = s[L.G_ELIMINATED]
-    out[9] = s[L.G_FIRST]
-    out[10] = s[L.G_ILLEGAL]
+    out[L.RI_WINNER_SEAT] = w
+    out[L.RI_WINNER_POSITION] = s[pb(w) + L.P_TURNPOS] if w >= 0 else -1
+    out[L.RI_WINNER_CHARACTER] = s[pb(w) + L.P_CHAR] if w >= 0 else -1
+    out[L.RI_ROUNDS] = s[L.G_ROUND]
+    out[L.RI_TURNS] = s[L.G_TURNS]
+    out[L.RI_DUELS] = s[L.G_DUELS]
+    out[L.RI_ATTACKS] = s[L.G_ATTACKS]
+    out[L.RI_ELIMINATED] = s[L.G_ELIMINATED]
+    out[L.RI_FIRST_SEAT] = s[L.G_FIRST]
+    out[L.RI_ILLEGAL_CHOICES] = s[L.G_ILLEGAL]
     for p in range(s[L.G_NP]):
         b = pb(p)
-        out[11 + p] = s[b + L.P_CHAR]
-        out[17 + p] = s[b + L.P_HP]
+        out[L.RI_CHAR1 + p] = s[b + L.P_CHAR]
+        out[L.RI_HP1 + p] = s[b + L.P_HP]
         k = 0
         for i in range(T[TB.P_NCASTLES]):
             k += (s[b + L.P_CASTLES] >> i) & 1
-        out[23 + p] = k
-        out[29 + p] = s[b + L.P_TURNPOS]
+        out[L.RI_CASTLES1 + p] = k
+        out[L.RI_POS1 + p] = s[b + L.P_TURNPOS]
     for i in range(L.NDEC):
         out[L.RES_DEC + i] = s[L.G_DEC + i]
 

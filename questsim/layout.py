@@ -168,6 +168,10 @@ RESULT_COLUMNS = (
 NRES = len(RESULT_COLUMNS)
 RES_DEC = NRES - NDEC
 RESULT_INDEX = {n: i for i, n in enumerate(RESULT_COLUMNS)}
+for _n, _i in RESULT_INDEX.items():
+    globals()["RI_" + _n.upper()] = _i   # result_row writes each column by name
+assert all(RESULT_INDEX[f"{c}1"] + p == RESULT_INDEX[f"{c}{p + 1}"]
+           for c in ("char", "hp", "castles", "pos") for p in range(MAX_PLAYERS))
 
 # ---- event log -------------------------------------------------------------------
 EV_COLS = 7   # type, round, seat, a, b, c, d

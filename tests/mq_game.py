@@ -51,7 +51,7 @@ def fix_die(T, level, face):
     """Make every face of combat die ``level`` (0 grey .. 3 red) show ``face``
     (an int 1..6, or L.FACE_FAIL / L.FACE_DOUBLE / L.FACE_DANDELION)."""
     for j in range(int(T[TB.O_DICE_NF + level])):
-        T[TB.O_DICE + level * 12 + j] = int(face)
+        T[TB.O_DICE + level * TB.DIE_W + j] = int(face)
 
 
 def fix_all_dice(T, face):

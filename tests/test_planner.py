@@ -185,7 +185,7 @@ def _planner_game(params=PLANNER_DEFAULTS, **kw):
 
 
 def _dist(g, a, b):
-    return int(g.T[TB.O_DIST_H + g.sp(a) * 64 + g.sp(b)])
+    return int(g.T[TB.O_DIST_H + g.sp(a) * TB.DIST_W + g.sp(b)])
 
 
 def _only_disc_missing(g, d, t, n=1):
