@@ -88,6 +88,9 @@ FB_NONE, FB_TRIGGERED, FB_RUNNING = range(3)
 
 # ---- action codes: op * OP_BASE + arg -------------------------------------
 OP_BASE = 4096
+# the argument of a relic or skill action: its owner (relic r or hero u) * SUB
+# + its target + 1 (0: no target); core.sub_code / sub_owner / sub_target
+SUB = 64
 # hero turn
 A_END, A_MOVE, A_PICKUP, A_DEPOSIT, A_SURPLUS, A_PASS, A_HEAL, A_TRADE, A_TRADE_RELIC, \
     A_ATTACK, A_REPAIR, A_DRAW_EQ, A_RELIC, A_SKILL, A_DISCARD = range(15)

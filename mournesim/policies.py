@@ -26,7 +26,7 @@ from simcore.rng import STREAM_POLICY, randint
 from . import layout as L
 from . import tables as TB
 from .core import (ability_total, charms_held, db, disc_occupied, first_hero_at, hb,
-                   life_left, moon_colour, nb, nightmare_at, xb, bog_level)
+                   life_left, moon_colour, nb, nightmare_at, sub_owner, sub_target, xb, bog_level)
 from .odds import p_attack
 
 POLICY_RANDOM = 0
@@ -381,10 +381,10 @@ def score_turn(s, T, h, op, arg, goal, pp, need, other_goal):
         return -1.0
     if op == L.A_RELIC or op == L.A_SKILL:
         if op == L.A_RELIC:
-            e = T[TB.O_RELICS + (arg // 64) * TB.RELIC_W + TB.RL_EFFECT]
+            e = T[TB.O_RELICS + sub_owner(arg) * TB.RELIC_W + TB.RL_EFFECT]
         else:
-            e = T[TB.O_HERO_SKILL + (s[hb(arg // 64) + L.H_ID])]
-        param = arg % 64 - 1
+            e = T[TB.O_HERO_SKILL + (s[hb(sub_owner(arg)) + L.H_ID])]
+        param = sub_target(arg)
         kind = T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_KIND]
         if kind == L.E_HEAL:
             return 9.0 if life_left(s, T, param) <= 1 else -5.0
@@ -740,14 +740,14 @@ def moved_hero(s, T, op, arg):
     """The hero that turn action ``op``/``arg`` moves if it is a move_to relic
     or skill, else -1."""
     if op == L.A_RELIC:
-        e = T[TB.O_RELICS + (arg // 64) * TB.RELIC_W + TB.RL_EFFECT]
+        e = T[TB.O_RELICS + sub_owner(arg) * TB.RELIC_W + TB.RL_EFFECT]
     elif op == L.A_SKILL:
-        e = T[TB.O_HERO_SKILL + (s[hb(arg // 64) + L.H_ID])]
+        e = T[TB.O_HERO_SKILL + (s[hb(sub_owner(arg)) + L.H_ID])]
     else:
         return -1
     if T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_KIND] != L.E_MOVE_TO:
         return -1
-    return (arg % 64 - 1) // 4
+    return (sub_target(arg)) // 4
 
 
 @kernel
@@ -1433,13 +1433,13 @@ def plan_turn(s, T, h, op, arg, goal, pp, need, v):
     elif op == L.A_RELIC or op == L.A_SKILL:
         if on(pp, PP_SKILLS) or on(pp, PP_REPAIR):
             if op == L.A_RELIC:
-                e = T[TB.O_RELICS + (arg // 64) * TB.RELIC_W + TB.RL_EFFECT]
+                e = T[TB.O_RELICS + sub_owner(arg) * TB.RELIC_W + TB.RL_EFFECT]
             else:
-                e = T[TB.O_HERO_SKILL + (s[hb(arg // 64) + L.H_ID])]
+                e = T[TB.O_HERO_SKILL + (s[hb(sub_owner(arg)) + L.H_ID])]
             kind = T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_KIND]
             if kind == L.E_EXTRA_ACTION and on(pp, PP_SKILLS):
                 return 4.0 if extra_action_useful(s, T, h, goal, T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_AMOUNT]) else -5.0
-            if kind == L.E_GAIN_CHARM and on(pp, PP_REPAIR) and arg % 64 - 1 == 0 and granite_goal(s, T, h, pp) >= 0:
+            if kind == L.E_GAIN_CHARM and on(pp, PP_REPAIR) and sub_target(arg) == 0 and granite_goal(s, T, h, pp) >= 0:
                 return 5.0      # a Granite for the repair
     return v
 

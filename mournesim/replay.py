@@ -210,14 +210,14 @@ def _action_text(op, arg, ctx):
     if op == L.A_PASS:
         return f"passes the {AB[arg // 4]} card to {ctx.hero(arg % 4)}"
     if op == L.A_RELIC:
-        r = arg // 64
+        r = arg // L.SUB
         e = int(ctx.rp.rules.tables.relics[r, 0])
-        t = _effect_param(e, arg % 64 - 1, ctx)
+        t = _effect_param(e, arg % L.SUB - 1, ctx)
         return f"uses the relic {ctx.relic(r)}" + (f" on {t}" if t else "")
     if op == L.A_SKILL:
-        u = arg // 64
+        u = arg // L.SUB
         e = int(ctx.rp.rules.tables.hero_skill[ctx.hero_ids[u]])
-        t = _effect_param(e, arg % 64 - 1, ctx)
+        t = _effect_param(e, arg % L.SUB - 1, ctx)
         # a hero's own skill, or another's (some skills act for any hero)
         whose = "the" if u == ctx.cur else f"{ctx.hero(u)}'s"
         return f"uses {whose} skill {ctx.effect(e)}" + (f" on {t}" if t else "")

@@ -36,6 +36,9 @@ from .core import (
     nightmare_at,
     running,
     snapshot,
+    sub_code,
+    sub_owner,
+    sub_target,
     unlock_die,
     xb,
 )
@@ -241,12 +244,12 @@ def legal_turn(s, T, h, legal):
     for r in range(T[TB.P_N_RELICS]):
         u = s[L.G_RELIC_OWNER + r]
         if u >= 0 and T[TB.O_EFFECTS + (T[TB.O_RELICS + r * TB.RELIC_W + TB.RL_EFFECT]) * L.EF_COLS + L.EF_WHEN] == L.W_TURN:
-            n = effect_targets(s, T, T[TB.O_RELICS + r * TB.RELIC_W + TB.RL_EFFECT], u, h, legal, n, L.A_RELIC * OPB + r * 64)
+            n = effect_targets(s, T, T[TB.O_RELICS + r * TB.RELIC_W + TB.RL_EFFECT], u, h, legal, n, L.A_RELIC * OPB + sub_code(r))
     for u in range(s[L.G_NHEROES]):
         if s[hb(u) + L.H_SKILLS] > 0:
             e = T[TB.O_HERO_SKILL + (s[hb(u) + L.H_ID])]
             if T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_WHEN] == L.W_TURN:
-                n = effect_targets(s, T, e, u, h, legal, n, L.A_SKILL * OPB + u * 64)
+                n = effect_targets(s, T, e, u, h, legal, n, L.A_SKILL * OPB + sub_code(u))
     return n
 
 
@@ -391,16 +394,16 @@ def apply_turn(s, T, ev, rng, legal, pp, h, ch):
         s[L.CNT_CHARM_DISCARDS] += 1
         drop_charms(s, ev, h, arg, 1)
     elif op == L.A_RELIC:
-        r = arg // 64
-        param = arg % 64 - 1
+        r = sub_owner(arg)
+        param = sub_target(arg)
         u = s[L.G_RELIC_OWNER + r]
         s[L.G_RELIC_OWNER + r] = -2
         count_use(s, L.CNT_RELICS_USED)
         log(s, ev, L.EVT_RELIC_USED, u, r, T[TB.O_RELICS + r * TB.RELIC_W + TB.RL_EFFECT], param, 0, 0)
         apply_effect(s, T, ev, rng, legal, pp, T[TB.O_RELICS + r * TB.RELIC_W + TB.RL_EFFECT], u, param)
     elif op == L.A_SKILL:
-        u = arg // 64
-        param = arg % 64 - 1
+        u = sub_owner(arg)
+        param = sub_target(arg)
         s[hb(u) + L.H_SKILLS] -= 1
         count_use(s, L.CNT_SKILLS_USED)
         e = T[TB.O_HERO_SKILL + (s[hb(u) + L.H_ID])]
