@@ -18,9 +18,12 @@ from simcore import jitcache as _jitcache
 #      its trade errand buys what the team (not one Disc) misses
 BEHAVIOUR_VERSION = 4
 
+# The engine's source files. numba checks a cached kernel only against its own
+# file, so the guard clears every cached kernel when any of these (or simcore's
+# kernels) changes, and a plug-in's entry point is keyed on them (plugins.py).
+ENGINE_SOURCES = ("layout.py", "tables.py", "core.py", "odds.py", "policies.py", "effects.py", "combat.py",
+                  "enemies.py", "final.py", "rules.py", "game.py", "rollout.py")
+
 _here = _Path(__file__).parent
 _core = _Path(_jitcache.__file__).parent
-_jitcache.guard([_here, _core],
-                _jitcache.engine_sources(_here, ("layout.py", "tables.py", "core.py", "odds.py", "policies.py",
-                                                 "effects.py", "combat.py", "enemies.py", "final.py", "rules.py",
-                                                 "game.py")))
+_jitcache.guard([_here, _core], _jitcache.engine_sources(_here, ENGINE_SOURCES))

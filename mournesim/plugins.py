@@ -36,6 +36,7 @@ from simcore.errors import InputError
 from simcore.fnptr import entry_address
 from simcore.jitcache import engine_sources, sources_key
 from simcore.plugins import cache_root, checked_ranges, import_plugin, load_entry_point
+from . import ENGINE_SOURCES
 from .policies import BUILTIN_POLICIES, POLICY_PLUGIN
 
 PLUGIN_ID = POLICY_PLUGIN   # the policy id the kernels give a plug-in (called through its address)
@@ -155,10 +156,6 @@ def get(name) -> PolicyInfo:
 
 _ADDRESSES = {}
 _HERE = Path(__file__).parent
-# numba's cache does not notice a change in a function a plug-in calls, so
-# the entry point is recompiled whenever an engine source changes
-ENGINE_SOURCES = ("layout.py", "tables.py", "core.py", "odds.py", "policies.py", "effects.py", "combat.py",
-                  "enemies.py", "final.py", "rules.py", "game.py", "rollout.py")
 # a plug-in's arguments, in the order decide() passes them to its entry point
 ARG_SPEC = (("s", "int32"), ("T", "int32"), ("legal", "int32"), ("n", None), ("rng", "uint64"),
             ("pp", "float64"), ("h", None))

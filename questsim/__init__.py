@@ -22,7 +22,11 @@ from simcore import jitcache as _jitcache
 #      tuned by NTBEA; the v2 players kept as greedy_v2 / planner_v2
 BEHAVIOUR_VERSION = 3
 
-# numba checks a cached kernel only against its own file: clear the cached
-# kernels whenever any engine source (layout, tables, policies...) changes
+# The engine's source files. numba checks a cached kernel only against its own
+# file, so the guard clears every cached kernel when any of these (or simcore's
+# kernels) changes, and a plug-in's entry point is keyed on them (plugins.py).
+ENGINE_SOURCES = ("layout.py", "tables.py", "policies.py", "engine.py", "rollout.py")
+
 _here = _Path(__file__).parent
-_jitcache.guard([_here], _jitcache.engine_sources(_here, ("layout.py", "tables.py", "policies.py", "engine.py")))
+_core = _Path(_jitcache.__file__).parent
+_jitcache.guard([_here, _core], _jitcache.engine_sources(_here, ENGINE_SOURCES))

@@ -29,14 +29,12 @@ from simcore.errors import InputError
 from simcore.fnptr import entry_address
 from simcore.jitcache import engine_sources, sources_key
 from simcore.plugins import cache_root, checked_ranges, import_plugin
+from . import ENGINE_SOURCES
 from .policies import BUILTIN_POLICIES, POLICY_PLUGIN
 
 PLUGIN_ID = POLICY_PLUGIN   # the policy id the kernels give a plug-in (called through its address)
 
 _HERE = Path(__file__).parent
-# numba's cache does not notice a change in a function a plug-in calls, so
-# the entry point is recompiled whenever one of these changes
-ENGINE_SOURCES = ("layout.py", "tables.py", "policies.py", "engine.py", "rollout.py")
 _DESCRIPTIONS = {
     "random": "uniform over the legal choices",
     "greedy": "rules of thumb: new castles, Item cards, fights when stronger, aimed at the opponent nearest a win",
