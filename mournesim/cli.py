@@ -1,4 +1,6 @@
-"""The ``mournesim`` command line: simulate, replay, rules show / check.
+"""The ``mournesim`` command line: simulate, replay, report, bench, odds and
+the commands every game has (``policies``, ``rules show/check``,
+``experiment``: simcore.cli.game_cli).
 
 Bad input (an unknown option value, a malformed ruleset, a bad ``--set``)
 prints one clear line per problem and exits with status 2, never a traceback.
@@ -11,22 +13,22 @@ from pathlib import Path
 
 import click
 
-from simcore.cli import add_experiment_command, add_rules_commands, check_resume, compile_once, error_group, \
-    interrupted, headline_of, note_for, open_report, ruleset_options as ruleset_options_for, run_summary
+from simcore.cli import check_resume, compile_once, game_cli, interrupted, headline_of, note_for, open_report, \
+    ruleset_options as ruleset_options_for, run_summary
 from simcore import identity
 from simcore.errors import InputError
 from simcore.inputs import MAX_SEED, MAX_WORKERS, batch_option, cluster_address, game_index_option, games_option, \
     parse_floats
-from . import __version__
+from .gamedef import GAME
 from .policies import BUILTIN_POLICIES
-from . import plugins
 
 
 PROG = "mournesim"
 # what the first run says while numba compiles the engine (docs/performance.md)
 COMPILE_ESTIMATE = "about 4 minutes on one core"
-Group = error_group(PROG)
-ruleset_options = ruleset_options_for("heroes.jack.courage=8")
+EXAMPLE_SET = "heroes.jack.courage=8"   # an example --set in help texts
+ruleset_options = ruleset_options_for(EXAMPLE_SET)
+main = game_cli(GAME, "MourneQuest balance simulator: seeded Monte Carlo games with error bars.", EXAMPLE_SET)
 
 
 def game_options(f):
@@ -50,26 +52,6 @@ def _heroes(text):
 
 def _params(text):
     return parse_floats(text, "--params")
-
-
-@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="mournesim")
-@click.option("--plugin", "plugin_specs", multiple=True, metavar="FILE.py|MODULE",
-              help="Load a module that registers policies (repeatable; also $MOURNESIM_PLUGINS).")
-def main(plugin_specs):
-    """MourneQuest balance simulator: seeded Monte Carlo games with error bars."""
-    for spec in plugin_specs:
-        plugins.load_plugin(spec)
-
-
-@main.command("policies")
-def policies_cmd():
-    """List the registered policies, their parameters and defaults."""
-    for p in plugins.policies():
-        kind = "built-in" if p.builtin_id >= 0 else f"plug-in from {p.source}"
-        params = ", ".join(f"{n}={v:g}" for n, v in zip(p.param_names, p.defaults)) or "no parameters"
-        click.echo(f"{p.name:<12} {p.description}")
-        click.echo(f"{'':<12} parameters: {params}  ({kind})")
 
 
 # abilities and enemy values far beyond any ruleset's (heroes 0..30, cards
@@ -324,10 +306,6 @@ def odds(hero, ability, target, dice, blue, defending, fmt, ruleset, overrides):
     title = (f"Exact chance that {hero} ({'defending' if defending else 'attacking'}, no equipment) wins one roll, "
              "by enemy, moon phase, ability and dice pool (4 dice: the best 3)")
     click.echo(render({"combat odds": t}, fmt, title), nl=False)
-
-
-add_rules_commands(main, "MourneQuest", "mournesim.ruleset", "heroes.jack.courage=8")
-add_experiment_command(main, PROG)
 
 
 if __name__ == "__main__":

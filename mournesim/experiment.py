@@ -8,10 +8,11 @@ from simcore.experiment import base_params, base_text, check_base
 
 from . import batch as grid
 from . import plugins
+from .gamedef import GAME as _GAME
 from .ruleset import load_raw  # noqa: F401  (the experiment runner reads current values)
 
-GAME = "mournequest"
-PROG = "mournesim"
+GAME = _GAME.key        # experiment files' `game =`
+PROG = _GAME.package
 CELL = ("level", "players", "policy")
 # base keys and their defaults; list values may be TOML lists or "a,b" strings
 BASE = dict(level="medium", players="4", policy="greedy", heroes="random", params="", ruleset=None, set=[])

@@ -1,4 +1,5 @@
-"""Decode a game's raw event log into JSON-ready records.
+"""Replay one game with its event log (:func:`replay`, :class:`Replay`), and
+decode the raw event log into JSON-ready records.
 
 Every record has ``i`` (sequence number), ``round``, ``event`` and ``actor``
 (a hero name, a nightmare name, or ``"game"``), plus the event's own named
@@ -11,7 +12,63 @@ The readable text is ``mournesim/replay_text.py``.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from simcore.fnptr import refuse_failed
+from simcore.plugins import policy_guard
 from . import layout as L
+from .sim import Config, Rules, illegal, prepare
+
+
+@dataclass
+class Replay:
+    """One game's event log (see docs/replay.md)."""
+    seed: int
+    game: int
+    config: Config
+    rules: Rules
+    events: np.ndarray
+    snapshots: np.ndarray
+    final_state: np.ndarray
+    meta: dict = field(default_factory=dict)
+
+    def records(self):
+        """The log as a list of dicts (one per event), JSON-ready."""
+        return decode_events(self)
+
+    def to_jsonl(self):
+        import json
+        return "\n".join(json.dumps(r, separators=(",", ":")) for r in self.records()) + "\n"
+
+    def to_text(self):
+        from .replay_text import render_text
+        return render_text(self)
+
+    @property
+    def outcome(self):
+        return L.OUTCOME_NAMES[self.final_state[L.G_OUTCOME]]
+
+
+def replay(seed=1, game=0, level="medium", players=4, heroes=(), policy="greedy", params=(),
+           ruleset=None, overrides=(), rules: Rules | None = None, max_events=200_000) -> Replay:
+    """Replay game ``game`` of ``seed`` with its full event log. The game is
+    identical to row ``game`` of a batch run with the same configuration."""
+    rules = rules or prepare(ruleset, overrides)
+    cfg = Config(level=level, players=players, heroes=tuple(heroes), policy=policy, params=tuple(params))
+    lv, hero_ids, pid, pp, engine = cfg.resolved(rules)
+    ev = np.zeros((max_events, L.EV_COLS), np.int32)
+    snaps = np.zeros((max_events // 20, L.STATE_SIZE), np.int32)
+    final = np.zeros(L.STATE_SIZE, np.int32)
+    with policy_guard(policy):
+        ne, ns = engine.play_logged(np.uint64(seed), game, lv, players, hero_ids, pid, pp, rules.T, ev, snaps,
+                                    final)
+    refuse_failed(final[L.G_ILLEGAL], policy)
+    if final[L.G_ILLEGAL] > 0:      # refused as in a batch run, never shown as if legal
+        raise illegal(policy, int(final[L.G_ILLEGAL]), 1)
+    return Replay(seed, game, cfg, rules, ev[:ne].copy(), snaps[:ns].copy(), final)
+
 
 CH = L.CHARM_NAMES
 AB = L.ABILITY_NAMES

@@ -13,8 +13,8 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from simcore.errors import InputError
-from simcore.rulesets import (apply_overrides, format_errors, leaves, missing_provenance, model_hash,
-                              provenance_of, read_toml)
+from simcore.rulesets import (apply_overrides, effective_rows, format_errors, leaves,  # noqa: F401 (effective_rows:
+                              missing_provenance, model_hash, provenance_of, read_toml)  # the game's part, simcore.game)
 
 CHARMS = ("granite", "gold", "blackthorn", "flax")
 ABILITIES = ("courage", "strength", "magic")
@@ -436,10 +436,6 @@ def _effect_sources(rs):
         yield "powers", name, c.effect, "evil power"
 
 
-# The generic plumbing lives in simcore.rulesets (shared with questsim); the
-# old names stay importable from here.
-_leaves = leaves
-_format_errors = format_errors
 
 
 def default_ruleset_text():
@@ -457,7 +453,7 @@ def validate(raw):
     try:
         rs = Ruleset.model_validate(raw)
     except ValidationError as e:
-        return None, _format_errors(e)
+        return None, format_errors(e)
     missing = missing_provenance(raw, rs.provenance)
     if missing:
         return None, missing
@@ -490,7 +486,3 @@ def normalise_level(name):
     return key
 
 
-def effective_rows(rs: Ruleset):
-    """(path, value, provenance) for every leaf of the effective ruleset."""
-    d = rs.model_dump(mode="json", exclude={"provenance"})
-    return [(p, v, provenance_of(p, rs.provenance)) for p, v in _leaves(d)]

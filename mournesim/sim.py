@@ -8,7 +8,7 @@ games into a pandas DataFrame, replay one game with its event log.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -134,50 +134,10 @@ def simulate(games=1000, seed=1, level="medium", players=4, heroes=(), policy="g
     return to_frame(rows, rules, cfg, seed, 0)
 
 
-@dataclass
-class Replay:
-    """One game's event log (see docs/replay.md)."""
-    seed: int
-    game: int
-    config: Config
-    rules: Rules
-    events: np.ndarray
-    snapshots: np.ndarray
-    final_state: np.ndarray
-    meta: dict = field(default_factory=dict)
-
-    def records(self):
-        """The log as a list of dicts (one per event), JSON-ready."""
-        from .replay import decode_events
-        return decode_events(self)
-
-    def to_jsonl(self):
-        import json
-        return "\n".join(json.dumps(r, separators=(",", ":")) for r in self.records()) + "\n"
-
-    def to_text(self):
-        from .replay_text import render_text
-        return render_text(self)
-
-    @property
-    def outcome(self):
-        return L.OUTCOME_NAMES[self.final_state[L.G_OUTCOME]]
-
-
-def replay(seed=1, game=0, level="medium", players=4, heroes=(), policy="greedy", params=(),
-           ruleset=None, overrides=(), rules: Rules | None = None, max_events=200_000) -> Replay:
-    """Replay game ``game`` of ``seed`` with its full event log. The game is
-    identical to row ``game`` of a batch run with the same configuration."""
-    rules = rules or prepare(ruleset, overrides)
-    cfg = Config(level=level, players=players, heroes=tuple(heroes), policy=policy, params=tuple(params))
-    lv, hero_ids, pid, pp, engine = cfg.resolved(rules)
-    ev = np.zeros((max_events, L.EV_COLS), np.int32)
-    snaps = np.zeros((max_events // 20, L.STATE_SIZE), np.int32)
-    final = np.zeros(L.STATE_SIZE, np.int32)
-    with policy_guard(policy):
-        ne, ns = engine.play_logged(np.uint64(seed), game, lv, players, hero_ids, pid, pp, rules.T, ev, snaps,
-                                    final)
-    refuse_failed(final[L.G_ILLEGAL], policy)
-    if final[L.G_ILLEGAL] > 0:      # refused as in a batch run, never shown as if legal
-        raise illegal(policy, int(final[L.G_ILLEGAL]), 1)
-    return Replay(seed, game, cfg, rules, ev[:ne].copy(), snaps[:ns].copy(), final)
+def __getattr__(name):
+    # the replay API lives in replay.py (as in questsim); sim.replay and
+    # sim.Replay stay the names the examples above use
+    if name in ("Replay", "replay"):
+        from . import replay as _replay
+        return getattr(_replay, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,5 +1,6 @@
-"""The ``questsim`` command line: ``rules show`` / ``rules check`` for now;
-``main`` is a click group so that simulate, replay, report and bench join it.
+"""The ``questsim`` command line: simulate, replay, report, bench, odds and
+the commands every game has (``policies``, ``rules show/check``,
+``experiment``: simcore.cli.game_cli).
 
 Bad input (an unknown option value, a malformed ruleset, a bad ``--set``)
 prints one ``questsim: error: ...`` line per problem on stderr and exits with
@@ -11,44 +12,23 @@ import sys
 
 import click
 
-from simcore.cli import add_experiment_command, add_rules_commands, check_resume, compile_once, error_group, \
-    interrupted, headline_of, note_for, open_report, ruleset_options as ruleset_options_for, run_summary
+from simcore.cli import check_resume, compile_once, game_cli, interrupted, headline_of, note_for, open_report, \
+    ruleset_options as ruleset_options_for, run_summary
 from simcore import identity
 from simcore.errors import InputError
 from simcore.inputs import MAX_SEED, MAX_WORKERS, batch_option, cluster_address, game_index_option, games_option, \
     parse_floats
 
-from . import __version__
+from .gamedef import GAME
 
 PROG = "questsim"
 # what the first run says while numba compiles the engine (docs/performance.md)
 COMPILE_ESTIMATE = "about 2 minutes on one core"
 
 
-Group = error_group("questsim")
-ruleset_options = ruleset_options_for("characters.robot.hp=25")
-
-
-@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name=PROG)
-@click.option("--plugin", "plugin_specs", multiple=True, metavar="FILE.py|MODULE",
-              help="Load a module that registers policies (repeatable; also $QUESTSIM_PLUGINS).")
-def main(plugin_specs):
-    """Quest Master balance simulator: seeded Monte Carlo games with error bars."""
-    from . import plugins
-    for spec in plugin_specs:
-        plugins.load_plugin(spec)
-
-
-@main.command("policies")
-def policies_cmd():
-    """List the registered policies, their parameters and defaults."""
-    from . import plugins
-    for p in plugins.policies():
-        kind = "built-in" if p.builtin_id >= 0 else f"plug-in from {p.source}"
-        params = ", ".join(f"{n}={v:g}" for n, v in zip(p.param_names, p.defaults)) or "no parameters"
-        click.echo(f"{p.name:<10} {p.description}")
-        click.echo(f"{'':<10} parameters: {params}  ({kind})")
+EXAMPLE_SET = "characters.robot.hp=25"   # an example --set in help texts
+ruleset_options = ruleset_options_for(EXAMPLE_SET)
+main = game_cli(GAME, "Quest Master balance simulator: seeded Monte Carlo games with error bars.", EXAMPLE_SET)
 
 
 GRID_OPTIONS = ("games", "seed", "players", "policy", "characters", "params", "batch", "target_ci", "ruleset",
@@ -257,10 +237,6 @@ def odds(fmt, ruleset, overrides):
     from . import odds as O, sim
     rules = sim.prepare(ruleset, overrides)
     click.echo(render(O.tables(rules), fmt, "Quest Master exact dice odds"), nl=False)
-
-
-add_rules_commands(main, "Quest Master", "questsim.ruleset", "characters.robot.hp=25")
-add_experiment_command(main, PROG)
 
 
 if __name__ == "__main__":

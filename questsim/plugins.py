@@ -11,7 +11,8 @@ registered under a name from a module of yours::
     register_policy("bold", choose, params={"x": 1.0}, description="...")
 
 and used with ``questsim --plugin my_policy.py simulate --policy bold`` (or
-``QUESTSIM_PLUGINS=my_policy.py``), alone or mixed by seat
+``QUESTSIM_PLUGINS=my_policy.py``, or an entry point in the group
+``questsim.policies``), alone or mixed by seat
 (``--policy bold+greedy+greedy``). As for MourneQuest, numba cannot cache a
 kernel that calls a user's function, so your function is compiled on its own
 behind a C entry point (seconds, cached in ``$QUESTSIM_CACHE``, default
@@ -20,21 +21,15 @@ it through its address (simcore/fnptr.py).
 """
 from __future__ import annotations
 
-import inspect
-import os
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from simcore.errors import InputError
-from simcore.fnptr import entry_address
-from simcore.jitcache import engine_sources, sources_key
-from simcore.plugins import cache_root, checked_ranges, import_plugin
+from simcore.jitcache import engine_sources
+from simcore.plugins import PolicyInfo, PolicyRegistry
 from . import ENGINE_SOURCES
 from .policies import BUILTIN_POLICIES, POLICY_PLUGIN
 
 PLUGIN_ID = POLICY_PLUGIN   # the policy id the kernels give a plug-in (called through its address)
 
-_HERE = Path(__file__).parent
 _DESCRIPTIONS = {
     "random": "uniform over the legal choices",
     "greedy": "rules of thumb: new castles, Item cards, fights when stronger, aimed at the opponent nearest a win",
@@ -62,78 +57,29 @@ RANGES = {
 }
 
 
-@dataclass
-class PolicyInfo:
-    """A registered policy."""
-    name: str
-    description: str
-    param_names: tuple
-    defaults: tuple
-    builtin_id: int = -1
-    func: object = None
-    source: str = ""
-    module: str = ""
-    ranges: dict = field(default_factory=dict)   # parameter name -> (low, high); absent: any finite value
-
-
-_REGISTRY = {name: PolicyInfo(name, _DESCRIPTIONS.get(name, ""), pn, d, builtin_id=pid,
-                              ranges={n: RANGES[n] for n in pn})
-             for pid, name, pn, d in BUILTIN_POLICIES}
-_LOADED = False
-_ENGINES = {}
-
-
-def register_policy(name, func, params=None, description="", ranges=None):
-    """Register numba function ``func`` as policy ``name`` with parameter
-    defaults ``params`` (name → value, in ``pp`` order) and, optionally,
-    their valid ``ranges`` (name → (low, high))."""
-    if not name.isidentifier():
-        raise InputError(f"policy name {name!r}: use letters, digits and underscores")
-    if name in _REGISTRY and _REGISTRY[name].builtin_id >= 0:
-        raise InputError(f"policy name {name!r} is a built-in policy")
-    py = getattr(func, "py_func", func)
-    params = dict(params or {})
-    _REGISTRY[name] = PolicyInfo(name, description, tuple(params), tuple(float(v) for v in params.values()),
-                                 func=func, source=inspect.getsourcefile(py) or "", module=py.__module__,
-                                 ranges=checked_ranges(name, params, ranges))
-    return func
-
-
-def load_plugin(spec):
-    """Import a plug-in module (a ``.py`` file or a module name)."""
-    return import_plugin(spec, "questsim_plugin")
-
-
-def load_configured():
-    """Register the shipped search policy and the plug-ins in $QUESTSIM_PLUGINS (once)."""
-    global _LOADED
-    if _LOADED:
-        return
-    _LOADED = True
-    from . import rollout
-    register_policy("rollout", rollout.choose, rollout.PARAMS, rollout.DESCRIPTION,
-                    ranges={k: RANGES[k] for k in rollout.PARAMS})
-    for spec in filter(None, os.environ.get("QUESTSIM_PLUGINS", "").split(os.pathsep)):
-        load_plugin(spec)
-
-
-def policies():
-    load_configured()
-    return list(_REGISTRY.values())
-
-
-def get(name) -> PolicyInfo:
-    load_configured()
-    if name not in _REGISTRY:
-        raise InputError(f"--policy: unknown policy {name!r} (registered: {', '.join(_REGISTRY)}; "
-                         "load your own with --plugin FILE)")
-    return _REGISTRY[name]
-
 
 # a plug-in's arguments, in the order decide() passes them to its entry point
 ARG_SPEC = (("s", "int32"), ("T", "int32"), ("legal", "int32"), ("n", None), ("rng", "uint64"),
             ("pp", "float64"), ("seat", None))
-_ADDRESSES = {}
+
+
+def _shipped(registry):
+    """The search policy ships as a plug-in: it runs the engine on sampled
+    futures, so it cannot be compiled into the engine it calls (rollout.py)."""
+    from . import rollout
+    registry.register("rollout", rollout.choose, rollout.PARAMS, rollout.DESCRIPTION,
+                      ranges={k: RANGES[k] for k in rollout.PARAMS})
+
+
+REGISTRY = PolicyRegistry("questsim", BUILTIN_POLICIES, _DESCRIPTIONS, RANGES, ARG_SPEC,
+                          engine_sources(Path(__file__).parent, ENGINE_SOURCES), _shipped)
+register_policy = REGISTRY.register
+load_plugin = REGISTRY.load_plugin
+load_configured = REGISTRY.load_configured
+policies = REGISTRY.policies
+get = REGISTRY.get
+__all__ = ["PolicyInfo", "REGISTRY", "register_policy", "load_plugin", "load_configured", "policies", "get",
+           "entry", "engine_for", "RANGES", "PLUGIN_ID", "ARG_SPEC"]
 
 
 def engine_for(info: PolicyInfo):
@@ -147,8 +93,4 @@ def entry(info: PolicyInfo) -> int:
     """The address of plug-in ``info``'s entry point, compiled once and cached
     under ``$QUESTSIM_CACHE`` (default ``~/.cache/questsim``; simcore/fnptr.py).
     It goes in the last column of the seat's row of ``pp``."""
-    if info.name not in _ADDRESSES:
-        key = sources_key(engine_sources(_HERE, ENGINE_SOURCES))
-        _ADDRESSES[info.name] = entry_address(info, ARG_SPEC, cache_root("QUESTSIM_CACHE", "questsim"),
-                                              "qm_entry", key)
-    return _ADDRESSES[info.name]
+    return REGISTRY.address(info)

@@ -24,11 +24,12 @@ from simcore.errors import InputError
 from simcore.rulesets import (
     PROVENANCE_PREFIXES,
     apply_overrides,
+    effective_rows,  # noqa: F401  (the game's part, simcore.game: every value in effect)
     format_errors,
     leaves,
     missing_provenance,
     model_hash,
-    provenance_of,
+    provenance_of,  # noqa: F401  (importable from the game, as from mournesim.ruleset)
     read_toml,
 )
 
@@ -613,11 +614,3 @@ def ruleset_hash(rs: Ruleset):
     return model_hash(rs)
 
 
-def effective_rows(rs: Ruleset):
-    """(path, value, provenance) for every leaf of the effective ruleset.
-
-    Values the file leaves out are not listed (an effect's ``races = []``,
-    i.e. every race, and ``target = "self"``; a card's absent ``when``), so
-    each row is a value the file or an override actually sets."""
-    d = rs.model_dump(mode="json", exclude={"provenance"}, exclude_unset=True)
-    return [(p, v, provenance_of(p, rs.provenance)) for p, v in leaves(d)]

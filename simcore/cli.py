@@ -296,3 +296,33 @@ def headline_of(run, df, headline) -> str:
     if len(arms) > 1:
         return f"{len(df):,} games of the {len(arms)} arms of experiment {run.get('experiment', '')!r}: rates by arm below"
     return headline(df)
+
+
+def game_cli(game, help_text, example):
+    """The click group of ``game``'s command (a simcore.game.Game): the
+    bad-input contract, ``--version``, ``--plugin``, and the commands every
+    game has (``policies``, ``rules show/check``, ``experiment``). The game
+    adds its own commands (simulate, replay, report, bench...) to it."""
+    from . import __version__
+    prog = game.package
+
+    @click.group(cls=error_group(prog), help=help_text, context_settings={"help_option_names": ["-h", "--help"]})
+    @click.version_option(__version__, prog_name=prog)
+    @click.option("--plugin", "plugin_specs", multiple=True, metavar="FILE.py|MODULE",
+                  help=f"Load a module that registers policies (repeatable; also ${prog.upper()}_PLUGINS).")
+    def main(plugin_specs):
+        for spec in plugin_specs:
+            game.registry.load_plugin(spec)
+
+    @main.command("policies")
+    def policies_cmd():
+        """List the registered policies, their parameters and defaults."""
+        for p in game.registry.policies():
+            kind = "built-in" if p.builtin_id >= 0 else f"plug-in from {p.source}"
+            params = ", ".join(f"{n}={v:g}" for n, v in zip(p.param_names, p.defaults)) or "no parameters"
+            click.echo(f"{p.name:<12} {p.description}")
+            click.echo(f"{'':<12} parameters: {params}  ({kind})")
+
+    add_rules_commands(main, game.title, game.parts["ruleset"], example)
+    add_experiment_command(main, prog)
+    return main

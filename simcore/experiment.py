@@ -32,11 +32,10 @@ import sys
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
 
 import numpy as np
 import pandas as pd
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from . import batch as driver
 from . import identity, paired, store
@@ -44,7 +43,6 @@ from .errors import InputError
 from .inputs import MAX_BATCH, parse_floats
 from .rulesets import format_errors
 
-GAMES = {"mournequest": "mournesim.experiment", "questmaster": "questsim.experiment"}
 BASELINE = "baseline"
 FIRST_ROUND = 2_000          # games per cell in the first round under target_ci
 
@@ -148,7 +146,7 @@ class Experiment(_Strict):
     """A whole experiment file."""
     title: str = Field(min_length=1)
     question: str = ""
-    game: Literal["mournequest", "questmaster"]
+    game: str            # an installed game's key (simcore.game): mournequest, questmaster
     seed: int = Field(1, ge=0, lt=2 ** 63)
     games: int = Field(10_000, ge=2, le=100_000_000)
     target_ci: float | None = Field(None, gt=0, lt=0.5)
@@ -160,6 +158,14 @@ class Experiment(_Strict):
     sensitivity: Sensitivity | None = None
     tune: Tune | None = None
     policy_tune: PolicyTune | None = None
+
+    @field_validator("game")
+    @classmethod
+    def _known_game(cls, key):
+        from . import game
+        if key not in game.games():
+            raise ValueError(f"{key!r} is no installed game: expected one of {', '.join(map(repr, game.games()))}")
+        return key
 
     @model_validator(mode="after")
     def _one_kind(self):
@@ -226,9 +232,10 @@ def load(path) -> Experiment:
 
 
 def adapter(exp: Experiment, prog: str):
-    """The game's adapter module; the file must be for the command's game."""
-    import importlib
-    mod = importlib.import_module(GAMES[exp.game])
+    """The game's experiment module (its part ``experiment``, simcore.game);
+    the file must be for the command's game."""
+    from . import game
+    mod = game.get(exp.game).module("experiment")
     if mod.PROG != prog:
         raise InputError(f"this is a {exp.game} experiment: run it with `{mod.PROG} experiment`")
     return mod

@@ -1,14 +1,18 @@
-"""Plug-in plumbing both games can use: import a user's module from a file
-or by name (errors as one line), and write and import a generated package of
-files (a plug-in policy's C entry point, simcore/fnptr.py)."""
+"""Plug-in plumbing both games use: each game's policy registry
+(:class:`PolicyRegistry`), importing a user's module from a file or by name
+(errors as one line), and writing and importing a generated package of files
+(a plug-in policy's C entry point, simcore/fnptr.py)."""
 from __future__ import annotations
 
 import hashlib
 import importlib
 import importlib.util
+import inspect
 import os
 import sys
 from contextlib import contextmanager
+from dataclasses import dataclass, field
+from importlib import metadata
 from pathlib import Path
 
 from .errors import InputError
@@ -114,3 +118,123 @@ def generated_package(root: Path, pkg: str, files: dict, module: str):
     if str(root) not in sys.path:
         sys.path.insert(0, str(root))
     return importlib.import_module(f"{pkg}.{module}")
+
+
+# ---- the policy registry, one per game ------------------------------------------
+
+@dataclass
+class PolicyInfo:
+    """A registered policy: its name, parameters and where it runs."""
+    name: str
+    description: str
+    param_names: tuple
+    defaults: tuple
+    builtin_id: int = -1          # id in the built-in engine, or -1 for a plug-in
+    func: object = None           # the plug-in's numba function
+    source: str = ""              # the plug-in's file
+    module: str = ""              # the plug-in's module name
+    meta: dict = field(default_factory=dict)
+    ranges: dict = field(default_factory=dict)   # parameter name -> (low, high); absent: any finite value
+
+
+class PolicyRegistry:
+    """A game's policies by name: the built-ins the engine compiles, and
+    plug-ins (a user's numba function, compiled alone behind a C entry point
+    and called by the engine through its address, simcore/fnptr.py).
+
+    ``builtins``: ``(id, name, parameter names, defaults)`` rows of the game's
+    kernels; ``descriptions`` and ``ranges`` (parameter → (low, high)) cover
+    them. ``prog`` names the game's command (``$PROG_PLUGINS``,
+    ``$PROG_CACHE``, the entry-point group ``prog.policies``); ``arg_spec`` is
+    a plug-in's arguments in the order the engine passes them; ``sources``
+    the engine files a compiled entry point depends on; ``shipped`` registers
+    the policies the game ships as plug-ins (the rollout search)."""
+
+    def __init__(self, prog, builtins, descriptions, ranges, arg_spec, sources, shipped=None):
+        self.prog, self.arg_spec, self.sources, self._shipped = prog, arg_spec, tuple(sources), shipped
+        self.ranges = ranges
+        self._infos = {name: PolicyInfo(name, descriptions.get(name, ""), tuple(pn), tuple(d), builtin_id=pid,
+                                        ranges={n: ranges[n] for n in pn})
+                       for pid, name, pn, d in builtins}
+        self._loaded = False
+        self._shipped_names = ()
+        self._addresses = {}
+
+    def register(self, name, func, params=None, description="", batch=None, ranges=None):
+        """Register numba function ``func`` as policy ``name``; ``params`` maps
+        parameter names to default values (the ``pp`` vector, in that order).
+        ``batch``: games per batch in grid runs, for a slow (search) policy,
+        so an interrupted run loses little and the progress bar moves.
+        ``ranges`` maps parameter names to their valid ``(low, high)``; a
+        value outside is refused before any game (without a range a value
+        need only be finite)."""
+        if not name.isidentifier():
+            raise InputError(f"policy name {name!r}: use letters, digits and underscores")
+        if name in self._infos and self._infos[name].builtin_id >= 0:
+            raise InputError(f"policy name {name!r} is a built-in policy")
+        from numba import config
+        if not hasattr(func, "py_func") and not config.DISABLE_JIT:
+            raise InputError(f"policy {name!r}: the function must be decorated with numba's @njit")
+        py = getattr(func, "py_func", func)   # the plain function when NUMBA_DISABLE_JIT=1
+        params = dict(params or {})
+        self._infos[name] = PolicyInfo(name, description, tuple(params), tuple(float(v) for v in params.values()),
+                                       func=func, source=inspect.getsourcefile(py) or "", module=py.__module__,
+                                       meta={"batch": int(batch)} if batch else {},
+                                       ranges=checked_ranges(name, params, ranges))
+        return func
+
+    def load_plugin(self, spec):
+        """Import a plug-in module given as a ``.py`` file path or a module name."""
+        return import_plugin(spec, f"{self.prog}_plugin")
+
+    def load_configured(self):
+        """Register the shipped plug-ins, then load those named in
+        ``$PROG_PLUGINS`` (os.pathsep separated) and installed entry points
+        of the group ``prog.policies`` (once)."""
+        if self._loaded:
+            return
+        self._loaded = True
+        if self._shipped:
+            before = set(self._infos)
+            self._shipped(self)
+            self._shipped_names = tuple(set(self._infos) - before)
+        for spec in filter(None, os.environ.get(f"{self.prog.upper()}_PLUGINS", "").split(os.pathsep)):
+            self.load_plugin(spec)
+        for ep in metadata.entry_points(group=f"{self.prog}.policies"):
+            load_entry_point(ep)
+
+    def policies(self):
+        """Every registered policy, built-ins first."""
+        self.load_configured()
+        return list(self._infos.values())
+
+    def get(self, name) -> PolicyInfo:
+        """Policy ``name``; an unknown name is bad input."""
+        self.load_configured()
+        if name not in self._infos:
+            raise InputError(f"--policy: unknown policy {name!r} (registered: {', '.join(self._infos)}; "
+                             "load your own with --plugin FILE)")
+        return self._infos[name]
+
+    def plugs_in(self, names):
+        """Whether any of policies ``names`` is a plug-in (user code, or the
+        shipped search), so its games play in a child process."""
+        return any(self.get(n).builtin_id < 0 for n in names)
+
+    def specs(self):
+        """Files/modules a worker process must load to know the registered
+        plug-ins (the shipped ones register themselves)."""
+        return tuple(sorted({p.source if Path(p.source).is_file() else p.module
+                             for p in self.policies() if p.builtin_id < 0 and p.name not in self._shipped_names}))
+
+    def address(self, info: PolicyInfo) -> int:
+        """The address of plug-in ``info``'s entry point, compiled once and
+        cached under ``$PROG_CACHE`` (default ``~/.cache/prog``) and recompiled
+        when its file or an engine source changes (simcore/fnptr.py)."""
+        from .fnptr import entry_address
+        from .jitcache import sources_key
+        if info.name not in self._addresses:
+            self._addresses[info.name] = entry_address(
+                info, self.arg_spec, cache_root(f"{self.prog.upper()}_CACHE", self.prog), f"{self.prog}_entry",
+                sources_key(self.sources))
+        return self._addresses[info.name]

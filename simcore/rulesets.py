@@ -49,6 +49,15 @@ def provenance_of(path, provenance):
     return None
 
 
+def effective_rows(rs):
+    """(path, value, provenance) for every leaf of the effective ruleset
+    ``rs`` (a game's pydantic Ruleset with a ``provenance`` map): the values
+    the file sets and the defaults it leaves to the model, each with the
+    provenance of its longest documented prefix. ``rules show`` prints these."""
+    d = rs.model_dump(mode="json", exclude={"provenance"})
+    return [(p, v, provenance_of(p, rs.provenance)) for p, v in leaves(d)]
+
+
 def format_errors(err: ValidationError, drop_tags=frozenset(), messages=None):
     """One ``dotted.path: problem`` line per pydantic error.
 

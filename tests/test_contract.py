@@ -1,78 +1,88 @@
 """The contracts every game keeps (shared/design.md: determinism, result rows,
-replay, bad input), checked once for both games through a small adapter
-each. A third game joins by adding its adapter to ``GAMES``; the per-game
-details stay in the per-game test files.
+replay, bad input), checked once for every installed game through its
+``simcore.game.Game`` (as pgx's ``api_test`` runs over every ``Env``). A
+third game registered under the entry-point group ``simcore.games`` is
+checked here without a line of this file changing; the per-game details stay
+in the per-game test files.
 
 - the same ``(seed, games, configuration)`` gives identical result rows;
 - game ``i`` is the same game whatever batch it is played in;
 - a replay of game ``i`` rebuilds row ``i`` exactly from its final state;
-- a bad command line is one line on stderr and exit status 2.
+- a bad command line is one line on stderr and exit status 2;
+- the game supplies every part simcore names, and its registry and result
+  columns are whole.
 """
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from simcore import game as games
+from simcore.game import PARTS
+
 EXE = Path(sys.executable).parent
+# bad command lines every game's command must refuse with exit status 2
+BAD_ARGS = (("simulate", "--games", "0"), ("simulate", "--players", "99"), ("simulate", "--policy", "nobody"),
+            ("simulate", "--set", "nobody.nothing=3"), ("replay", "--game", "-1"))
 
 
-@dataclass
-class Adapter:
-    """What the contracts need of one game."""
-    prog: str
-    layout: object
-    rows: object          # (seed, first, n) -> int32 result rows
-    replay_row: object    # (seed, i) -> the result row rebuilt from game i's replay
-    bad_args: tuple       # command lines that must be refused with exit status 2
+class Played:
+    """A game with its published rules and sample configuration, ready to play."""
 
+    def __init__(self, g):
+        self.g, self.prog = g, g.package
+        self.layout = g.module("layout")
+        self.sim = g.module("sim")
+        self.rules = self.sim.prepare()
+        self.cfg = g.sample_config()
 
-def _mournequest():
-    from mournesim import layout, sim
-    from mournesim.game import result_row
-    rules = sim.prepare()
-    cfg = sim.Config(level="easy", players=3, policy="greedy")
+    def rows(self, seed, first, n):
+        return self.sim.run_games(self.rules, self.cfg, seed, first, n)
 
-    def replay_row(seed, i):
-        rp = sim.replay(seed=seed, game=i, level=cfg.level, players=cfg.players, policy=cfg.policy, rules=rules)
-        out = np.zeros(layout.NRES, np.int32)
-        result_row(rp.final_state, rules.T, out)
+    def replay_row(self, seed, i):
+        rp = self.g.replay_cell(self.rules, self.cfg, seed, i)
+        out = np.zeros(self.layout.NRES, np.int32)
+        self.g.module("engine").result_row(rp.final_state, self.rules.T, out)
         return out
-    return Adapter("mournesim", layout, lambda seed, first, n: sim.run_games(rules, cfg, seed, first, n), replay_row,
-                   (("simulate", "--games", "0"), ("simulate", "--players", "5"), ("simulate", "--policy", "nobody"),
-                    ("simulate", "--set", "heroes.nobody.courage=3"), ("replay", "--game", "-1")))
 
 
-def _questmaster():
-    from questsim import layout, sim
-    from questsim.engine import result_row
-    from questsim.replay import replay
-    rules = sim.prepare()
-    cfg = sim.Config(players=3, policies=("planner", "greedy", "random"))
-
-    def replay_row(seed, i):
-        rp = replay(seed=seed, game=i, players=cfg.players, policies=cfg.policies, rules=rules)
-        out = np.zeros(layout.NRES, np.int32)
-        result_row(rp.final_state, rules.T, out)
-        return out
-    return Adapter("questsim", layout, lambda seed, first, n: sim.run_games(rules, cfg, seed, first, n), replay_row,
-                   (("simulate", "--games", "0"), ("simulate", "--players", "7"), ("simulate", "--policy", "nobody"),
-                    ("simulate", "--set", "characters.nobody.hp=3"), ("replay", "--game", "-1")))
-
-
-GAMES = {"mournesim": _mournequest, "questsim": _questmaster}
 _MADE = {}
 
 
-@pytest.fixture(params=sorted(GAMES))
+@pytest.fixture(params=sorted(games.games()))
 def game(request):
     if request.param not in _MADE:
-        _MADE[request.param] = GAMES[request.param]()
+        _MADE[request.param] = Played(games.get(request.param))
     return _MADE[request.param]
+
+
+def test_the_installed_games_are_both_games():
+    assert sorted(games.games()) == ["mournequest", "questmaster"]
+    with pytest.raises(Exception, match="unknown game 'chess'"):
+        games.get("chess")
+
+
+@pytest.mark.parametrize("key", sorted(games.games()))
+def test_a_game_supplies_every_part_and_a_whole_registry(key):
+    g = games.get(key)
+    assert set(g.parts) == set(PARTS), f"{key}: parts differ from simcore.game.PARTS"
+    for part, mod in g.parts.items():
+        assert importlib.util.find_spec(mod) is not None, f"{key}: part {part} names a missing module {mod}"
+    assert len(g.result_columns) == g.module("layout").NRES
+    infos = g.registry.policies()
+    assert any(p.builtin_id >= 0 for p in infos) and "rollout" in [p.name for p in infos]
+    for p in infos:   # every parameter of a built-in has a valid range holding its default
+        assert len(p.param_names) == len(p.defaults) and set(p.ranges) <= set(p.param_names)
+        for name, d in zip(p.param_names, p.defaults):
+            if p.builtin_id >= 0 or p.name == "rollout":
+                lo, hi = p.ranges[name]
+                assert lo <= d <= hi, (key, p.name, name)
+    assert g.behaviour_version >= 1
 
 
 def test_same_seed_gives_identical_rows_and_other_seeds_other_games(game):
@@ -101,7 +111,7 @@ def test_replay_rebuilds_the_batch_row(game):
 
 @pytest.mark.parametrize("k", range(5))
 def test_bad_command_lines_are_one_line_and_exit_2(game, k):
-    args = game.bad_args[k]
+    args = BAD_ARGS[k]
     r = subprocess.run([str(EXE / game.prog), *args], capture_output=True, text=True)
     assert r.returncode == 2, (args, r.stderr)
     lines = r.stderr.strip().splitlines()

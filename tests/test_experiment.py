@@ -486,7 +486,8 @@ def test_shipped_experiment_runs_on_a_few_games(path, tmp_path):
     would spend a minute and more of the suite on start-ups."""
     import re
     exp = ex.load(path)
-    prog = ex.GAMES[exp.game].split(".")[0]
+    from simcore import game
+    prog = game.get(exp.game).package
     main = mq_main if prog == "mournesim" else qm_main
     if exp.policy_tune is not None:
         text, n = re.subn(r"(?m)^budget = \d+", "budget = 8", path.read_text())

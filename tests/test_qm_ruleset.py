@@ -304,15 +304,18 @@ def test_effect_vocabulary_is_used_where_allowed():
 # ---------------------------------------------------------------- provenance --
 
 def test_every_value_has_provenance():
-    """Every effective value has provenance starting 'rulebook:' or 'assumed:',
-    and the rows are exactly the values the file sets."""
+    """Every effective value has provenance starting 'rulebook:' or 'assumed:';
+    the rows are every value the file sets and the defaults it leaves unset
+    (an effect's ``races = []``, every race), as in MourneQuest."""
     rows = effective_rows(RS)
     assert len(rows) > 300
     for path, _v, prov in rows:
         assert prov is not None and prov.startswith(("rulebook:", "assumed:")), path
     from simcore.rulesets import leaves
-    raw_paths = [p for p, _ in leaves({k: v for k, v in RAW.items() if k != "provenance"})]
-    assert sorted(p for p, _, _ in rows) == sorted(raw_paths)
+    raw_paths = {p for p, _ in leaves({k: v for k, v in RAW.items() if k != "provenance"})}
+    paths = {p: v for p, v, _ in rows}
+    assert raw_paths < set(paths)
+    assert paths["symbols.sword.0.races"] == []    # unset in the file: every race
 
 
 def test_rulebook_numbers_quote_the_rulebook():
