@@ -875,9 +875,11 @@ def planner(s, T, legal, n, rng, pp, seat):
 
 
 @inlined
-def decide(s, T, legal, n, rng, policy, pp, seat):
-    """Dispatch to seat's policy by id (``greedy_v2`` and ``planner_v2`` are
-    greedy and the planner with their own defaults)."""
+def decide(s, T, legal, n, rng, pp, seat):
+    """Dispatch to seat's policy by its id in the state (``greedy_v2`` and
+    ``planner_v2`` are greedy and the planner with their own defaults);
+    ``pp`` is the seat's row of parameters."""
+    policy = s[pbase(seat) + L.P_POLICY]
     if policy == POLICY_GREEDY or policy == POLICY_GREEDY_V2:
         return greedy(s, T, legal, n, rng, pp, seat, GREEDY_NEW)
     if policy == POLICY_PLANNER or policy == POLICY_PLANNER_V2:

@@ -22,8 +22,10 @@ from numba import njit
 
 from simcore.rng import N_STREAMS, STREAM_POLICY, STREAM_SETUP, next_u64, seed_streams, shuffle
 from . import layout as L
-from .engine import after_choice, finish_round, over, play
+from .core import over
+from .game import finish_round, play
 from .policies import PLANNER_DEFAULTS, PLANNER_PARAMS, POLICY_PLANNER, planner
+from .turn import after_choice
 
 # the planner's parameters (played by the search's every seat), then its own
 PARAMS = {**dict(zip(PLANNER_PARAMS, PLANNER_DEFAULTS)), "samples": 16.0, "confidence": 1.5}
@@ -45,11 +47,11 @@ def continuation(s, s2, T, rng2, legal2, ev2, snaps2, pp2, seat, c, seed):
         shuffle(rng2, STREAM_SETUP, s2[deck:deck + n], n)
     for p in range(s2[L.G_NP]):
         s2[L.G_P + p * L.PS + L.P_POLICY] = POLICY_PLANNER
-    after_choice(s2, T, ev2, legal2, rng2, pp2, seat, c)
+    after_choice(s2, T, ev2, rng2, legal2, pp2, seat, c)
     if not over(s2):
-        finish_round(s2, T, ev2, legal2, rng2, pp2, seat)
+        finish_round(s2, T, ev2, rng2, legal2, pp2, seat)
     if not over(s2):
-        play(s2, T, ev2, legal2, rng2, pp2, snaps2)
+        play(s2, T, ev2, snaps2, rng2, legal2, pp2)
     return 1.0 if s2[L.G_WINNER] == seat else 0.0
 
 

@@ -20,7 +20,7 @@ _WARM = {
                 # in the time the Quest Master engine finishes before MourneQuest's
                 "from numba import types as t; from questsim import engine as E; "
                 "A = lambda d, n=1: t.Array(d, n, 'C'); "
-                "sig = (A(t.int32), A(t.int32), A(t.int32, 2), A(t.int32), A(t.uint64), A(t.float64, 2), t.int64); "
+                "sig = (A(t.int32), A(t.int32), A(t.int32, 2), A(t.uint64), A(t.int32), A(t.float64, 2), t.int64); "
                 "[f.compile(sig) for f in (E.take_turn, E.duel, E.resolve)]",
 }
 

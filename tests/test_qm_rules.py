@@ -89,7 +89,7 @@ class QGame:
         pol = np.zeros(L.MAX_PLAYERS, np.int32)
         pols = [policies] * self.n if isinstance(policies, int) else list(policies)
         pol[:self.n] = pols
-        E.setup(self.s, self.T, self.ev, self.legal, self.rng, self.pp, int(self.n), c, pol, int(logging))
+        E.setup(self.s, self.T, self.ev, self.rng, self.legal, self.pp, int(self.n), c, pol, int(logging))
 
     # ---- seat fields
     def b(self, p):
@@ -201,7 +201,7 @@ class QGame:
 
     # ---- entry points
     def duel(self, att):
-        E.duel(self.s, self.T, self.ev, self.legal, self.rng, self.pp, int(att))
+        E.duel(self.s, self.T, self.ev, self.rng, self.legal, self.pp, int(att))
 
     def land(self, seat, sq, by_card=0):
         """The pawn stands on ``sq`` and the square takes effect (land + resolve)."""
@@ -209,14 +209,14 @@ class QGame:
         self.s[L.G_ACTIVE] = int(seat)
         self.s[L.G_CHAIN] = 0
         self.s[L.G_STK_N] = 0
-        E.land(self.s, self.T, self.ev, self.legal, self.rng, self.pp, int(seat), int(sq), int(by_card))
-        E.resolve(self.s, self.T, self.ev, self.legal, self.rng, self.pp, int(seat))
+        E.land(self.s, self.T, self.ev, self.rng, self.legal, self.pp, int(seat), int(sq), int(by_card))
+        E.resolve(self.s, self.T, self.ev, self.rng, self.legal, self.pp, int(seat))
 
     def turn(self, seat):
-        E.take_turn(self.s, self.T, self.ev, self.legal, self.rng, self.pp, int(seat))
+        E.take_turn(self.s, self.T, self.ev, self.rng, self.legal, self.pp, int(seat))
 
     def walk(self, seat, steps):
-        pos, warped = E.walk(self.s, self.T, self.ev, self.legal, self.rng, self.pp, int(seat), int(steps))
+        pos, warped = E.walk(self.s, self.T, self.ev, self.rng, self.legal, self.pp, int(seat), int(steps))
         return int(pos), bool(warped)
 
     def lose(self, seat, n):
@@ -226,10 +226,10 @@ class QGame:
         E.gain_hp(self.s, self.T, self.ev, int(seat), int(n))
 
     def draw(self, seat):
-        E.draw_item(self.s, self.T, self.ev, self.legal, self.rng, self.pp, int(seat))
+        E.draw_item(self.s, self.T, self.ev, self.rng, self.legal, self.pp, int(seat))
 
     def play(self):
-        E.play(self.s, self.T, self.ev, self.legal, self.rng, self.pp, np.zeros((1, L.STATE_SIZE), np.int32))
+        E.play(self.s, self.T, self.ev, np.zeros((1, L.STATE_SIZE), np.int32), self.rng, self.legal, self.pp)
 
     @property
     def win(self):

@@ -174,9 +174,9 @@ def test_square_landing_frequencies_match_the_markov_chain():
     b = L.G_P
     for g in range(games):
         seed_streams(np.uint64(5), g, rng)
-        engine.setup(s, T, ev, legal, rng, pp, 2, chars, pids, 0)
+        engine.setup(s, T, ev, rng, legal, pp, 2, chars, pids, 0)
         for t in range(turns):
-            engine.take_turn(s, T, ev, legal, rng, pp, 0)
+            engine.take_turn(s, T, ev, rng, legal, pp, 0)
             s[b + L.P_CASTLES] = 0          # keep the five-castle win from ending the walk
             pos[t, g] = s[b + L.P_POS]
     dist = np.zeros(nsq)

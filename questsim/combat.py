@@ -1,0 +1,350 @@
+"""The duel (QM-DUEL-*): choosing the target, the Mp roll, the free first
+attack and the paid attacks in turn, each side's window of attack or
+shield cards and abilities, damage and absorption; and the bookkeeping of
+target choices.
+"""
+import numpy as np
+
+from simcore.jit import inlined, kernel
+from . import layout as L
+from . import tables as TB
+from .core import OPB, add_legal, ask, log, over, pb, race_ok, roll
+from .hand import discard_choice, draw_item, remove_card, to_used
+from .life import gain_hp, lose_hp
+
+
+@kernel
+def combat_card_ok(T, kind, attacking, mp):
+    """A blue card usable now: sword/sword-and-shield when attacking, shield
+    or sword-and-shield when defending, casting cost within Mp (QM-CARD-04..08)."""
+    o = TB.O_ITEM + kind * TB.IK
+    if T[o + 1] != 1 or T[o + 3] > mp:
+        return False
+    sym = T[o + 2]
+    if sym == L.IS_SWORD_SHIELD:
+        return True
+    return sym == (L.IS_SWORD if attacking else L.IS_SHIELD)
+
+
+@kernel
+def combat_effects(s, T, ev, rng, legal, pp, seat, opp, start, count, attacking, card):
+    """Apply the combat effects of a card (``card``) or ability: attack ops
+    when attacking, defence ops when defending (a sword-and-shield card has
+    both). Only a card's At bonus can last the combat (toggle)."""
+    race = s[pb(seat) + L.P_RACE]
+    for i in range(count):
+        row = TB.O_EFF + (start + i) * L.EW
+        if not race_ok(T, row, race):
+            continue
+        op = T[row + L.E_OP]
+        n = T[row + L.E_N]
+        if attacking and op == L.OP_ATTACK_BONUS:
+            s[L.G_DUEL_AT] += n
+            if T[TB.P_T_BONUS_LASTS] and card:
+                s[pb(seat) + L.P_BONUS] += n
+        elif attacking and op == L.OP_DESTROY_ITEMS:
+            for _ in range(n):
+                discard_choice(s, T, ev, rng, legal, pp, opp, L.CTX_DISCARD)
+        elif not attacking and op == L.OP_SHIELD:
+            if T[TB.P_T_SHIELDS_STACK]:
+                s[L.G_DUEL_SHIELD] += n
+            elif n > s[L.G_DUEL_SHIELD]:
+                s[L.G_DUEL_SHIELD] = n
+            if T[TB.P_T_SHIELD_LASTS]:
+                s[pb(seat) + L.P_CARRY_SHIELD] = s[L.G_DUEL_SHIELD]
+        elif not attacking and op == L.OP_ABSORB:
+            s[L.G_DUEL_ABSORB] = T[row + L.E_ARG]
+        elif op == L.OP_DRAW_ITEM:
+            for _ in range(n):
+                draw_item(s, T, ev, rng, legal, pp, seat)
+        elif op == L.OP_GAIN_HP:
+            gain_hp(s, T, ev, seat, n)
+
+
+@kernel
+def card_window(s, T, ev, rng, legal, pp, seat, opp, attacking):
+    """The attacker adds attack cards and abilities, or the defender shield
+    cards and abilities, each paid from Mp, until done (QM-DUEL-05/06, QM-GAP-20)."""
+    b = pb(seat)
+    ch = TB.O_CHAR + s[b + L.P_CHAR] * TB.CH
+    items = 0
+    while not over(s) and s[b + L.P_ALIVE]:
+        mp = s[b + L.P_MP]
+        n = 0
+        legal[n] = L.A_DONE * OPB
+        n += 1
+        if items == 0 or not T[TB.P_T_ONE_ITEM]:   # the toggle limits Item cards, not abilities
+            for i in range(s[b + L.P_HAND_N]):
+                kind = s[b + L.P_HAND + i]
+                if combat_card_ok(T, kind, attacking, mp):
+                    n = add_legal(legal, n, L.A_PLAY * OPB + kind)
+        if n == 1 and T[ch + TB.C_NAB] == 0:
+            break
+        for k in range(T[ch + TB.C_NAB]):
+            o = ch + TB.C_AB + 5 * k
+            if T[o] == (0 if attacking else 1) and T[o + 1] <= mp and s[b + L.P_ABIL + k] < T[o + 2]:
+                legal[n] = L.A_ABILITY * OPB + k
+                n += 1
+        c = ask(s, T, legal, n, rng, pp, seat, L.CTX_ATTACK_CARDS if attacking else L.CTX_DEFEND,
+                s[L.G_DUEL_AT])
+        if c // OPB == L.A_DONE:
+            break
+        # the decision counters: which kind of option, and a shield or
+        # absorb played when the attack is already stopped (absorbed, or its
+        # At no more than the Shield), which cannot lessen the damage
+        is_card = c // OPB == L.A_PLAY
+        if is_card:
+            o = TB.O_ITEM + (c % OPB) * TB.IK
+            start, count = T[o + 5], T[o + 6]
+            s[L.G_DEC + (L.DEC_ATTACK_CARDS if attacking else L.DEC_DEFEND_CARDS)] += 1
+        else:
+            o = ch + TB.C_AB + 5 * (c % OPB)
+            start, count = T[o + 3], T[o + 4]
+            s[L.G_DEC + (L.DEC_ATTACK_ABILITIES if attacking else L.DEC_DEFEND_ABILITIES)] += 1
+        if not attacking and (s[L.G_DUEL_ABSORB] >= 0 or s[L.G_DUEL_AT] <= s[L.G_DUEL_SHIELD]) and \
+                only_shields(T, start, count):
+            s[L.G_DEC + L.DEC_DEFEND_WASTED] += 1
+        if is_card:
+            items += 1
+            kind = c % OPB
+            o = TB.O_ITEM + kind * TB.IK
+            s[b + L.P_MP] -= T[o + 3]
+            remove_card(s, seat, kind)
+            to_used(s, kind)
+            log(s, ev, L.EV_PLAY_ITEM, seat, kind, T[o + 3], s[b + L.P_MP], 0)
+            combat_effects(s, T, ev, rng, legal, pp, seat, opp, T[o + 5], T[o + 6], np.bool_(attacking), np.bool_(True))
+        else:
+            k = c % OPB
+            o = ch + TB.C_AB + 5 * k
+            s[b + L.P_MP] -= T[o + 1]
+            s[b + L.P_ABIL + k] += 1
+            log(s, ev, L.EV_PLAY_ITEM, seat, -1 - k, T[o + 1], s[b + L.P_MP], 0)
+            combat_effects(s, T, ev, rng, legal, pp, seat, opp, T[o + 3], T[o + 4], np.bool_(attacking), np.bool_(False))
+
+
+@kernel
+def only_shields(T, start, count):
+    """Whether an effect list does nothing for a defender but shield or
+    absorb the attack (a Shield card, Vanish; not Prayer's Hp): bookkeeping
+    for the ``defend_wasted`` counter."""
+    for i in range(count):
+        op = T[TB.O_EFF + (start + i) * L.EW + L.E_OP]
+        if op != L.OP_SHIELD and op != L.OP_ABSORB and op != L.OP_ATTACK_BONUS and op != L.OP_DESTROY_ITEMS:
+            return False
+    return True
+
+
+@inlined
+def one_attack(s, T, ev, rng, legal, pp, att, dfn, at, cost):
+    """One attack at ``at`` (already paid: ``cost``): attack cards, then the
+    defence, then damage = At - Shield, never below 0, or absorbed
+    (QM-DUEL-05..07, QM-RULING-04). The attack counts, and is logged, as
+    soon as it is declared: before its cards, so the log's Mp reads in order
+    (Mp rolled, the attack's cost, each card's cost), and the result row's
+    ``attacks`` agrees with the log even when the game ends in the defence."""
+    s[L.G_DUEL_AT] = at + (s[pb(att) + L.P_BONUS] if T[TB.P_T_BONUS_LASTS] else 0)
+    s[L.G_DUEL_SHIELD] = s[pb(dfn) + L.P_CARRY_SHIELD] if T[TB.P_T_SHIELD_LASTS] else 0
+    s[L.G_DUEL_ABSORB] = -1
+    s[L.G_ATTACKS] += 1
+    log(s, ev, L.EV_ATTACK, att, dfn, s[L.G_DUEL_AT], cost, s[pb(att) + L.P_MP])
+    card_window(s, T, ev, rng, legal, pp, att, dfn, np.bool_(True))
+    if over(s) or not s[pb(dfn) + L.P_ALIVE] or not s[pb(att) + L.P_ALIVE]:
+        return
+    card_window(s, T, ev, rng, legal, pp, dfn, att, np.bool_(False))
+    if over(s) or not s[pb(dfn) + L.P_ALIVE]:
+        return
+    a = s[L.G_DUEL_AT]
+    if s[L.G_DUEL_ABSORB] >= 0:
+        log(s, ev, L.EV_ABSORB, dfn, a, s[L.G_DUEL_ABSORB], 0, 0)
+        if s[L.G_DUEL_ABSORB] == L.GAIN_HP:
+            gain_hp(s, T, ev, dfn, a)
+        elif s[L.G_DUEL_ABSORB] == L.GAIN_MP:
+            s[pb(dfn) + L.P_MP] += a
+        return
+    dmg = a - s[L.G_DUEL_SHIELD]
+    if dmg < 0:
+        dmg = 0
+    log(s, ev, L.EV_DAMAGE, dfn, a, s[L.G_DUEL_SHIELD], dmg, 0)
+    s[pb(att) + L.P_DAMAGE] += dmg
+    lose_hp(s, T, ev, dfn, np.int64(dmg))
+
+
+@kernel
+def count_target(s, T, legal, n, att, dfn):
+    """Count a fight's target choice by what the target was among the
+    ``n`` opponents on offer (``legal``): the castle leader, within 5 Hp of
+    the Hp win, the lowest or highest Hp, within reach of the free attack's
+    At. Only a real choice (two or more opponents) counts; this is
+    bookkeeping, not a rule."""
+    if n < 2:
+        return
+    s[L.G_DEC + L.DEC_TARGET_CHOICES] += 1
+    db = pb(dfn)
+    hp, cas = s[db + L.P_HP], castle_count(T, s[db + L.P_CASTLES])
+    lowest, highest, leader = True, True, cas > 0
+    for i in range(n):
+        q = pb(legal[i] % OPB)
+        if s[q + L.P_HP] < hp:
+            lowest = False
+        if s[q + L.P_HP] > hp:
+            highest = False
+        if castle_count(T, s[q + L.P_CASTLES]) > cas:
+            leader = False
+    s[L.G_DEC + L.DEC_TARGET_LEADER] += leader
+    s[L.G_DEC + L.DEC_TARGET_NEAR_HP_WIN] += hp > T[TB.P_WIN_HP] - 6
+    s[L.G_DEC + L.DEC_TARGET_LOWEST_HP] += lowest
+    s[L.G_DEC + L.DEC_TARGET_HIGHEST_HP] += highest
+    s[L.G_DEC + L.DEC_TARGET_KILLABLE] += hp <= T[TB.O_CHAR + s[pb(att) + L.P_CHAR] * TB.CH + TB.C_AT]
+
+
+@kernel
+def castle_count(T, mask):
+    """Castles in a landed-castles bit mask."""
+    k = 0
+    for i in range(T[TB.P_NCASTLES]):
+        k += (mask >> i) & 1
+    return k
+
+
+@inlined
+def duel(s, T, ev, rng, legal, pp, att):
+    """A combat started by ``att``, who chooses any other living player
+    (QM-DUEL-01, QM-GAP-25); see duel_with."""
+    n = 0
+    for p in range(s[L.G_NP]):
+        if p != att and s[pb(p) + L.P_ALIVE]:
+            legal[n] = L.A_TARGET * OPB + p
+            n += 1
+    if n == 0 or not s[pb(att) + L.P_ALIVE]:
+        return
+    dfn = ask(s, T, legal, n, rng, pp, att, L.CTX_TARGET, 0) % OPB
+    count_target(s, T, legal, np.int64(n), att, dfn)
+    duel_with(s, T, ev, rng, legal, pp, att, dfn)
+
+
+@kernel
+def duel_with(s, T, ev, rng, legal, pp, att, dfn):
+    """The combat of ``att`` against ``dfn`` (QM-DUEL-01..12): roll Mp
+    (attacker red, defender blue; QM-GAP-30), the compulsory free first
+    attack at At (QM-RULING-01), then the sides alternate paid attacks.
+
+    When the side due to attack cannot pay for any attack, the combat ends
+    for both (QM-DUEL-12, step 9: "when a player can no longer attack because
+    they have no Mp left"); toggle ``lone_attacker_continues`` lets the other
+    side keep attacking instead. A side that declines a paid attack makes no
+    more attacks (QM-DUEL-11) and the other keeps attacking until it stops or
+    cannot pay ("when both players have stopped attacking"); toggle
+    ``attacker_continues_after_decline`` false ends the combat at the
+    decline. Every stop and the end are logged (``decline``, ``cannot_pay``,
+    ``duel_end``)."""
+    s[L.G_DUELS] += 1
+    s[L.G_DUEL_A] = att
+    s[L.G_DUEL_D] = dfn
+    fa, fd = 0, 0
+    for p in (att, dfn):
+        b = pb(p)
+        f = roll(T, rng, L.DIE_RED if p == att else L.DIE_BLUE)
+        if p == att:
+            fa = f
+        else:
+            fd = f
+        s[b + L.P_MP] = f if f > 0 else T[TB.P_MP_SYMBOL]
+        s[b + L.P_OUT] = 0
+        s[b + L.P_BONUS] = 0
+        s[b + L.P_CARRY_SHIELD] = 0
+        s[b + L.P_DUELS] += 1
+        for k in range(4):
+            s[b + L.P_ABIL + k] = 0
+    log(s, ev, L.EV_FIGHT, att, dfn, s[pb(att) + L.P_MP], s[pb(dfn) + L.P_MP], 0)
+    log(s, ev, L.EV_DIE, att, L.DIE_RED, fa, s[pb(att) + L.P_MP], 0)     # the Mp dice as rolled
+    log(s, ev, L.EV_DIE, dfn, L.DIE_BLUE, fd, s[pb(dfn) + L.P_MP], 0)
+    cur = att
+    attacks = 0
+    first = True
+    why = L.END_BOTH_STOPPED
+    while True:
+        if not s[pb(att) + L.P_ALIVE] or not s[pb(dfn) + L.P_ALIVE]:
+            why = L.END_ELIMINATED
+            break
+        if over(s):
+            why = L.END_GAME_OVER
+            break
+        if T[TB.P_MAX_ATTACKS] > 0 and attacks >= T[TB.P_MAX_ATTACKS]:
+            why = L.END_CAP
+            break
+        opp = dfn if cur == att else att
+        b = pb(cur)
+        if s[b + L.P_OUT]:
+            # this side has stopped; the other attacks again (only reached
+            # while the other has not stopped too)
+            if s[pb(opp) + L.P_OUT]:
+                why = L.END_BOTH_STOPPED
+                break
+            cur = opp
+            continue
+        ch = TB.O_CHAR + s[b + L.P_CHAR] * TB.CH
+        mp = s[b + L.P_MP]
+        cost = 0
+        at = 0
+        n = 0
+        cheapest = 1 << 20
+        if first:
+            # the free first attack is compulsory (QM-RULING-01, QM-GAP-34);
+            # only a ruleset that gives it a cost can make it unaffordable
+            cheapest = T[TB.P_FREE_COST]
+            if mp >= cheapest:
+                cost = cheapest
+                at = T[ch + TB.C_AT]
+                n = 1
+        else:
+            for k in range(T[ch + TB.C_NATT]):
+                c_k = T[ch + TB.C_ATT + 2 * k]
+                if c_k < cheapest:
+                    cheapest = c_k
+                if c_k <= mp:
+                    legal[n] = L.A_ATTACK * OPB + k
+                    n += 1
+        if n == 0:
+            # cannot pay: step 9 ends the combat for both sides
+            log(s, ev, L.EV_CANNOT_PAY, cur, mp, cheapest, 0, 0)
+            first = False
+            if not T[TB.P_T_LONE_CONTINUES]:
+                why = L.END_CANNOT_PAY
+                break
+            s[b + L.P_OUT] = 1
+            if s[pb(opp) + L.P_OUT]:
+                why = L.END_BOTH_STOPPED
+                break
+            cur = opp
+            continue
+        if not first:
+            legal[n] = L.A_DECLINE * OPB
+            n += 1
+            c = ask(s, T, legal, n, rng, pp, cur, L.CTX_ATTACK, 0)
+            if c // OPB == L.A_DECLINE:
+                s[L.G_DEC + L.DEC_DECLINE_ATTACK] += 1
+                log(s, ev, L.EV_DECLINE, cur, opp, mp, 0, 0)
+                s[b + L.P_OUT] = 1
+                if not T[TB.P_T_AFTER_DECLINE]:
+                    why = L.END_DECLINED
+                    break
+                if s[pb(opp) + L.P_OUT]:
+                    why = L.END_BOTH_STOPPED
+                    break
+                cur = opp
+                continue
+            k = c % OPB
+            cost = T[ch + TB.C_ATT + 2 * k]
+            at = T[ch + TB.C_ATT + 2 * k + 1]
+            s[L.G_DEC + L.DEC_PAID_ATTACKS] += 1
+        s[b + L.P_MP] -= cost
+        first = False
+        attacks += 1
+        one_attack(s, T, ev, rng, legal, pp, cur, opp, at, cost)
+        if not s[pb(opp) + L.P_OUT]:
+            cur = opp
+    log(s, ev, L.EV_DUEL_END, att, dfn, why, attacks, 0)
+    for p in (att, dfn):
+        s[pb(p) + L.P_MP] = 0      # Mp exists only within a combat (QM-GAP-31)
+    s[L.G_DUEL_A] = -1
+    s[L.G_DUEL_D] = -1

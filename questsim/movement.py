@@ -1,0 +1,128 @@
+"""Moving a pawn and landing (QM-MOVE-*, QM-SQUARE-*): steps along the
+board with the mover's choice at forks, warps passed or landed on, a castle
+landed on (the five-castle win, QM-END-04), and the landed square's effect
+queued (a pawn there fought first under its toggle).
+"""
+import numpy as np
+
+from simcore.jit import kernel
+from . import layout as L
+from . import tables as TB
+from .combat import count_target, duel_with
+from .core import OPB, ask, log, over, pb, push
+from .life import declare_win
+
+
+@kernel
+def mark_castle(s, T, ev, seat, sq):
+    """Record a landing on a castle; all of them wins at once (QM-END-04)."""
+    c = T[TB.O_SQ_CASTLE + sq]
+    b = pb(seat)
+    s[b + L.P_CASTLES] |= 1 << c
+    k = 0
+    for i in range(T[TB.P_NCASTLES]):
+        k += (s[b + L.P_CASTLES] >> i) & 1
+    if k >= T[TB.P_CASTLES_TO_WIN]:
+        declare_win(s, ev, seat, L.WIN_CASTLES)
+
+
+@kernel
+def fork_step(s, T, rng, legal, pp, seat, pos, back):
+    """One square forward (or back) from a fork: the mover chooses (QM-GAP-02)."""
+    if back:
+        n = T[TB.O_PRED_N + pos]
+        base = TB.O_PRED + pos * TB.MAX_PRED
+    else:
+        n = T[TB.O_NEXT_N + pos]
+        base = TB.O_NEXT + pos * TB.MAX_NEXT
+    for k in range(n):
+        legal[k] = L.A_STEP * OPB + T[base + k]
+    return ask(s, T, legal, n, rng, pp, seat, L.CTX_FORK, pos) % OPB
+
+
+@kernel
+def walk(s, T, ev, rng, legal, pp, seat, steps):
+    """Move ``steps`` squares (negative: back). Passing a Warp square (and
+    ending on one, toggle ``warp_on_landing``) offers a warp to another Warp,
+    after which the pawn stops (QM-SQUARE-08, QM-GAP-22). Returns the square
+    reached and whether it was reached by warping."""
+    b = pb(seat)
+    pos = s[b + L.P_POS]
+    back = steps < 0
+    k = -steps if back else steps
+    for i in range(k):
+        # most squares have one way on: take it here, without a call (a call
+        # passes every array field by field, dearer than the step itself)
+        if back and T[TB.O_PRED_N + pos] == 1:
+            pos = T[TB.O_PRED + pos * TB.MAX_PRED]
+        elif not back and T[TB.O_NEXT_N + pos] == 1:
+            pos = T[TB.O_NEXT + pos * TB.MAX_NEXT]
+        else:
+            pos = fork_step(s, T, rng, legal, pp, seat, np.int64(pos), back)
+        s[b + L.P_POS] = pos
+        if T[TB.O_SQ_KIND + pos] == L.SQ_WARP and T[TB.O_WARP_N + pos] > 0 and \
+                (i < k - 1 or T[TB.P_T_WARP_ON_LAND]):
+            n = 0
+            legal[n] = L.A_NO_WARP * OPB
+            n += 1
+            for j in range(T[TB.O_WARP_N + pos]):
+                legal[n] = L.A_WARP * OPB + T[TB.O_WARP + pos * TB.MAX_WARP + j]
+                n += 1
+            # what is left of the walk if it goes on: a policy weighs the
+            # square it would reach against the warp
+            s[L.G_WALK_LEFT] = -(k - 1 - i) if back else k - 1 - i
+            c = ask(s, T, legal, n, rng, pp, seat, L.CTX_WARP, pos)
+            if c // OPB == L.A_WARP:
+                s[L.G_DEC + L.DEC_WARP] += 1
+                log(s, ev, L.EV_WARP, seat, pos, c % OPB, 0, 0)
+                pos = c % OPB
+                s[b + L.P_POS] = pos
+                return pos, True
+            s[L.G_DEC + L.DEC_NO_WARP] += 1
+            log(s, ev, L.EV_NO_WARP, seat, pos, 0, 0, 0)
+    log(s, ev, L.EV_MOVE, seat, steps, pos, 0, 0)
+    return pos, False
+
+
+@kernel
+def land(s, T, ev, rng, legal, pp, seat, sq, by_card):
+    """The landed square takes effect (QM-SQUARE-02..07): a castle's upper
+    or lower ability by race (QM-CARD-15), or the kind's landing effects.
+    Toggles: ``landing_on_player_fights`` — a pawn already there is fought
+    first (QM-GAP-24); ``square_cards_optional`` — Item and Event squares
+    may be declined (QM-GAP-23)."""
+    b = pb(seat)
+    kind = T[TB.O_SQ_KIND + sq]
+    log(s, ev, L.EV_LAND, seat, sq, kind, by_card, 0)
+    if T[TB.P_T_LAND_FIGHTS]:
+        n = 0
+        for p in range(s[L.G_NP]):
+            if p != seat and s[pb(p) + L.P_ALIVE] and s[pb(p) + L.P_POS] == sq:
+                legal[n] = L.A_TARGET * OPB + p
+                n += 1
+        if n > 0:
+            dfn = ask(s, T, legal, n, rng, pp, seat, L.CTX_TARGET, 0) % OPB
+            count_target(s, T, legal, np.int64(n), seat, dfn)
+            duel_with(s, T, ev, rng, legal, pp, seat, dfn)
+            if over(s) or not s[b + L.P_ALIVE]:
+                return
+    if kind == L.SQ_CASTLE:
+        c = T[TB.O_SQ_CASTLE + sq]
+        if by_card == 0 or T[TB.P_T_CARD_MOVES_MARK]:
+            mark_castle(s, T, ev, seat, np.int64(sq))
+        if over(s):
+            return
+        if T[TB.O_CASTLE_RACE + c] == s[b + L.P_RACE]:
+            push(s, T[TB.O_CASTLE_LOW + 2 * c], T[TB.O_CASTLE_LOW + 2 * c + 1])
+        else:
+            push(s, T[TB.O_CASTLE_UP + 2 * c], T[TB.O_CASTLE_UP + 2 * c + 1])
+        log(s, ev, L.EV_CASTLE, seat, c, int(T[TB.O_CASTLE_RACE + c] == s[b + L.P_RACE]), 0, 0)
+    elif kind != L.SQ_WARP:
+        if T[TB.P_T_SQUARE_OPTIONAL] and (kind == L.SQ_ITEM or kind == L.SQ_EVENT):
+            legal[0] = L.A_PLAY * OPB + kind
+            legal[1] = L.A_DONE * OPB
+            if ask(s, T, legal, 2, rng, pp, seat, L.CTX_SQUARE, kind) // OPB == L.A_DONE:
+                s[L.G_DEC + L.DEC_DECLINE_SQUARE] += 1
+                log(s, ev, L.EV_DECLINE_SQUARE, seat, sq, kind, 0, 0)
+                return
+        push(s, T[TB.O_LAND + 2 * kind], T[TB.O_LAND + 2 * kind + 1])
