@@ -1,6 +1,6 @@
 """MourneQuest grid runs: the product of levels × player counts × policies,
 played in batches by the shared driver (simcore.batch) on every core or a
-Dask cluster, into memory or a Parquet dataset (docs/results.md).
+Dask cluster, into memory or a Parquet dataset (docs/common/results.md).
 
     >>> from mournesim import batch
     >>> df, cells = batch.run_grid(games=2000, levels=("easy", "hard"), players=(1, 4))

@@ -23,7 +23,7 @@ from . import plugins
 
 
 PROG = "mournesim"
-# what the first run says while numba compiles the engine (docs/performance.md)
+# what the first run says while numba compiles the engine (docs/common/performance.md)
 COMPILE_ESTIMATE = "about 4 minutes on one core"
 Group = error_group(PROG)
 ruleset_options = ruleset_options_for("heroes.jack.courage=8")
@@ -31,7 +31,7 @@ ruleset_options = ruleset_options_for("heroes.jack.courage=8")
 
 def game_options(f):
     f = click.option("--params", default="", metavar="X,Y",
-                     help="Policy parameters, comma separated (see docs/policies.md).")(f)
+                     help="Policy parameters, comma separated (see docs/mournequest/policies.md).")(f)
     f = click.option("--policy", default="greedy", show_default=True,
                      help="Player policy: random, greedy, or a plug-in's name (see `mournesim policies`).")(f)
     f = click.option("--heroes", default="random", show_default=True, metavar="a,b,..|random",
@@ -100,7 +100,7 @@ GRID_OPTIONS = ("games", "seed", "level", "players", "policy", "heroes", "params
 @click.option("--target-ci", type=float, default=None, metavar="X",
               help="Add batches until every cell's win-rate 95% interval half-width is <= X.")
 @click.option("--out", type=click.Path(file_okay=False), default=None,
-              help="Write a Parquet dataset (docs/results.md) here instead of printing the full report.")
+              help="Write a Parquet dataset (docs/common/results.md) here instead of printing the full report.")
 @click.option("--resume", type=click.Path(file_okay=False), default=None,
               help="Finish the interrupted run in this directory.")
 @click.option("--cluster", default=None, metavar="ADDRESS|local",
@@ -165,7 +165,8 @@ def _cell_table(cells):
 @main.command()
 @click.argument("directory", type=click.Path())
 @click.option("--by", default=None, metavar="COL[,COL..]",
-              help="Win rate by these columns (any of docs/results.md, or hero) instead of the standard report.")
+              help="Win rate by these columns (any of docs/mournequest/results.md, or hero) "
+                   "instead of the standard report.")
 @click.option("--format", "fmt", default="table", show_default=True,
               type=click.Choice(["table", "markdown", "csv", "json", "html"]),
               help="html: one self-contained page (tables and plots) to open in a browser or mail.")

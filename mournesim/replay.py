@@ -5,7 +5,7 @@ Every record has ``i`` (sequence number), ``round``, ``event`` and ``actor``
 fields; ``turn_start`` records carry a full ``snapshot`` of the position.
 Enemies have one name everywhere: a nightmare its ruleset key, a bogbean its
 kind and nexus (``"snipe of NE"``). The schema is documented in
-docs/replay.md.
+docs/mournequest/replay.md.
 
 The readable text is ``mournesim/replay_text.py``.
 """

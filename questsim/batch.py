@@ -1,6 +1,6 @@
 """Quest Master grid runs: player counts × policy tables, played in batches
 by the shared driver (simcore.batch) on every core or a Dask cluster, into
-memory or a Parquet dataset (docs/results.md).
+memory or a Parquet dataset (docs/common/results.md).
 
 A policy table is one policy for every seat (``greedy``) or one per seat
 joined by ``+`` (``greedy+random+random+random``).

@@ -21,7 +21,7 @@ from simcore.inputs import MAX_SEED, MAX_WORKERS, batch_option, cluster_address,
 from . import __version__
 
 PROG = "questsim"
-# what the first run says while numba compiles the engine (docs/performance.md)
+# what the first run says while numba compiles the engine (docs/common/performance.md)
 COMPILE_ESTIMATE = "about 2 minutes on one core"
 
 

@@ -1,6 +1,6 @@
 """The Quest Master rules as numba kernels over the flat state ``s`` and the
 compiled rules ``T`` (questsim.tables). Rule IDs (QM-*) are those of
-shared/rules/questmaster-rules.md; QM-GAP rulings are in docs/rulings.md.
+shared/rules/questmaster-rules.md; QM-GAP rulings are in docs/questmaster/rulings.md.
 
 Every choice a player makes goes through ``decide`` with the legal codes the
 engine generated (layout.A_*). Effects (squares, castles, events, foot cards)
