@@ -1,7 +1,8 @@
-"""The generated blocks of ``docs/balance.md``: every figure of the balance
-study read from the published artefacts (``experiments/results/``), never
-typed by hand. ``experiments.tables`` fills the blocks; ``python -m
-experiments.publish`` makes the artefacts first.
+"""The generated blocks of the balance study (``docs/common/balance.md``,
+``docs/mournequest/balance.md``, ``docs/questmaster/balance.md``): every
+figure of the balance study read from the published artefacts
+(``experiments/results/``), never typed by hand. ``experiments.tables`` fills
+the blocks; ``python -m experiments.publish`` makes the artefacts first.
 
 Each function takes the root of a copy of the repository and returns the
 Markdown of one block. The grids' tables are the CSVs the publish step writes

@@ -23,7 +23,7 @@ The steps (``STEPS``), in order:
   ``experiments/results/<name>/``;
 - ``notebooks``: the three notebooks, executed in place;
 - ``tables``: every generated block of the docs (``experiments.tables``),
-  which ``docs/balance.md`` and the other docs read.
+  which the balance study (``docs/*/balance.md``) and the other docs read.
 
 Every step records what made each artefact in ``experiments/results/
 published.json``: engine, behaviour version, source hash, ruleset hash, seed,
@@ -193,13 +193,14 @@ def step_ladders(ctx):
     (seat 1 played by each policy, the others by greedy, at 2-6 players)."""
     n = ctx.n
     entries = {}
-    entries.update(_mq_script(ctx, "mq-ladder/ladder.csv", "docs/examples/ladder.py", n["mq_ladder"],
+    entries.update(_mq_script(ctx, "mq-ladder/ladder.csv", "docs/mournequest/examples/ladder.py", n["mq_ladder"],
                               ["--games", str(n["mq_ladder"]), "--policies", "random,greedy,planner"],
                               "random,greedy,planner"))
-    entries.update(_mq_script(ctx, "mq-rollout/ladder.csv", "docs/examples/ladder.py", n["mq_rollout"],
+    entries.update(_mq_script(ctx, "mq-rollout/ladder.csv", "docs/mournequest/examples/ladder.py", n["mq_rollout"],
                               ["--games", str(n["mq_rollout"]), "--search-games", str(n["mq_rollout"]),
                                "--players", "4", "--policies", "planner,rollout"], "planner,rollout"))
-    entries.update(_mq_script(ctx, "mq-planner/planner-parts.csv", "docs/examples/planner_parts.py", n["mq_parts"],
+    entries.update(_mq_script(ctx, "mq-planner/planner-parts.csv", "docs/mournequest/examples/planner_parts.py",
+                              n["mq_parts"],
                               ["--games", str(n["mq_parts"]), "--ablation-games", str(n["mq_ablation"]),
                                "--seed", "15", "--quiet"], "planner arms, greedy, greedy v2"))
     entries.update(_qm_ladder(ctx))

@@ -76,7 +76,7 @@ def _stamp(meta: dict) -> str:
 
 
 def mq_ladder(root: Path) -> str:
-    """The MourneQuest skill ladder (docs/examples/ladder.py)."""
+    """The MourneQuest skill ladder (docs/mournequest/examples/ladder.py)."""
     d = root / "experiments" / "results" / "mq-ladder"
     df = pd.read_csv(d / "ladder.csv")
     meta = __import__("json").loads((d / "ladder.json").read_text())
@@ -93,7 +93,7 @@ def mq_ladder(root: Path) -> str:
             f"seed in every cell (the policies meet the same set-ups), heroes drawn at random, default "
             f"parameters. Made by {_stamp(meta)}: `{meta['command']}`. Games per second of one worker process "
             f"in this run (mean over its cells; other jobs may have shared the machine, see "
-            f"docs/performance.md for quiet measurements): {speed}.\n\n" + "\n".join(lines))
+            f"docs/mournequest/performance.md for quiet measurements): {speed}.\n\n" + "\n".join(lines))
 
 
 def qm_ladder(root: Path) -> str:
@@ -117,7 +117,7 @@ def qm_ladder(root: Path) -> str:
             f"seat wins 1/players. `greedy_v2` and `planner_v2` are the players of behaviour v2 (the same "
             f"policies with their issue-15 parts off). Made by {_stamp(meta)}: `{meta['command']}`. Games per "
             f"second on every core of this machine, all of a table size's tables together (the greedy seats "
-            f"dominate; per-policy speeds are in docs/performance.md): {speed}.\n\n" + "\n".join(lines))
+            f"dominate; per-policy speeds are in docs/questmaster/performance.md): {speed}.\n\n" + "\n".join(lines))
 
 
 def _decisions(root: Path, grid: str, report: str) -> str:
@@ -165,7 +165,7 @@ def _change(r) -> str:
 
 def mq_planner_change(root: Path) -> str:
     """The planner against the planner as shipped in v3 and v2, and greedy
-    against greedy of v2, paired (docs/examples/planner_parts.py)."""
+    against greedy of v2, paired (docs/mournequest/examples/planner_parts.py)."""
     df, meta = _parts(root)
     cols = ["planner v2", "planner v3", "planner", "greedy v2", "greedy"]
     lines = ["| level | players | planner v2 | planner v3 | planner (v4) | v4 − v3 | v4 − v2 | greedy v2 | "
@@ -185,7 +185,7 @@ def mq_planner_change(root: Path) -> str:
 
 def mq_planner_parts(root: Path) -> str:
     """What each part of the planner is worth: the planner minus the planner
-    with that part off, paired (docs/examples/planner_parts.py)."""
+    with that part off, paired (docs/mournequest/examples/planner_parts.py)."""
     df, meta = _parts(root)
     abl = [a for a in meta["arms"] if a.startswith(("no ", "with "))]
     cells = _cells(df)
@@ -204,7 +204,7 @@ def mq_planner_parts(root: Path) -> str:
 
 
 def mq_rollout(root: Path) -> str:
-    """Rollout against the planner on the same games (docs/examples/ladder.py)."""
+    """Rollout against the planner on the same games (docs/mournequest/examples/ladder.py)."""
     import json
     d = root / "experiments" / "results" / "mq-rollout"
     df = pd.read_csv(d / "ladder.csv")
@@ -227,21 +227,22 @@ def mq_rollout(root: Path) -> str:
 
 
 # block name -> (the Markdown file it sits in, the function that writes it)
-BLOCKS = {"readings": ("docs/rulings.md", readings),
-          "mq-ladder": ("docs/policies.md", mq_ladder),
-          "qm-ladder": ("docs/policies.md", qm_ladder),
-          "mq-decisions": ("docs/policies.md", mq_decisions),
-          "qm-decisions": ("docs/policies.md", qm_decisions),
-          "mq-planner-change": ("docs/policies.md", mq_planner_change),
-          "mq-planner-parts": ("docs/policies.md", mq_planner_parts),
-          "mq-rollout": ("docs/policies.md", mq_rollout)}
-# the balance study (docs/balance.md): experiments/balance.py
-BLOCKS.update({f"bal-{name.replace('_', '-')}": ("docs/balance.md", fn) for name, fn in (
-    ("stamp", balance.stamp), ("mq_levels", balance.mq_levels), ("mq_heroes", balance.mq_heroes),
-    ("mq_dice", balance.mq_dice), ("mq_losses", balance.mq_losses), ("mq_skill", balance.mq_skill),
-    ("qm_characters", balance.qm_characters), ("qm_seats", balance.qm_seats), ("qm_endings", balance.qm_endings),
-    ("qm_skill", balance.qm_skill), ("readings", readings), ("sensitivity", balance.sensitivity),
-    ("targets", balance.targets))})
+MQ, QM, COMMON = "docs/mournequest", "docs/questmaster", "docs/common"
+BLOCKS = {"readings": (f"{MQ}/rulings.md", readings),
+          "mq-ladder": (f"{MQ}/policies.md", mq_ladder),
+          "qm-ladder": (f"{QM}/policies.md", qm_ladder),
+          "mq-decisions": (f"{MQ}/policies.md", mq_decisions),
+          "qm-decisions": (f"{QM}/policies.md", qm_decisions),
+          "mq-planner-change": (f"{MQ}/policies.md", mq_planner_change),
+          "mq-planner-parts": (f"{MQ}/policies.md", mq_planner_parts),
+          "mq-rollout": (f"{MQ}/policies.md", mq_rollout)}
+# the balance study (docs/common/balance.md, with one page per game): experiments/balance.py
+BLOCKS.update({f"bal-{name.replace('_', '-')}": (f"{where}/balance.md", fn) for where, name, fn in (
+    (COMMON, "stamp", balance.stamp), (MQ, "mq_levels", balance.mq_levels), (MQ, "mq_heroes", balance.mq_heroes),
+    (MQ, "mq_dice", balance.mq_dice), (MQ, "mq_losses", balance.mq_losses), (MQ, "mq_skill", balance.mq_skill),
+    (QM, "qm_characters", balance.qm_characters), (QM, "qm_seats", balance.qm_seats),
+    (QM, "qm_endings", balance.qm_endings), (QM, "qm_skill", balance.qm_skill), (MQ, "readings", readings),
+    (MQ, "sensitivity", balance.sensitivity), (MQ, "targets", balance.targets))})
 
 
 def render(text: str, name: str, body: str) -> str:

@@ -1,6 +1,6 @@
 """MourneQuest grid runs: the product of levels × player counts × policies,
 played by simcore.grid (in batches on every core or a Dask cluster, into
-memory or a Parquet dataset, resumable; docs/results.md). This module parses
+memory or a Parquet dataset, resumable; docs/common/results.md). This module parses
 MourneQuest's axes into cells.
 
     >>> from mournesim import batch

@@ -24,7 +24,7 @@ from .policies import BUILTIN_POLICIES
 
 
 PROG = "mournesim"
-# what the first run says while numba compiles the engine (docs/performance.md)
+# what the first run says while numba compiles the engine (docs/common/performance.md)
 COMPILE_ESTIMATE = "about 4 minutes on one core"
 EXAMPLE_SET = "heroes.jack.courage=8"   # an example --set in help texts
 ruleset_options = ruleset_options_for(EXAMPLE_SET)
@@ -33,7 +33,7 @@ main = game_cli(GAME, "MourneQuest balance simulator: seeded Monte Carlo games w
 
 def game_options(f):
     f = click.option("--params", default="", metavar="X,Y",
-                     help="Policy parameters, comma separated (see docs/policies.md).")(f)
+                     help="Policy parameters, comma separated (see docs/mournequest/policies.md).")(f)
     f = click.option("--policy", default="greedy", show_default=True,
                      help="Player policy: random, greedy, or a plug-in's name (see `mournesim policies`).")(f)
     f = click.option("--heroes", default="random", show_default=True, metavar="a,b,..|random",
@@ -82,7 +82,7 @@ GRID_OPTIONS = ("games", "seed", "level", "players", "policy", "heroes", "params
 @click.option("--target-ci", type=float, default=None, metavar="X",
               help="Add batches until every cell's win-rate 95% interval half-width is <= X.")
 @click.option("--out", type=click.Path(file_okay=False), default=None,
-              help="Write a Parquet dataset (docs/results.md) here instead of printing the full report.")
+              help="Write a Parquet dataset (docs/common/results.md) here instead of printing the full report.")
 @click.option("--resume", type=click.Path(file_okay=False), default=None,
               help="Finish the interrupted run in this directory.")
 @click.option("--cluster", default=None, metavar="ADDRESS|local",
@@ -147,7 +147,8 @@ def _cell_table(cells):
 @main.command()
 @click.argument("directory", type=click.Path())
 @click.option("--by", default=None, metavar="COL[,COL..]",
-              help="Win rate by these columns (any of docs/results.md, or hero) instead of the standard report.")
+              help="Win rate by these columns (any of docs/mournequest/results.md, or hero) "
+                   "instead of the standard report.")
 @click.option("--format", "fmt", default="table", show_default=True,
               type=click.Choice(["table", "markdown", "csv", "json", "html"]),
               help="html: one self-contained page (tables and plots) to open in a browser or mail.")

@@ -2,7 +2,7 @@
 relics and sabotaged pots, the effect vocabulary of skills, relics, Hags and
 evil powers, and what a hero meets on arrival (the Dunnywater tunnel,
 Magical Pots). Choices go through ``policies.decide``; rule IDs MQ-* refer to
-shared/rules/mournequest-rules.md, MQ-GAP rulings to docs/rulings.md.
+shared/rules/mournequest-rules.md, MQ-GAP rulings to docs/mournequest/rulings.md.
 """
 
 import numpy as np

@@ -223,7 +223,7 @@ G_LV_N = _take(3)
 # decision counters: how often each kind of choice was taken in this game,
 # incremented by the rule kernels (never by a policy) when the choice is
 # carried out; written to the result row under the same names, so a designer
-# sees which rules a policy actually plays (docs/results.md)
+# sees which rules a policy actually plays (docs/mournequest/results.md)
 COUNTERS = (
     ("trades_charm", "Trading Post: two identical Charms for another (MQ-ACT-07)"),
     ("trades_relic", "Trading Post: three Charms for a Relic (MQ-ACT-08)"),

@@ -40,7 +40,7 @@ _DESCRIPTIONS = {
     "greedy": "local rules of thumb: fetch and deliver charms, gear up, fight at good exact odds",
     "planner": "a coordinated team: discs split by urgency, ready for the Shimnavore, one hero per key stone",
 }
-# The valid range of every built-in parameter (docs/policies.md): `--params`
+# The valid range of every built-in parameter (docs/mournequest/policies.md): `--params`
 # and experiment files outside them are refused before a game is played.
 RANGES = {
     "risk": (0.0, 1.0),                 # a win probability threshold

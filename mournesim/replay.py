@@ -6,7 +6,7 @@ Every record has ``i`` (sequence number), ``round``, ``event`` and ``actor``
 fields; ``turn_start`` records carry a full ``snapshot`` of the position.
 Enemies have one name everywhere: a nightmare its ruleset key, a bogbean its
 kind and nexus (``"snipe of NE"``). The schema is documented in
-docs/replay.md.
+docs/mournequest/replay.md.
 
 The readable text is ``mournesim/replay_text.py``.
 """
@@ -24,7 +24,7 @@ from .sim import Config, Rules, illegal, prepare
 
 @dataclass
 class Replay:
-    """One game's event log (see docs/replay.md)."""
+    """One game's event log (see docs/mournequest/replay.md)."""
     seed: int
     game: int
     config: Config

@@ -1,6 +1,6 @@
 """The MourneQuest balance report: named tables of win rates (each with its
 Wilson 95% interval) by the groups designers think in, computed from the
-per-game rows of docs/results.md (pandas at the edge).
+per-game rows of docs/mournequest/results.md (pandas at the edge).
 
 ``standard_report(df)`` is what ``mournesim simulate`` and ``mournesim
 report DIR`` print; ``by_report(df, cols)`` is ``report --by``.

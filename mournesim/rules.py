@@ -7,7 +7,7 @@ The rule kernels live by concern — ``effects`` (cards, effects, arrival),
 ``combat``, ``enemies`` (the Enemy Phase), ``final`` (moon, compass, Final
 Battle) and this module; ``rules`` re-exports them all so ``rules.X`` names
 any rule kernel. Rule IDs (MQ-*) refer to shared/rules/mournequest-rules.md;
-MQ-GAP rulings to docs/rulings.md.
+MQ-GAP rulings to docs/mournequest/rulings.md.
 """
 
 from simcore.jit import kernel

@@ -100,7 +100,7 @@ def illegal(policy, bad, n):
 
 
 def to_frame(rows: np.ndarray, rules: Rules, config: Config, seed: int, first: int) -> pd.DataFrame:
-    """Decode raw result rows into the per-game DataFrame (docs/results.md)."""
+    """Decode raw result rows into the per-game DataFrame (docs/mournequest/results.md)."""
     df = pd.DataFrame(rows, columns=L.RESULT_COLUMNS)
     df.insert(0, "game", np.arange(first, first + len(df), dtype=np.int64))
     df.insert(1, "seed", np.uint64(seed))

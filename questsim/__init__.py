@@ -3,7 +3,7 @@ TOML with provenance), its strict validation and the ``questsim`` command line.
 
 The engine, policies and reports are built on top of ``questsim.ruleset``;
 rule IDs QM-* refer to shared/rules/questmaster-rules.md and the QM-GAP
-rulings to docs/rulings.md (section "Quest Master").
+rulings to docs/questmaster/rulings.md.
 """
 from pathlib import Path as _Path
 

@@ -1,6 +1,6 @@
 """Quest Master grid runs: player counts × policy tables, played by
 simcore.grid (in batches on every core or a Dask cluster, into memory or a
-Parquet dataset, resumable; docs/results.md). This module parses Quest
+Parquet dataset, resumable; docs/common/results.md). This module parses Quest
 Master's axes into cells.
 
 A policy table is one policy for every seat (``greedy``) or one per seat

@@ -22,7 +22,7 @@ from simcore.inputs import MAX_SEED, MAX_WORKERS, batch_option, cluster_address,
 from .gamedef import GAME
 
 PROG = "questsim"
-# what the first run says while numba compiles the engine (docs/performance.md)
+# what the first run says while numba compiles the engine (docs/common/performance.md)
 COMPILE_ESTIMATE = "about 2 minutes on one core"
 
 

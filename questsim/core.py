@@ -7,7 +7,7 @@ effect stack's ``push``.
 Every rule kernel takes its arrays in MourneQuest's order,
 ``(s, T, ev, rng, legal, pp, seat, ...)``, leaving out those it does not
 need; ``pp`` has one row of parameters per seat. Rule IDs (QM-*) are those of
-shared/rules/questmaster-rules.md; QM-GAP rulings are in docs/rulings.md.
+shared/rules/questmaster-rules.md; QM-GAP rulings are in docs/questmaster/rulings.md.
 """
 import numpy as np
 

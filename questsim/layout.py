@@ -113,7 +113,7 @@ G_WALK_LEFT = _take(1)     # at a warp decision: squares the walk has left if it
 
 # What the players did: each kind of decision, counted by the rule kernels as
 # it is carried out (never by a policy), written at the end of the result row
-# as the ``dec_*`` columns (docs/results.md). Writing them changes no game.
+# as the ``dec_*`` columns (docs/questmaster/results.md). Writing them changes no game.
 DECISIONS = (
     ("shoe_own", "Yellow Bird Shoes played on one's own movement roll"),
     ("shoe_other", "Yellow Bird Shoes played on another player's roll (toggle shoe_any_player)"),

@@ -38,7 +38,7 @@ _DESCRIPTIONS = {
     "greedy_v2": "greedy as in behaviour v2 (issue 15's parameters at 0): the weakest target, no thrift",
     "planner_v2": "the planner as in behaviour v2 (issue 15's parameters at 0)",
 }
-# The valid range of every built-in parameter (docs/policies.md): `--params`
+# The valid range of every built-in parameter (docs/questmaster/policies.md): `--params`
 # and experiment files outside them are refused before a game is played.
 RANGES = {
     "aggression": (-100.0, 100.0),      # in Hp, subtracted from a fight's value

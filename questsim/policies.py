@@ -9,7 +9,7 @@ state, never change it, and draw randomness only from the policy stream.
   card. It weighs every option the rules give, declining ones included: an
   optional Event square, staying on two symbols, a warp, a paid attack
   whose Mp is better kept for a shield, a Yellow Bird Shoe on its own or
-  another player's roll (docs/policies.md). Parameters: ``aggression`` (how
+  another player's roll (docs/questmaster/policies.md). Parameters: ``aggression`` (how
   much stronger it must be to choose a fight; 0 = any time),
   ``castle_weight`` (worth of a new castle in Item cards), then the block
   issue 15 added (below).
@@ -56,7 +56,7 @@ PLANNER_PARAMS = ("aggression", "castle_weight", "lookahead", "threat") + NEW_PA
 GREEDY_NEW, PLANNER_NEW = 2, 4            # where the block starts in each vector
 # the shipped defaults of the block: the NTBEA tuning runs of
 # experiments/qm-greedy-tune.toml and qm-planner-tune.toml (one seat against
-# three v2 players, four players; docs/policies.md)
+# three v2 players, four players; docs/questmaster/policies.md)
 GREEDY_DEFAULTS = (0.0, 3.0) + (4.0, 0.0, 2.0, 0.5, 0.0)
 PLANNER_DEFAULTS = (0.0, 3.0, 4.0, 1.0) + (1.0, 2.0, 2.0, 0.1, 1.0)
 # (id, name, parameter names, defaults); greedy_v2 and planner_v2 are the

@@ -1,5 +1,5 @@
 """Replay one Quest Master game with its event log, as readable text or JSON
-lines (schema in docs/replay.md, section Quest Master). Game ``i`` of seed
+lines (schema in docs/questmaster/replay.md). Game ``i`` of seed
 ``S`` is the same game as row ``i`` of a batch run with the same options.
 
 Every turn record carries a snapshot of the position at the start of that

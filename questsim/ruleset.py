@@ -11,7 +11,7 @@ problem. Rule IDs QM-* refer to shared/rules/questmaster-rules.md.
 Card, castle, event, square and ability effects are lists of small tables
 ``{op = NAME, ...arguments}`` from the vocabulary ``OPS`` below, so an engine
 can compile them into integer rows (op id = index in ``OPS``) and interpret
-them; docs/questsim-ruleset.md documents every op.
+them; docs/questmaster/ruleset.md documents every op.
 """
 from __future__ import annotations
 

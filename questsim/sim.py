@@ -119,7 +119,7 @@ def illegal(policies, bad, n):
 
 
 def to_frame(rows: np.ndarray, rules: Rules, config: Config, seed: int, first: int) -> pd.DataFrame:
-    """Decode raw rows into the per-game DataFrame (docs/results.md, Quest Master)."""
+    """Decode raw rows into the per-game DataFrame (docs/questmaster/results.md)."""
     n = len(rows)
     df = pd.DataFrame(rows, columns=L.RESULT_COLUMNS)
     df.insert(0, "game", np.arange(first, first + n, dtype=np.int64))

@@ -16,7 +16,7 @@ command line's shared parts (:mod:`simcore.cli`).
 
 What a game supplies is named in :attr:`Game.parts` (one module per part,
 loaded on first use by :meth:`Game.module`) and in the few methods below that
-say how a grid cell is played. docs/architecture.md lists the parts a third
+say how a grid cell is played. docs/common/architecture.md lists the parts a third
 game would write.
 """
 from __future__ import annotations
@@ -26,7 +26,7 @@ from importlib import metadata
 
 from .errors import InputError
 
-# what a game's modules hold, by part name (docs/architecture.md)
+# what a game's modules hold, by part name (docs/common/architecture.md)
 PARTS = {
     "layout": "the flat state's offsets, enums, RESULT_COLUMNS, event types",
     "ruleset": "the rules as data with provenance; strict validation; effective_rows",

@@ -80,7 +80,7 @@ def check_params(policy, names, values, ranges):
         lo, hi = ranges.get(name, (-math.inf, math.inf))
         if not lo <= v <= hi:
             raise InputError(f"--params: {policy}'s {name} is {v:g}, outside its range {lo:g} to {hi:g} "
-                             "(docs/policies.md)")
+                             "(docs/mournequest/policies.md, docs/questmaster/policies.md)")
 
 
 def cluster_address(text):

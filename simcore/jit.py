@@ -8,7 +8,7 @@ through out-of-line atomic calls (``NRT_incref``/``NRT_decref``) that its
 pruning pass mostly cannot remove. The game kernels pass five to seven
 arrays (state, rules, legal codes, generators, parameters, log) on every
 call, and these calls took about 70% of Quest Master's run time (a ``perf``
-profile; docs/performance.md). A kernel compiled without the runtime
+profile; docs/common/performance.md). A kernel compiled without the runtime
 (``_nrt=False``) emits none of them; that is safe when it creates no array
 (views and slices are fine) and every array it sees is owned by a caller that
 outlives the call — true of everything below the batch and replay entry
@@ -26,7 +26,7 @@ argument types its callers pass, and the rule kernels pass the same integer
 as int32 (read from the state), int64 (computed) or a literal (``0``,
 ``True``): the MourneQuest event log was compiled 69 times, Quest Master's
 policy call four times with both policies under it (numba's compile events,
-docs/performance.md). A kernel called that way is split in two: an
+docs/common/performance.md). A kernel called that way is split in two: an
 ``inlined`` front under the public name that casts each scalar argument
 (``np.int64``, ``np.bool_``) and calls the ``kernel`` ``_name`` with the body,
 compiled once. The values are unchanged, so every game is too.

@@ -1,5 +1,5 @@
 """Results on disk: a directory of Parquet part files, one per finished batch,
-plus ``_run.json`` describing the run (see docs/results.md).
+plus ``_run.json`` describing the run (see docs/common/results.md).
 
 A dataset is a unit with one identity — game, engine behaviour version,
 ruleset hash, seed, cells and batch layout — recorded once in ``_run.json``

@@ -5,7 +5,7 @@ Each page must load from a file (no server, no network) without a console
 error. The replay viewers are stepped with the keyboard and the buttons,
 and the right miniature must stand on the right space at known steps (the
 engine's own turn snapshots say where). Screenshots go to ``tmp_path``, or
-to ``$SCREENSHOT_DIR`` (``docs/images/`` holds the README's).
+to ``$SCREENSHOT_DIR`` (``docs/*/images/`` hold the README's).
 
 Without Chromium this module is skipped with a message on a developer's
 machine; with ``REQUIRE_BROWSER=1`` (set by ``.ci/run``) a missing browser

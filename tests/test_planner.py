@@ -1,8 +1,8 @@
-"""The planner of issue 15 (docs/policies.md, "planner"): every part it
+"""The planner of issue 15 (docs/mournequest/policies.md, "planner"): every part it
 added is its own parameter, off at 0, and with all of them off it plays the
 planner of behaviour v2 game for game (greedy's one new part likewise);
 hand-built positions for the parts' rules; and the decision counters of the
-result row (docs/results.md) agree with the replay's events.
+result row (docs/mournequest/results.md) agree with the replay's events.
 
 Rule IDs refer to shared/rules/mournequest-rules.md.
 """
@@ -34,7 +34,7 @@ def test_the_planner_parameters_are_named_and_the_v2_ones_come_first():
     """The first five parameters are those of the v2 planner, in the same
     order (so ``--params`` of v2 keep their meaning), and each new part has
     its own parameter, on by default except ``passes`` (measured not to
-    help, docs/policies.md), with a valid range for ``--params`` checks;
+    help, docs/mournequest/policies.md), with a valid range for ``--params`` checks;
     behaviour v4 moved only ``risk`` from v3's defaults (the tuning run)."""
     assert PLANNER_PARAMS[:5] == ("risk", "charm_weight", "assign", "talisman_reserve", "prepare")
     assert set(NEW_PARTS) == {"post", "repair", "trade", "passes", "talisman", "skills", "late"}
@@ -77,7 +77,7 @@ def test_all_new_parts_off_plays_exactly_the_v2_policy(policy):
 def test_each_part_switched_on_alone_changes_some_games(part):
     """Each part does something: switched on alone (on top of the v2
     planner) it changes some of 150 games on Medium solo or four players, so
-    the ablation in docs/policies.md measures a real difference."""
+    the ablation in docs/mournequest/policies.md measures a real difference."""
     params = list(V2_PARAMS)
     params[PLANNER_PARAMS.index(part)] = PLANNER_DEFAULTS[PLANNER_PARAMS.index(part)] or 1.0
     changed = 0

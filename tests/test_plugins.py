@@ -16,7 +16,7 @@ from mournesim import plugins, sim
 from mournesim.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
-EXAMPLE = ROOT / "docs" / "examples" / "cautious_policy.py"
+EXAMPLE = ROOT / "docs" / "mournequest" / "examples" / "cautious_policy.py"
 MOURNESIM = Path(sys.executable).with_name("mournesim")
 
 
@@ -53,7 +53,7 @@ def test_plug_in_copy_of_greedy_plays_exactly_the_builtin_games(faulty_plugin):
 
 
 def test_example_plug_in_runs_through_the_cli(plugin_cache):
-    """The README's example: `mournesim --plugin docs/examples/cautious_policy.py
+    """The README's example: `mournesim --plugin docs/mournequest/examples/cautious_policy.py
     simulate --policy cautious` runs as a separate process and prints a report;
     its parameters can be set with --params."""
     env = dict(os.environ, MOURNESIM_CACHE=str(plugin_cache))

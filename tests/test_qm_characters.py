@@ -1,6 +1,6 @@
 """The assumed character data follows the design rule its provenance states:
 "lower Hp paired with a stronger ability", made exact as a budget
-(docs/questsim-ruleset.md, "Characters: the budget"). Every card is worth
+(docs/questmaster/ruleset.md, "Characters: the budget"). Every card is worth
 the same number of points, its starting Hp plus its kit points, where the
 kit points are, summed over the six faces of the Mp die, the most points the
 card's paid attacks and abilities can buy with that much Mp in one combat.

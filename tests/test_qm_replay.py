@@ -2,7 +2,7 @@
 result row's counters agree with the log, every turn carries a snapshot
 that agrees with the events before it, every die face is logged as rolled,
 both decks' reshuffles are logged, and every combat has its start, its
-stops and its end (docs/replay.md, section Quest Master).
+stops and its end (docs/questmaster/replay.md).
 
 Rule IDs: QM-DUEL-08/11/12 (the combat's stops and end), QM-GAP-34/35,
 QM-CARD-16 and QM-GAP-17 (a castle's die), QM-HAND-05 and QM-GAP-29

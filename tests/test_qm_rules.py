@@ -6,7 +6,7 @@ and calls ONE engine entry point (``duel``, ``take_turn``, ``walk``,
 ``land`` + ``resolve``, ``lose_hp`` ...). Expected values are worked out from
 the rulebook (shared/rules/questmaster-rulebook.txt), the rule checklist
 (shared/rules/questmaster-rules.md: QM-* ids) and the Quest Master rulings
-in docs/rulings.md (QM-GAP-nn); each docstring names the rules it checks.
+in docs/questmaster/rulings.md (QM-GAP-nn); each docstring names the rules it checks.
 
 Scripting choices: seats use the built-in policies (0 random, 1 greedy).
 Where a choice matters, the position is built so that only one choice is

@@ -267,7 +267,7 @@ def test_event_cards():
 
 
 def test_toggles_defaults():
-    """The shipped readings of the balance-relevant gaps (docs/rulings.md):
+    """The shipped readings of the balance-relevant gaps (docs/questmaster/rulings.md):
     QM-GAP-09, -12, -13/19, -20, -22, -23, -24, -26, -34/35, -42, -49. The
     duel ends when the side due to attack cannot pay (step 9: no lone
     attacker), the other side goes on after a decline (steps 8 and 9), and
@@ -584,17 +584,16 @@ def test_cli_group_help_and_version():
 # ------------------------------------------------------------------- rulings --
 
 def test_every_gap_has_a_ruling_and_every_toggle_is_documented():
-    """docs/rulings.md answers every QM-GAP-nn of questmaster-rules.md under
-    its own heading, and names every toggle; docs/questsim-ruleset.md names
+    """docs/questmaster/rulings.md answers every QM-GAP-nn of questmaster-rules.md under
+    its own heading, and names every toggle; docs/questmaster/ruleset.md names
     every toggle too."""
-    rulings = (REPO / "docs" / "rulings.md").read_text(encoding="utf-8")
-    qm = rulings[rulings.index("# Quest Master"):]
+    qm = (REPO / "docs" / "questmaster" / "rulings.md").read_text(encoding="utf-8")
     checklist = _shared("questmaster-rules.md")
     gaps = sorted(set(re.findall(r"QM-GAP-\d\d", checklist))) if checklist else [f"QM-GAP-{i:02d}" for i in
                                                                                    range(1, 52)]
     for gap in gaps:
         assert re.search(rf"^### {gap} ", qm, re.M), gap
-    ref = (REPO / "docs" / "questsim-ruleset.md").read_text(encoding="utf-8")
+    ref = (REPO / "docs" / "questmaster" / "ruleset.md").read_text(encoding="utf-8")
     for name in RS.toggles.model_dump():
         assert f"`{name}`" in qm and f"`{name}`" in ref, name
 
@@ -606,8 +605,7 @@ def test_rulings_quote_the_rulebook():
     if text is None:
         pytest.skip("shared/rules/questmaster-rulebook.txt not found")
     flat = " ".join(text.split())
-    rulings = (REPO / "docs" / "rulings.md").read_text(encoding="utf-8")
-    qm = rulings[rulings.index("\n# Quest Master\n"):]
+    qm = (REPO / "docs" / "questmaster" / "rulings.md").read_text(encoding="utf-8")
     blocks = qm.split("\n### ")[1:]
     assert len(blocks) == 51
     for block in blocks:

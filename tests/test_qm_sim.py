@@ -250,7 +250,7 @@ def test_every_policy_only_makes_legal_choices(players):
 def test_skill_ladder_at_a_table_of_greedy_players():
     """Seat 0 played by random, greedy and planner against greedy opponents,
     4 players, the same 3,000 games: random wins far below the fair 1/4,
-    greedy about 1/4, the planner clearly above (docs/policies.md)."""
+    greedy about 1/4, the planner clearly above (docs/questmaster/policies.md)."""
     rates = {}
     for pol in ("random", "greedy", "planner"):
         df = sim.simulate(games=3000, seed=11, players=4, policies=(pol, "greedy", "greedy", "greedy"), rules=RULES)
@@ -274,7 +274,8 @@ def test_policy_parameters_change_play():
 
 # --------------------------------------------------- plug-ins and search --
 
-EXAMPLE = str(__import__("pathlib").Path(__file__).parents[1] / "docs" / "examples" / "qm_bold_policy.py")
+EXAMPLE = str(__import__("pathlib").Path(__file__).parents[1] / "docs" / "questmaster" / "examples"
+              / "qm_bold_policy.py")
 
 
 def test_policies_command_lists_builtins_rollout_and_a_plugin():
@@ -316,13 +317,13 @@ def test_rollout_search_is_legal_fair_and_differs_from_the_planner():
 
 def test_replay_records_carry_the_documented_fields():
     """Every Quest Master replay record has exactly the fields its event
-    kind has in the Quest Master table of docs/replay.md (plus i, round,
+    kind has in the event table of docs/questmaster/replay.md (plus i, round,
     event, seat and the documented name fields)."""
     import re
     from pathlib import Path
-    text = (Path(__file__).parents[1] / "docs" / "replay.md").read_text(encoding="utf-8")
+    text = (Path(__file__).parents[1] / "docs" / "questmaster" / "replay.md").read_text(encoding="utf-8")
     doc = {}
-    for line in text.split("\n# Quest Master replay", 1)[1].splitlines():
+    for line in text.splitlines():
         if line.startswith("| `"):
             cols = [c.strip() for c in line.strip().strip("|").split("|")]
             doc[re.findall(r"`([a-z_]+)`", cols[0])[0]] = set(re.findall(r"`([a-z_]+)`", cols[1]))

@@ -15,17 +15,17 @@ from mournesim import sim
 from mournesim.replay import snapshot_dict
 
 RULES = sim.prepare()
-DOCS = Path(__file__).resolve().parents[1] / "docs" / "replay.md"
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "mournequest" / "replay.md"
 
 
 
 def documented_schema():
-    """{event: set of field names} from the event table of docs/replay.md."""
+    """{event: set of field names} from the event table of docs/mournequest/replay.md."""
     import re
     out = {}
     text = DOCS.read_text(encoding="utf-8")
-    # the MourneQuest table only (docs/replay.md goes on with Quest Master's)
-    table = text.split("### Event types and their fields", 1)[1].split("\n# Quest Master replay", 1)[0]
+    # the event table to the next section (Quest Master's is docs/questmaster/replay.md)
+    table = text.split("### Event types and their fields", 1)[1].split("\n## ", 1)[0]
     for line in table.splitlines():
         if not line.startswith("| `"):
             continue
@@ -123,7 +123,7 @@ def _check_record_fields(r, schema):
 def test_jsonl_schema_of_every_record(fb_game):
     """Every JSON line parses to a record with i (consecutive from 0), round,
     event (a known event name) and actor (a hero, a nightmare or 'game'), plus
-    every field docs/replay.md documents for its event kind."""
+    every field docs/mournequest/replay.md documents for its event kind."""
     rp, _ = fb_game
     schema = documented_schema()
     lines = rp.to_jsonl().splitlines()
@@ -148,7 +148,7 @@ def test_jsonl_schema_of_every_record(fb_game):
 
 def test_jsonl_schema_over_many_games():
     """Across 24 games of every level and player count, every record carries
-    the fields docs/replay.md documents for its event kind."""
+    the fields docs/mournequest/replay.md documents for its event kind."""
     schema = documented_schema()
     kinds = set()
     for g in range(24):
@@ -164,7 +164,7 @@ def test_jsonl_schema_over_many_games():
 
 def test_all_discs_record_has_documented_fields():
     """MQ-MOON-09: the 6th Compass Token turns every disc; its 'all_discs'
-    record has the fields docs/replay.md documents (none of its own)."""
+    record has the fields docs/mournequest/replay.md documents (none of its own)."""
     schema = documented_schema()
     for g in range(200):
         rp = sim.replay(seed=32, game=g, level="easy", players=4, policy="greedy", rules=RULES)
@@ -222,9 +222,9 @@ def test_setup_record_names_the_disc_placement(fb_game):
 
 
 def test_replay_schema_is_documented():
-    """docs/replay.md (named by the README and by mournesim/replay.py as the
+    """docs/mournequest/replay.md (named by the README and by mournesim/replay.py as the
     schema's documentation) documents every event kind the engine logs."""
-    assert DOCS.exists(), "docs/replay.md is missing"
+    assert DOCS.exists(), "docs/mournequest/replay.md is missing"
     schema = documented_schema()
     logged = logged_event_names()
     assert len(logged) > 40

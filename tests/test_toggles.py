@@ -1,12 +1,12 @@
 """The eighteen ``[toggles]`` of the ruleset: each is one reading of an
-ambiguous rule (docs/rulings.md, docs/ruleset.md). For every toggle a
+ambiguous rule (docs/mournequest/rulings.md, docs/mournequest/ruleset.md). For every toggle a
 hand-built position is played with the toggle false and with it true, and
 the documented difference is asserted, so a toggle that does nothing (or the
 wrong thing) fails here. The last tests play whole games with every toggle
 at its non-default value and check that they all end.
 
 Each docstring names the toggle, its gap and quotes the rulebook sentence the
-gap is about (the quote given in docs/rulings.md).
+gap is about (the quote given in docs/mournequest/rulings.md).
 """
 import numpy as np
 import pytest
@@ -937,7 +937,7 @@ def test_games_end_with_every_toggle_flipped(level, players):
 @pytest.mark.parametrize("name", list(TOGGLES))
 def test_games_end_with_one_toggle_flipped(name):
     """Each toggle alone at its non-default value (its MQ-GAP as listed in
-    ``TOGGLES`` / docs/ruleset.md). "To escape, the Shimnavore must destroy just
+    ``TOGGLES`` / docs/mournequest/ruleset.md). "To escape, the Shimnavore must destroy just
     one of the four sections of the Mourne Wall. If this happens, or a Hero is
     killed, the game ends and the Heroes have lost." (MQ-END-01..04)
 

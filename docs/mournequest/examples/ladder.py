@@ -1,6 +1,6 @@
-"""Reproduce the skill-ladder table of docs/policies.md.
+"""Reproduce the skill-ladder table of docs/mournequest/policies.md.
 
-    python docs/examples/ladder.py --games 100000 --search-games 2000 --out ladder.csv
+    python docs/mournequest/examples/ladder.py --games 100000 --search-games 2000 --out ladder.csv
 
 Every cell plays games 0..N-1 of the same seed, so the policies meet the same
 set-ups and (where their play coincides) the same dice: the rollout-vs-planner

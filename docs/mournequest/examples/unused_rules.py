@@ -1,14 +1,14 @@
-"""Reproduce the "What the players use" tables of docs/policies.md.
+"""Reproduce the "What the players use" tables of docs/mournequest/policies.md.
 
 1. The decisions table: the mean count per game of every decision counter
-   of the result row (docs/results.md) for random, greedy and the planner.
+   of the result row (docs/mournequest/results.md) for random, greedy and the planner.
 2. For each rule a heuristic policy (greedy, planner) never or almost never
    uses (below ``--rare`` a game), a paired run of that policy against the
    same policy forced to take that choice whenever it is legal
-   (docs/examples/forced_rule.py) on the same games: what the rule would
+   (docs/mournequest/examples/forced_rule.py) on the same games: what the rule would
    have been worth to it.
 
-    python docs/examples/unused_rules.py --games 20000 --forced-games 5000 --out unused-rules
+    python docs/mournequest/examples/unused_rules.py --games 20000 --forced-games 5000 --out unused-rules
 
 The forced policy is a plug-in: its engine copy compiles once (minutes).
 """

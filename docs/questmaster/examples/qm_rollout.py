@@ -3,7 +3,7 @@ rollout, then the planner, on the same games (same characters, seats,
 decks), every other seat the planner; prints seat 0's win rates and the
 paired difference rollout − planner with its 95% interval, per player count.
 
-    python docs/examples/qm_rollout.py --games 1000 --players 2,4,6 --seed 21
+    python docs/questmaster/examples/qm_rollout.py --games 1000 --players 2,4,6 --seed 21
 """
 from __future__ import annotations
 

@@ -1,11 +1,11 @@
-"""Reproduce the planner tables of docs/policies.md: the planner against the
+"""Reproduce the planner tables of docs/mournequest/policies.md: the planner against the
 planner as shipped in behaviour v3 (the defaults before the tuning run) and
 in behaviour v2 (every part of issue 15 switched off), greedy against greedy
 of behaviour v2 (its ``talisman`` part off), all on this same engine, and
 the worth of each part of the planner (the planner with that part switched
 off), paired on the same games.
 
-    python docs/examples/planner_parts.py --games 20000 --ablation-games 5000 --out planner-parts.csv
+    python docs/mournequest/examples/planner_parts.py --games 20000 --ablation-games 5000 --out planner-parts.csv
 
 Every arm of a cell plays games 0..N-1 of the same seed: the same set-ups,
 heroes, dice and tiles wherever the arms play alike, so each difference is

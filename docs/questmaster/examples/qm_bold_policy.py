@@ -2,7 +2,7 @@
 a fight when the dice offer one (the sword symbol) and never declines a paid
 attack. Use it with
 
-    questsim --plugin docs/examples/qm_bold_policy.py simulate --policy bold+planner+planner+planner
+    questsim --plugin docs/questmaster/examples/qm_bold_policy.py simulate --policy bold+planner+planner+planner
 """
 from numba import njit
 

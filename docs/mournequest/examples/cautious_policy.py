@@ -1,8 +1,8 @@
 """A complete plug-in policy: greedy play, but it never attacks below a high
 win chance and always heals first. Use it without touching the package:
 
-    mournesim --plugin docs/examples/cautious_policy.py simulate --policy cautious --games 2000
-    mournesim --plugin docs/examples/cautious_policy.py simulate --policy cautious --params 0.9
+    mournesim --plugin docs/mournequest/examples/cautious_policy.py simulate --policy cautious --games 2000
+    mournesim --plugin docs/mournequest/examples/cautious_policy.py simulate --policy cautious --params 0.9
 """
 from numba import njit
 

@@ -1,10 +1,10 @@
 """A measuring plug-in: greedy or the planner, but one kind of choice is
 taken whenever the engine offers it. A paired run of ``forced`` against its
 base policy on the same games measures what a rule a policy leaves unused
-would be worth to it (docs/policies.md, "What the players use").
+would be worth to it (docs/mournequest/policies.md, "What the players use").
 
-    mournesim --plugin docs/examples/forced_rule.py policies
-    python docs/examples/unused_rules.py      # the table in docs/policies.md
+    mournesim --plugin docs/mournequest/examples/forced_rule.py policies
+    python docs/mournequest/examples/unused_rules.py      # the table in docs/mournequest/policies.md
 
 Parameters: the planner's, then ``base`` (0 greedy, 1 planner) and ``force``
 (the operation code of ``mournesim.layout`` to take whenever it is legal,

@@ -1,13 +1,13 @@
 """Quest Master's players before and after issue 15, side by side, on
 paired games (game i of every cell has the same set-up: characters, seats,
 decks), every rate with its 95% interval. Prints Markdown for
-docs/policies.md and docs/questmaster-balance.md.
+docs/questmaster/policies.md and docs/questmaster/balance-issues-14-15.md.
 
-    python docs/examples/qm_policy_compare.py tables  --games 10000   # every seat one policy, 2-6 players
-    python docs/examples/qm_policy_compare.py seats   --games 10000   # one new seat against old players
-    python docs/examples/qm_policy_compare.py parts   --games 20000 --players 4   # each new part off
-    python docs/examples/qm_policy_compare.py toggles --games 10000   # the declining readings, flipped
-    python docs/examples/qm_policy_compare.py ladder --games 100000 --players 2,4,6 \
+    python docs/questmaster/examples/qm_policy_compare.py tables  --games 10000   # every seat one policy, 2-6 players
+    python docs/questmaster/examples/qm_policy_compare.py seats   --games 10000   # one new seat against old players
+    python docs/questmaster/examples/qm_policy_compare.py parts   --games 20000 --players 4   # each new part off
+    python docs/questmaster/examples/qm_policy_compare.py toggles --games 10000   # the declining readings, flipped
+    python docs/questmaster/examples/qm_policy_compare.py ladder --games 100000 --players 2,4,6 \
         --policies random,greedy_v2,greedy,planner_v2,planner         # seat 0 against greedy players
 
 ``tables``: greedy_v2 / greedy / planner_v2 / planner at every seat: each

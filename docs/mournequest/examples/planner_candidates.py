@@ -1,10 +1,10 @@
 """Check candidate planner defaults at every level before adopting them: each
 combination of the values a tuning run recommended, against the defaults of
 behaviour v3, on the same games (paired) in all six cells (3 levels x solo
-and four players). This is the check behind behaviour v4 (docs/policies.md,
+and four players). This is the check behind behaviour v4 (docs/mournequest/policies.md,
 "Adopting a tuning run, checked at every level first").
 
-    python docs/examples/planner_candidates.py --games 3000
+    python docs/mournequest/examples/planner_candidates.py --games 3000
 
 Prints, per cell, each candidate's win rate and its change against v3's
 defaults with the normal 95% half-width of the paired difference.

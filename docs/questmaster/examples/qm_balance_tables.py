@@ -1,11 +1,11 @@
-"""Print the Quest Master balance tables of docs/questmaster-balance.md from
+"""Print the Quest Master balance tables of docs/questmaster/balance-issues-14-15.md from
 one or two datasets written by ``questsim simulate --out``, per policy:
 each character's win rate against its fair share, the first player's win
 rate by player count, and the win-condition mix by player count.
 
     questsim simulate --games 50000 --players all --policy greedy,planner --seed 1 --out runs/qm
-    python docs/examples/qm_balance_tables.py runs/qm                 # one engine
-    python docs/examples/qm_balance_tables.py runs/qm-old runs/qm     # before | after, side by side
+    python docs/questmaster/examples/qm_balance_tables.py runs/qm                 # one engine
+    python docs/questmaster/examples/qm_balance_tables.py runs/qm-old runs/qm     # before | after, side by side
 
 With two directories every table shows the first (``before``) and the second
 (``after``) next to each other; rates are percentages, ``vs fair`` in

@@ -3,7 +3,7 @@ on paired games: every arm plays games 0..N-1 of the same seed, so the same
 characters sit in the same seats with the same dice streams, and each change
 is the mean of per-game differences with a normal 95% interval.
 
-    python docs/examples/qm_toggle_effects.py --games 10000 --players 2,4,6 --policies greedy,planner
+    python docs/questmaster/examples/qm_toggle_effects.py --games 10000 --players 2,4,6 --policies greedy,planner
 
 Prints Markdown: for every arm and cell, the change in the share of games
 ended by each win condition and in attacks per game, and each character's
