@@ -13,7 +13,7 @@ from simcore import jitcache as _jitcache
 #      talisman, skills, late; passes off) and greedy keeps Talismans for the
 #      wall (its part talisman); all of them at 0 replay v2 exactly
 #      (tests/golden/mournesim-v2.json, tests/test_planner.py)
-#   4  issue 15: the planner's risk 0.45 (v3: 0.55, policies.PLANNER_V3),
+#   4  issue 15: the planner's risk 0.45 (v3: 0.55, plan.PLANNER_V3),
 #      from the tuning run experiments/mq-planner-tune.toml; with assign 0
 #      its trade errand buys what the team (not one Disc) misses
 BEHAVIOUR_VERSION = 4
@@ -21,8 +21,9 @@ BEHAVIOUR_VERSION = 4
 # The engine's source files. numba checks a cached kernel only against its own
 # file, so the guard clears every cached kernel when any of these (or simcore's
 # kernels) changes, and a plug-in's entry point is keyed on them (plugins.py).
-ENGINE_SOURCES = ("layout.py", "tables.py", "core.py", "odds.py", "policies.py", "effects.py", "combat.py",
-                  "enemies.py", "final.py", "rules.py", "game.py", "rollout.py")
+ENGINE_SOURCES = ("layout.py", "tables.py", "core.py", "odds.py", "scores.py", "plan.py", "plan_parts.py",
+                  "policies.py", "effects.py", "combat.py", "enemies.py", "final.py", "rules.py", "game.py",
+                  "rollout.py")
 
 _here = _Path(__file__).parent
 _core = _Path(_jitcache.__file__).parent

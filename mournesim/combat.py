@@ -92,20 +92,20 @@ def _hero_combat(s, T, ev, rng, legal, pp, h, row, a, defending):
         # an extra-die effect needs a die it may add (MQ-GAP-36)
         room = dice_for_combat(s, T, spare, n - min(s[L.G_POOL], T[TB.P_MAX_DICE]) + 1) > n
         for r in range(T[TB.P_N_RELICS]):
-            if s[L.G_RELIC_OWNER + r] >= 0 and T[TB.O_EFFECTS + (T[TB.O_RELICS + r * TB.RELIC_W + TB.RL_EFFECT]) * L.EF_COLS + L.EF_WHEN] == L.W_COMBAT:
+            if s[L.G_RELIC_OWNER + r] >= 0 and T[TB.O_EFFECTS + (T[TB.O_RELICS + r * TB.RELIC_W + TB.RL_EFFECT]) * L.EF_COLS + L.EF_WHEN] == L.WHEN_COMBAT:
                 e = T[TB.O_RELICS + r * TB.RELIC_W + TB.RL_EFFECT]
-                if T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_TARGET] == L.T_SELF and s[L.G_RELIC_OWNER + r] != h:
+                if T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_TARGET] == L.ET_SELF and s[L.G_RELIC_OWNER + r] != h:
                     continue
-                if T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_KIND] == L.E_EXTRA_DIE and not room:
+                if T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_KIND] == L.EK_EXTRA_DIE and not room:
                     continue
                 legal[k] = code(L.R_RELIC, r)
                 k += 1
         for u in range(s[L.G_NHEROES]):
             e = T[TB.O_HERO_SKILL + (s[hb(u) + L.H_ID])]
-            if s[hb(u) + L.H_SKILLS] > 0 and T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_WHEN] == L.W_COMBAT:
-                if T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_TARGET] == L.T_SELF and u != h:
+            if s[hb(u) + L.H_SKILLS] > 0 and T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_WHEN] == L.WHEN_COMBAT:
+                if T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_TARGET] == L.ET_SELF and u != h:
                     continue
-                if T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_KIND] == L.E_EXTRA_DIE and not room:
+                if T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_KIND] == L.EK_EXTRA_DIE and not room:
                     continue
                 legal[k] = code(L.R_SKILL, u)
                 k += 1
@@ -141,14 +141,14 @@ def _hero_combat(s, T, ev, rng, legal, pp, h, row, a, defending):
             log(s, ev, L.EVT_SKILL_USED, arg, e, h, 1, 0, 0)   # c=1: in a combat, for hero h
         kind = T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_KIND]
         amt = T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_AMOUNT]
-        if kind == L.E_COMBAT_BONUS:
+        if kind == L.EK_COMBAT_BONUS:
             bonus += amt
-        elif kind == L.E_REROLL:
+        elif kind == L.EK_REROLL:
             log(s, ev, L.EVT_REROLL, h, n, 0, 0, 0, 0)
             for i in range(n):
                 faces[i] = roll_die(T, rng, levels[i])
             rolled = n
-        elif kind == L.E_EXTRA_DIE:
+        elif kind == L.EK_EXTRA_DIE:
             n2 = dice_for_combat(s, T, levels, n - min(s[L.G_POOL], T[TB.P_MAX_DICE]) + amt)
             for i in range(n, n2):
                 faces[i] = roll_die(T, rng, levels[i])
@@ -202,18 +202,18 @@ def _bogbean_drops(s, T, ev, rng, legal, pp, h, c, reward):
     if reward and card:
         k = 0
         if s[L.G_EQ_N] > 0:
-            legal[k] = code(L.C_EQUIPMENT, 0)
+            legal[k] = code(L.A_REWARD_EQUIPMENT, 0)
             k += 1
         if s[L.G_RELIC_N] > 0:
-            legal[k] = code(L.C_RELIC, 0)
+            legal[k] = code(L.A_REWARD_RELIC, 0)
             k += 1
         if k > 0:
-            legal[k] = code(L.C_NONE, 0)   # "may also draw": declining is allowed
+            legal[k] = code(L.A_REWARD_DECLINED, 0)   # "may also draw": declining is allowed
             k += 1
             ch = decide(s, T, legal, k, rng, pp, h)
-            if ch // OPB == L.C_EQUIPMENT:
+            if ch // OPB == L.A_REWARD_EQUIPMENT:
                 draw_equipment(s, T, ev, rng, legal, pp, h)
-            elif ch // OPB == L.C_RELIC:
+            elif ch // OPB == L.A_REWARD_RELIC:
                 draw_relic(s, T, ev, rng, legal, pp, h)
             else:
                 s[L.CNT_REWARDS_DECLINED] += 1
@@ -232,7 +232,7 @@ def bogbean_theft(s, T, ev, rng, legal, pp, h, c):
             k = 0
             for ty in range(4):
                 if s[hb(h) + L.H_CH + ty] > 0:
-                    legal[k] = code(L.T_CHARM, ty)
+                    legal[k] = code(L.A_LOSE_CHARM, ty)
                     k += 1
             ch = decide(s, T, legal, k, rng, pp, h)
             drop_charms(s, ev, h, ch % OPB, 1)
@@ -241,11 +241,11 @@ def bogbean_theft(s, T, ev, rng, legal, pp, h, c):
         k = 0
         for a in range(3):
             if s[hb(h) + L.H_EQ + a] >= 0:
-                legal[k] = code(L.T_CARD, a)
+                legal[k] = code(L.A_LOSE_CARD, a)
                 k += 1
         for r in range(T[TB.P_N_RELICS]):
             if s[L.G_RELIC_OWNER + r] == h:
-                legal[k] = code(L.T_CARD, 3 + r)
+                legal[k] = code(L.A_LOSE_CARD, 3 + r)
                 k += 1
         ncards = k
         if ncards > 0:

@@ -42,7 +42,7 @@ def sub_target(arg):
 
 @kernel
 def running(s):
-    return s[L.G_OUTCOME] == L.O_RUNNING
+    return s[L.G_OUTCOME] == L.OUT_RUNNING
 
 
 @kernel
@@ -202,7 +202,7 @@ def minis_at(s, sp):
         if s[xb(c) + L.X_BOG_POS] == sp:
             n += 1
     for k in range(4):
-        if s[nb(k) + L.N_POS] == sp:
+        if s[nb(k) + L.NM_POS] == sp:
             n += 1
     return n
 
@@ -228,7 +228,7 @@ def first_hero_at(s, sp):
 @kernel
 def nightmare_at(s, sp):
     for k in range(4):
-        if s[nb(k) + L.N_POS] == sp:
+        if s[nb(k) + L.NM_POS] == sp:
             return k
     return -1
 
@@ -250,7 +250,7 @@ def enemies_in_play(s):
         if s[xb(c) + L.X_BOG_POS] >= 0:
             n += 1
     for k in range(4):
-        if s[nb(k) + L.N_POS] >= 0:
+        if s[nb(k) + L.NM_POS] >= 0:
             n += 1
     return n
 
@@ -343,8 +343,8 @@ def _lose_life(s, T, ev, h, n):
     o = hb(h)
     s[o + L.H_WOUNDS] = min(T[TB.P_LIFE], s[o + L.H_WOUNDS] + n)
     log(s, ev, L.EVT_LIFE, h, -n, life_left(s, T, h), 0, 0, 0)
-    if s[o + L.H_WOUNDS] >= T[TB.P_LIFE] and s[L.G_OUTCOME] == L.O_RUNNING:
-        s[L.G_OUTCOME] = L.O_HERO_DIED
+    if s[o + L.H_WOUNDS] >= T[TB.P_LIFE] and s[L.G_OUTCOME] == L.OUT_RUNNING:
+        s[L.G_OUTCOME] = L.OUT_HERO_DIED
 
 
 @inlined

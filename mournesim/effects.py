@@ -46,12 +46,12 @@ def offer_card(s, T, ev, rng, legal, pp, h, c):
     cur = s[hb(h) + L.H_EQ + a]
     n = 0
     if cur < 0 or T[TB.O_CARDS + c * TB.CARD_W + TB.CD_VALUE] > T[TB.O_CARDS + cur * TB.CARD_W + TB.CD_VALUE]:
-        legal[n] = code(L.E_EQUIP, c)
+        legal[n] = code(L.A_EQUIP, c)
         n += 1
-    legal[n] = code(L.E_DISCARD, c)
+    legal[n] = code(L.A_DISCARD_CARD, c)
     n += 1
     ch = decide(s, T, legal, n, rng, pp, h)
-    if ch // OPB == L.E_EQUIP:
+    if ch // OPB == L.A_EQUIP:
         if cur >= 0:
             discard_equipped(s, ev, h, a, True)
         s[hb(h) + L.H_EQ + a] = c
@@ -127,50 +127,50 @@ def _apply_simple_effect(s, T, ev, e, user, param):
     amt = T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_AMOUNT]
     tgt = T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_TARGET]
     rng_ = T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_RANGE]
-    if kind == L.E_HEAL:
+    if kind == L.EK_HEAL:
         h = user if param < 0 else param
         heal(s, T, ev, h, amt)
-    elif kind == L.E_WOUND:
-        if tgt == L.T_HEROES_NEAR:
-            sp = s[nb(-1 - user) + L.N_POS]
+    elif kind == L.EK_WOUND:
+        if tgt == L.ET_HEROES_NEAR:
+            sp = s[nb(-1 - user) + L.NM_POS]
             for h in range(s[L.G_NHEROES]):
                 if hero_near(s, T, h, sp, rng_):
                     lose_life(s, T, ev, h, amt)
         else:
             lose_life(s, T, ev, user, amt)
-    elif kind == L.E_GAIN_CHARM:
+    elif kind == L.EK_GAIN_CHARM:
         gain_charms(s, T, ev, user, param, amt)
-    elif kind == L.E_LOSE_CHARM:
-        if tgt == L.T_HEROES_NEAR:
-            sp = s[nb(-1 - user) + L.N_POS]
+    elif kind == L.EK_LOSE_CHARM:
+        if tgt == L.ET_HEROES_NEAR:
+            sp = s[nb(-1 - user) + L.NM_POS]
             for h in range(s[L.G_NHEROES]):
                 if hero_near(s, T, h, sp, rng_):
                     lose_most_plentiful_charms(s, ev, h, amt)
         else:
             lose_most_plentiful_charms(s, ev, user, amt)
-    elif kind == L.E_LOSE_SKILL:
-        sp = s[nb(-1 - user) + L.N_POS] if user < 0 else -1
+    elif kind == L.EK_LOSE_SKILL:
+        sp = s[nb(-1 - user) + L.NM_POS] if user < 0 else -1
         for h in range(s[L.G_NHEROES]):
             hit = hero_near(s, T, h, sp, rng_) if user < 0 else h == user
             if hit and s[hb(h) + L.H_SKILLS] > 0:
                 k = min(amt, s[hb(h) + L.H_SKILLS])
                 s[hb(h) + L.H_SKILLS] -= k
                 log(s, ev, L.EVT_SKILL_TOKEN_LOST, h, k, 0, 0, 0, 0)
-    elif kind == L.E_REPAIR_WALL:
+    elif kind == L.EK_REPAIR_WALL:
         if param >= 0 and s[L.G_WALL + param] == 1:
             s[L.G_WALL + param] = 0
             s[L.G_WALL_REPAIRS] += 1
             s[L.CNT_REPAIRS_RELIC] += 1
             log(s, ev, L.EVT_WALL_REPAIR, user, param, 0, 0, 0, 0)
-    elif kind == L.E_ROTATE_DISC:
+    elif kind == L.EK_ROTATE_DISC:
         d = param
-        if tgt == L.T_ADVANCED_DISC:
+        if tgt == L.ET_ADVANCED_DISC:
             d = most_advanced_disc(s)
         if d >= 0:
             click_disc(s, T, ev, d, amt)
-    elif kind == L.E_EXTRA_ACTION:
+    elif kind == L.EK_EXTRA_ACTION:
         s[L.G_ACTS] += amt
-    elif kind == L.E_LOSE_EQUIPMENT:
+    elif kind == L.EK_LOSE_EQUIPMENT:
         best = -1
         for a in range(3):
             c = s[hb(user) + L.H_EQ + a]
@@ -190,7 +190,7 @@ def apply_effect(s, T, ev, rng, legal, pp, e, user, param):
 def _apply_effect(s, T, ev, rng, legal, pp, e, user, param):
     """Carry out a skill or relic effect chosen in a turn; move_to moves hero
     ``param // 4`` to the crossroads of corner ``param % 4``."""
-    if T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_KIND] == L.E_MOVE_TO:
+    if T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_KIND] == L.EK_MOVE_TO:
         h = param // 4
         sp = T[TB.O_CROSSROADS + param % 4]
         log(s, ev, L.EVT_MOVE, h, s[hb(h) + L.H_POS], sp, 1, 0, 0)
@@ -220,42 +220,42 @@ def effect_targets(s, T, e, user, active, legal, n, base):
     ``base + target + 1``, see ``put_target``); returns the new count."""
     kind = T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_KIND]
     tgt = T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_TARGET]
-    if tgt == L.T_SELF and user != active:
+    if tgt == L.ET_SELF and user != active:
         return n
-    if kind == L.E_HEAL:
-        if tgt == L.T_SELF:
+    if kind == L.EK_HEAL:
+        if tgt == L.ET_SELF:
             if s[hb(user) + L.H_WOUNDS] > 0:
                 n = put_target(legal, n, base, user)
         else:
             for h in range(s[L.G_NHEROES]):
                 if s[hb(h) + L.H_WOUNDS] > 0:
                     n = put_target(legal, n, base, h)
-    elif kind == L.E_GAIN_CHARM:
+    elif kind == L.EK_GAIN_CHARM:
         if charms_held(s, user) < T[TB.P_BACKPACK]:
             for t in range(4):
                 if s[L.G_POOL_CHARMS + t] > 0:
                     n = put_target(legal, n, base, t)
-    elif kind == L.E_REPAIR_WALL:
+    elif kind == L.EK_REPAIR_WALL:
         for d in range(4):
             if s[L.G_WALL + d] == 1:
                 n = put_target(legal, n, base, d)
-    elif kind == L.E_ROTATE_DISC:
-        if tgt == L.T_CHOSEN_DISC:
+    elif kind == L.EK_ROTATE_DISC:
+        if tgt == L.ET_CHOSEN_DISC:
             for d in range(4):
                 o = db(d)
                 # a released disc turns neither way (MQ-GAP-21)
                 if s[o + L.D_STATE] == L.DS_ON and (T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_AMOUNT] > 0 or
                                                     s[o + L.D_CLICKS] < s[o + L.D_START_CLICKS]):
                     n = put_target(legal, n, base, d)
-    elif kind == L.E_EXTRA_ACTION:
+    elif kind == L.EK_EXTRA_ACTION:
         if s[L.G_TURN_OVER] == 0:
             n = put_target(legal, n, base, -1)
-    elif kind == L.E_MOVE_TO:
+    elif kind == L.EK_MOVE_TO:
         # room on each crossroads, counted once rather than once per hero
         room = (minis_at(s, T[TB.O_CROSSROADS]) < T[TB.P_MINIS], minis_at(s, T[TB.O_CROSSROADS + 1]) < T[TB.P_MINIS],
                 minis_at(s, T[TB.O_CROSSROADS + 2]) < T[TB.P_MINIS], minis_at(s, T[TB.O_CROSSROADS + 3]) < T[TB.P_MINIS])
         for h in range(s[L.G_NHEROES]):
-            if tgt == L.T_SELF and h != user:
+            if tgt == L.ET_SELF and h != user:
                 continue
             for c in range(4):
                 sp = T[TB.O_CROSSROADS + c]

@@ -73,7 +73,7 @@ def _enemy_step(s, T, ev, is_nm, idx, avoid):
     moved onto a hero's space, 0 if it moved elsewhere, -1 if it did not move
     (no hero, already with one, or blocked: MQ-GAP-08/09)."""
     if is_nm:
-        o = nb(idx) + L.N_POS
+        o = nb(idx) + L.NM_POS
     else:
         o = xb(idx) + L.X_BOG_POS
     sp = s[o]
@@ -125,7 +125,7 @@ def _enemy_step(s, T, ev, is_nm, idx, avoid):
         if not is_nm:
             s[xb(idx) + L.X_ENTERED] = 1
         else:
-            s[nb(idx) + L.N_JUST] = 1
+            s[nb(idx) + L.NM_JUST] = 1
         return 1
     return 0
 
@@ -141,7 +141,7 @@ def _move_enemy(s, T, ev, is_nm, idx, steps):
     """Move an enemy up to ``steps`` spaces, stopping on a hero (MQ-GAP-43).
     With enemy_on_hero_attacks off, an enemy that starts with a hero leaves
     that hero alone and heads for another."""
-    start = s[nb(idx) + L.N_POS] if is_nm else s[xb(idx) + L.X_BOG_POS]
+    start = s[nb(idx) + L.NM_POS] if is_nm else s[xb(idx) + L.X_BOG_POS]
     avoid = -1
     if T[TB.P_T_ENEMY_ON_HERO_ATTACKS] == 0 and heroes_at(s, start) > 0:
         avoid = start
@@ -155,15 +155,15 @@ def _move_enemy(s, T, ev, is_nm, idx, steps):
 def nightmare_attack(s, T, ev, rng, legal, pp, k):
     """Nightmare ``k`` on a hero's space attacks on its strongest unwounded
     ability; a lost defence costs a life point (MQ-ENEMY-07/08, MQ-COMBAT-27)."""
-    sp = s[nb(k) + L.N_POS]
+    sp = s[nb(k) + L.NM_POS]
     h = first_hero_at(s, sp)
     if h < 0:
         return
-    a = strongest_ability(s, T, L.EV_NM + k, 0, s[nb(k) + L.N_WOUNDS])
+    a = strongest_ability(s, T, L.ENEMY_NM + k, 0, s[nb(k) + L.NM_WOUNDS])
     if a < 0:
         return
     log(s, ev, L.EVT_ENEMY_PHASE, -1 - k, 1, h, a, 0, 0)
-    if not hero_combat(s, T, ev, rng, legal, pp, h, L.EV_NM + k, a, True):
+    if not hero_combat(s, T, ev, rng, legal, pp, h, L.ENEMY_NM + k, a, True):
         lose_life(s, T, ev, h, 1)
 
 
@@ -175,9 +175,9 @@ def bogbean_attack(s, T, ev, rng, legal, pp, c):
     if h < 0:
         return
     lv = bog_level(s, T, c)
-    a = strongest_ability(s, T, L.EV_BOG + lv - 1, 0, 0)
+    a = strongest_ability(s, T, L.ENEMY_BOG + lv - 1, 0, 0)
     log(s, ev, L.EVT_ENEMY_PHASE, L.ACTOR_GAME, 2, h, a, c, 0)
-    if hero_combat(s, T, ev, rng, legal, pp, h, L.EV_BOG + lv - 1, a, True):
+    if hero_combat(s, T, ev, rng, legal, pp, h, L.ENEMY_BOG + lv - 1, a, True):
         bogbean_drops(s, T, ev, rng, legal, pp, h, c, False)
     else:
         bogbean_theft(s, T, ev, rng, legal, pp, h, c)
@@ -196,11 +196,11 @@ def _enemy_attacks(s, T, ev, rng, legal, pp, only_entered):
     onto a hero this step attack."""
     for d in range(4):
         k = s[db(d) + L.D_NM]
-        if k < 0 or s[nb(k) + L.N_POS] < 0:
+        if k < 0 or s[nb(k) + L.NM_POS] < 0:
             continue
-        if only_entered and s[nb(k) + L.N_JUST] == 0:
+        if only_entered and s[nb(k) + L.NM_JUST] == 0:
             continue
-        if s[nb(k) + L.N_ESCAPED] == 2 and T[TB.P_T_ESCAPE_ROUND_ACTIVE] == 0:
+        if s[nb(k) + L.NM_ESCAPED] == 2 and T[TB.P_T_ESCAPE_ROUND_ACTIVE] == 0:
             continue   # no attack in the round it escaped (MQ-GAP-26)
         if not running(s):
             return
@@ -218,7 +218,7 @@ def _enemy_attacks(s, T, ev, rng, legal, pp, only_entered):
 @kernel
 def clear_entered(s):
     for k in range(4):
-        s[nb(k) + L.N_JUST] = 0
+        s[nb(k) + L.NM_JUST] = 0
     for c in range(4):
         s[xb(c) + L.X_ENTERED] = 0
 
@@ -233,8 +233,8 @@ def move_all_enemies(s, T, ev, nm_steps, bog_steps, skip_just_escaped):
 def _move_all_enemies(s, T, ev, nm_steps, bog_steps, skip_just_escaped):
     for d in range(4):
         k = s[db(d) + L.D_NM]
-        if k >= 0 and s[nb(k) + L.N_POS] >= 0:
-            if skip_just_escaped and s[nb(k) + L.N_ESCAPED] == 2:
+        if k >= 0 and s[nb(k) + L.NM_POS] >= 0:
+            if skip_just_escaped and s[nb(k) + L.NM_ESCAPED] == 2:
                 continue
             move_enemy(s, T, ev, True, k, nm_steps)
     for c in range(4):
@@ -272,7 +272,7 @@ def place_nightmare(s, T, ev, k, d):
     for c in range(4):
         if s[xb(c) + L.X_BOG_POS] == sp:
             remove_bogbean(s, T, ev, c, 0)
-    s[nb(k) + L.N_POS] = sp
+    s[nb(k) + L.NM_POS] = sp
     s[db(d) + L.D_STATE] = L.DS_BOARD
     for t in range(4):
         s[L.G_POOL_CHARMS + t] += s[db(d) + L.D_DEP + t]
@@ -292,8 +292,8 @@ def escapes(s, T, ev):
             log(s, ev, L.EVT_ESCAPE, -1 - k, d, T[TB.O_KEYSTONE + d], 0 if placed else 1, 0, 0)
             if not placed:
                 continue
-            s[nb(k) + L.N_FATE] = L.FATE_ESCAPED
-            s[nb(k) + L.N_ESCAPED] = 2   # 2: escaped this round (MQ-GAP-26)
+            s[nb(k) + L.NM_FATE] = L.FATE_ESCAPED
+            s[nb(k) + L.NM_ESCAPED] = 2   # 2: escaped this round (MQ-GAP-26)
             s[L.G_ESCAPED] += 1
             encounter_trigger(s, T, ev, s[L.G_ESCAPED])
 
@@ -310,7 +310,7 @@ def emergences(s, T, ev):
             placed = place_nightmare(s, T, ev, k, d)
             log(s, ev, L.EVT_EMERGE, -1 - k, d, T[TB.O_KEYSTONE + d], 0 if placed else 1, 0, 0)
             if placed:
-                s[nb(k) + L.N_FATE] = L.FATE_EMERGED
+                s[nb(k) + L.NM_FATE] = L.FATE_EMERGED
 
 
 @kernel
@@ -318,13 +318,13 @@ def evil_powers(s, T, ev, rng, legal, pp):
     """Each nightmare on the board uses its evil power once (MQ-ENEMY-05)."""
     for d in range(4):
         k = s[db(d) + L.D_NM]
-        if k < 0 or s[nb(k) + L.N_POS] < 0 or not running(s):
+        if k < 0 or s[nb(k) + L.NM_POS] < 0 or not running(s):
             continue
-        if s[nb(k) + L.N_ESCAPED] == 2 and T[TB.P_T_ESCAPE_ROUND_ACTIVE] == 0:
+        if s[nb(k) + L.NM_ESCAPED] == 2 and T[TB.P_T_ESCAPE_ROUND_ACTIVE] == 0:
             continue   # it acts "on any following rounds" (MQ-GAP-26)
         e = T[TB.O_NM_POWER + k]
-        log(s, ev, L.EVT_EVIL_POWER, -1 - k, e, s[nb(k) + L.N_POS], 0, 0, 0)
-        if T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_KIND] == L.E_EXTRA_MOVE:
+        log(s, ev, L.EVT_EVIL_POWER, -1 - k, e, s[nb(k) + L.NM_POS], 0, 0, 0)
+        if T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_KIND] == L.EK_EXTRA_MOVE:
             move_enemy(s, T, ev, True, k, T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_AMOUNT])
         else:
             apply_simple_effect(s, T, ev, e, -1 - k, -1)
@@ -425,10 +425,10 @@ def _enemy_phase(s, T, ev, rng, legal, pp, draws):
     if T[TB.P_T_ESCAPE_ROUND_ACTIVE] == 1:
         # the other reading: in play at once, attacking a hero on its key stone
         for k in range(4):
-            if s[nb(k) + L.N_ESCAPED] == 2:
-                s[nb(k) + L.N_ESCAPED] = 1
-                if s[nb(k) + L.N_POS] >= 0 and heroes_at(s, s[nb(k) + L.N_POS]) > 0:
-                    s[nb(k) + L.N_JUST] = 1
+            if s[nb(k) + L.NM_ESCAPED] == 2:
+                s[nb(k) + L.NM_ESCAPED] = 1
+                if s[nb(k) + L.NM_POS] >= 0 and heroes_at(s, s[nb(k) + L.NM_POS]) > 0:
+                    s[nb(k) + L.NM_JUST] = 1
     evil_powers(s, T, ev, rng, legal, pp)
     if running(s):
         enemy_attacks(s, T, ev, rng, legal, pp, T[TB.P_T_ENEMY_ON_HERO_ATTACKS] == 0)
@@ -436,5 +436,5 @@ def _enemy_phase(s, T, ev, rng, legal, pp, draws):
     if draws and running(s):
         draw_encounters(s, T, ev, rng, legal, pp)
     for k in range(4):
-        if s[nb(k) + L.N_ESCAPED] == 2:
-            s[nb(k) + L.N_ESCAPED] = 1   # from the next round on it hunts the heroes
+        if s[nb(k) + L.NM_ESCAPED] == 2:
+            s[nb(k) + L.NM_ESCAPED] = 1   # from the next round on it hunts the heroes

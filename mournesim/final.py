@@ -67,7 +67,7 @@ def compass_result(s, T, ev, face):
         d = next_occupied_disc(s, face)
         if d >= 0:
             click_disc(s, T, ev, d, 1)
-    elif face == L.C_STAR:
+    elif face == L.FACE_STAR:
         s[L.G_TOKENS] += 1
         log(s, ev, L.EVT_COMPASS_TOKEN, L.ACTOR_GAME, s[L.G_TOKENS], 0, 0, 0, 0)
         if s[L.G_TOKENS] >= T[TB.P_COMPASS_TOKENS]:
@@ -101,9 +101,9 @@ def wall_roll(s, T, ev, rng, legal, pp, d):
 def shimnavore_acts(s, T, ev, rng, legal, pp, face):
     """The Shimnavore acts on a Final Battle compass result (MQ-FINAL-11..19)."""
     log(s, ev, L.EVT_SHIMNAVORE, L.ACTOR_GAME, face, 0, 0, 0, 0)
-    if face == L.C_BLANK:
+    if face == L.FACE_BLANK:
         return
-    if face == L.C_STAR:
+    if face == L.FACE_STAR:
         # the Mighty Howl: heroes on key stones fall back onto the discs
         for h in range(s[L.G_NHEROES]):
             sp = s[hb(h) + L.H_POS]
@@ -130,13 +130,13 @@ def shimnavore_acts(s, T, ev, rng, legal, pp, face):
             for a in range(3):
                 if s[L.G_SHIM_WOUNDS + a] >= T[TB.P_SHIM_WINS]:
                     skip |= 1 << a
-        a = strongest_ability(s, T, L.EV_SHIM, 0, skip)
+        a = strongest_ability(s, T, L.ENEMY_SHIM, 0, skip)
         if a < 0:
-            a = strongest_ability(s, T, L.EV_SHIM, 0, 0)
+            a = strongest_ability(s, T, L.ENEMY_SHIM, 0, 0)
         # whom it attacks and on what, before the combat's rolls
         log(s, ev, L.EVT_SHIMNAVORE_ATTACK, h, d, a, sp, 0, 0)
         s[L.G_HERO_DEFENCES] += 1
-        if not hero_combat(s, T, ev, rng, legal, pp, h, L.EV_SHIM, a, True):
+        if not hero_combat(s, T, ev, rng, legal, pp, h, L.ENEMY_SHIM, a, True):
             lose_life(s, T, ev, h, 1)
             s[hb(h) + L.H_POS] = T[TB.O_DISC + d]
             log(s, ev, L.EVT_KNOCK_BACK, h, sp, T[TB.O_DISC + d], 2, 0, 0)
@@ -145,7 +145,7 @@ def shimnavore_acts(s, T, ev, rng, legal, pp, face):
         s[L.G_WALL_HITS] += 1
         if s[L.G_WALL + d] == 1:
             log(s, ev, L.EVT_WALL_DAMAGE, L.ACTOR_GAME, d, 2, 0, 0, 0)
-            s[L.G_OUTCOME] = L.O_WALL_DESTROYED
+            s[L.G_OUTCOME] = L.OUT_WALL_DESTROYED
         else:
             s[L.G_WALL + d] = 1
             log(s, ev, L.EVT_WALL_DAMAGE, L.ACTOR_GAME, d, 1, 0, 0, 0)
@@ -171,7 +171,7 @@ def end_of_turn(s, T, ev, rng, legal, pp, h):
     if s[L.G_FINAL] == L.FB_RUNNING:
         f = roll_compass(T, rng)
         log(s, ev, L.EVT_COMPASS, h, f, 1, 0, 0, 0)
-        while f != L.C_BLANK and reroll_offer(s, T, ev, rng, legal, pp, h, f, L.CTX_COMPASS):
+        while f != L.FACE_BLANK and reroll_offer(s, T, ev, rng, legal, pp, h, f, L.CTX_COMPASS):
             f = roll_compass(T, rng)
             log(s, ev, L.EVT_COMPASS, h, f, 1, 1, 0, 0)
         shimnavore_acts(s, T, ev, rng, legal, pp, f)
@@ -180,7 +180,7 @@ def end_of_turn(s, T, ev, rng, legal, pp, h):
     for _ in range(ndice):
         f = roll_compass(T, rng)
         log(s, ev, L.EVT_COMPASS, h, f, ndice, 0, 0, 0)
-        while f != L.C_BLANK and reroll_offer(s, T, ev, rng, legal, pp, h, f, L.CTX_COMPASS):
+        while f != L.FACE_BLANK and reroll_offer(s, T, ev, rng, legal, pp, h, f, L.CTX_COMPASS):
             f = roll_compass(T, rng)
             log(s, ev, L.EVT_COMPASS, h, f, ndice, 1, 0, 0)
         compass_result(s, T, ev, f)
@@ -198,7 +198,7 @@ def start_final_battle(s, T, ev, rng, legal, pp):
     h = randint(rng, STREAM_DICE, s[L.G_NHEROES])
     f = roll_compass(T, rng)
     log(s, ev, L.EVT_COMPASS, h, f, 1, 0, 0, 0)
-    while f != L.C_BLANK and reroll_offer(s, T, ev, rng, legal, pp, h, f, L.CTX_COMPASS):
+    while f != L.FACE_BLANK and reroll_offer(s, T, ev, rng, legal, pp, h, f, L.CTX_COMPASS):
         f = roll_compass(T, rng)
         log(s, ev, L.EVT_COMPASS, h, f, 1, 1, 0, 0)
     shimnavore_acts(s, T, ev, rng, legal, pp, f)

@@ -81,8 +81,8 @@ def setup(s, T, ev, rng, legal, pp, level, players, heroes, policy, logging):
         s[o + L.D_CLICKS] = clicks
         s[o + L.D_START_CLICKS] = clicks
         s[o + L.D_STATE] = L.DS_ON
-        s[nb(k) + L.N_DIR] = d
-        s[nb(k) + L.N_POS] = -1
+        s[nb(k) + L.NM_DIR] = d
+        s[nb(k) + L.NM_POS] = -1
     for c in range(4):
         o = xb(c)
         s[o + L.X_TILE] = -1
@@ -107,7 +107,7 @@ def setup(s, T, ev, rng, legal, pp, level, players, heroes, policy, logging):
             for a in range(3):
                 for j in range(m):
                     if T[TB.O_CARDS + (deck[j]) * TB.CARD_W + TB.CD_ABILITY] == a and T[TB.O_CARDS + (deck[j]) * TB.CARD_W + TB.CD_VALUE] == T[TB.P_SOLO_VALUE]:
-                        legal[k] = code(L.S_PICK, a)
+                        legal[k] = code(L.A_SOLO_PICK, a)
                         k += 1
                         break
             if k == 0:
@@ -182,7 +182,7 @@ def play(s, T, ev, snaps, rng, legal, pp):
     while running(s):
         s[L.G_ROUND] += 1
         if s[L.G_ROUND] > cap:
-            s[L.G_OUTCOME] = L.O_CAP
+            s[L.G_OUTCOME] = L.OUT_CAP
             break
         if s[L.G_FINAL] == L.FB_RUNNING:
             s[L.G_FB_ROUND] += 1
@@ -237,8 +237,8 @@ def result_row(s, T, out):
             minlife = min(minlife, T[TB.P_LIFE] - s[hb(i) + L.H_WOUNDS])
             skills += s[hb(i) + L.H_SKILLS]
     for k in range(4):
-        out[L.RI_FATE_NM1 + k] = s[nb(k) + L.N_FATE]
-        out[L.RI_ESCAPED_NM1 + k] = 1 if s[nb(k) + L.N_ESCAPED] > 0 else 0
+        out[L.RI_FATE_NM1 + k] = s[nb(k) + L.NM_FATE]
+        out[L.RI_ESCAPED_NM1 + k] = 1 if s[nb(k) + L.NM_ESCAPED] > 0 else 0
     out[L.RI_MIN_LIFE] = minlife
     out[L.RI_ILLEGAL_CHOICES] = s[L.G_ILLEGAL]
     # the decision counters, in COUNTER_NAMES order (layout checks the columns match)

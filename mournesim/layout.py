@@ -5,6 +5,43 @@ offsets into it (``G_*`` scalars and per-hero / per-disc / per-nightmare /
 per-nexus blocks) and the integer enums of the engine. Module-level ints are
 compile-time constants for numba. Python code (replay decoding, tests) reads
 the same names, so a snapshot of ``s`` is self-describing.
+
+One prefix names one concept (``tables`` adds ``P_`` parameters, ``O_``
+section offsets, ``*_W`` row widths and their ``CD_``/``RL_``/``LT_`` columns):
+
+=========  ================================================================
+prefix     what it names
+=========  ================================================================
+``G_``     an offset of the state ``s`` (scalars, and the start of a block)
+``H_``     a field of a hero's block (``HS`` ints, from ``G_HERO``)
+``D_``     a field of a disc's block (``DSZ`` ints, from ``G_DISC``)
+``NM_``    a field of a nightmare's block (``NSZ`` ints, from ``G_NM``)
+``X_``     a field of a nexus slot's block (``XSZ`` ints, from ``G_NEX``)
+``CNT_``   a decision counter's offset in ``s`` (block ``G_CNT``)
+``A_``     an action op: a hero's turn action (``A_MOVE``), a card in hand
+           (``A_EQUIP``), what a Bogbean steals (``A_LOSE_CHARM``), the solo
+           pick, a Louse Wort's reward (``A_REWARD_RELIC``)
+``R_``     an action op of a combat or wall-die reaction
+``OP_``    the op encoding (``OP_BASE``, ``OP_NAMES``)
+``TGT_``   an attack target (an ``A_ATTACK`` argument // 4)
+``FACE_``  a die face: combat (``FACE_FAIL``) and compass (``FACE_STAR``;
+           compass faces 0..3 are directions)
+``EK_``    an effect kind (``EFFECT_KINDS``)
+``ET_``    an effect target (``TARGETS``)
+``WHEN_``  when an effect may be used (``WHEN``)
+``EF_``    a column of the effect table
+``TK_``    an encounter tile kind; ``TL_`` a column of the tile table
+``K_``     a space kind
+``ENEMY_`` a row of the enemy-value table (``tables.O_ENEMY``)
+``DS_``    a disc state
+``FATE_``  a nightmare's fate (result rows)
+``OUT_``   a game outcome (``G_OUTCOME``)
+``CTX_``   the context of a pending decision (``G_CTX``)
+``FB_``    the final-battle status (``G_FINAL``)
+``RI_``    a column of the result row
+``EV_``    the event log's layout (``EV_COLS``); ``EVT_`` an event type
+``MAX_``   a size bound; ``N_`` (``N_DIRS``) a count
+=========  ================================================================
 """
 
 # ---- enums ---------------------------------------------------------------
@@ -27,21 +64,21 @@ KIND_NAMES = ("path", "start", "keystone", "nexus", "crossroads", "cache", "tunn
 FACE_FAIL = 10
 FACE_DOUBLE = 11
 FACE_DANDELION = 12
-# compass faces 0..3 are directions
-C_STAR = 4
-C_BLANK = 5
+# compass die faces: 0..3 are directions
+FACE_STAR = 4
+FACE_BLANK = 5
 
-# effect vocabulary (ruleset effect.kind) and targets
+# effect vocabulary (ruleset effect.kind), targets and when an effect is used
 EFFECT_KINDS = ("heal", "wound", "gain_charm", "lose_charm", "extra_die", "reroll", "combat_bonus",
                 "repair_wall", "rotate_disc", "extra_action", "move_to", "lose_equipment",
                 "lose_skill", "extra_move")
-(E_HEAL, E_WOUND, E_GAIN_CHARM, E_LOSE_CHARM, E_EXTRA_DIE, E_REROLL, E_COMBAT_BONUS,
- E_REPAIR_WALL, E_ROTATE_DISC, E_EXTRA_ACTION, E_MOVE_TO, E_LOSE_EQUIPMENT,
- E_LOSE_SKILL, E_EXTRA_MOVE) = range(14)
+(EK_HEAL, EK_WOUND, EK_GAIN_CHARM, EK_LOSE_CHARM, EK_EXTRA_DIE, EK_REROLL, EK_COMBAT_BONUS,
+ EK_REPAIR_WALL, EK_ROTATE_DISC, EK_EXTRA_ACTION, EK_MOVE_TO, EK_LOSE_EQUIPMENT,
+ EK_LOSE_SKILL, EK_EXTRA_MOVE) = range(14)
 TARGETS = ("self", "any_hero", "heroes_near", "chosen_disc", "advanced_disc", "crossroads", "highest")
-(T_SELF, T_ANY_HERO, T_HEROES_NEAR, T_CHOSEN_DISC, T_ADVANCED_DISC, T_CROSSROADS, T_HIGHEST) = range(7)
+(ET_SELF, ET_ANY_HERO, ET_HEROES_NEAR, ET_CHOSEN_DISC, ET_ADVANCED_DISC, ET_CROSSROADS, ET_HIGHEST) = range(7)
 WHEN = ("turn", "combat", "immediate")
-W_TURN, W_COMBAT, W_IMMEDIATE = range(3)
+WHEN_TURN, WHEN_COMBAT, WHEN_IMMEDIATE = range(3)
 # effect table columns
 EF_KIND, EF_AMOUNT, EF_TARGET, EF_WHEN, EF_RANGE = range(5)
 EF_COLS = 5
@@ -53,10 +90,10 @@ TL_LEVEL, TL_KIND, TL_DROP, TL_DROP_N, TL_STEAL, TL_CARD = range(6)
 TL_COLS = 6
 
 # enemy value table rows: bogbean levels 1..3, nightmares 0..3, shimnavore
-EV_BOG = 0      # rows 0..2
-EV_NM = 3       # rows 3..6
-EV_SHIM = 7
-EV_ROWS = 8
+ENEMY_BOG = 0      # rows 0..2
+ENEMY_NM = 3       # rows 3..6
+ENEMY_SHIM = 7
+ENEMY_ROWS = 8
 
 # why an encounter tile was not placed (encounter record, column e)
 TILE_DISCARD_NAMES = (None, "all bogbeans of its level are on the board", "a miniature stands on the crossroads",
@@ -77,7 +114,7 @@ FATE_NONE, FATE_CAST_OUT, FATE_DEFEATED, FATE_ESCAPED, FATE_EMERGED = range(5)
 FATE_NAMES = ("on_disc", "cast_out", "defeated", "escaped", "emerged")
 
 # outcomes
-O_RUNNING, O_WIN, O_HERO_DIED, O_WALL_DESTROYED, O_CAP = range(5)
+OUT_RUNNING, OUT_WIN, OUT_HERO_DIED, OUT_WALL_DESTROYED, OUT_CAP = range(5)
 OUTCOME_NAMES = ("running", "win", "hero_died", "wall_destroyed", "cap")
 
 # decision contexts (G_CTX) so a policy knows what a reaction is for
@@ -87,32 +124,35 @@ CTX_TURN, CTX_ATTACK, CTX_DEFENCE, CTX_COMPASS, CTX_WALL, CTX_CARD = range(6)
 FB_NONE, FB_TRIGGERED, FB_RUNNING = range(3)
 
 # ---- action codes: op * OP_BASE + arg -------------------------------------
+# every op is an A_* (an action a hero takes or a choice it makes) except the
+# combat / wall-die reactions R_*
 OP_BASE = 4096
 # the argument of a relic or skill action: its owner (relic r or hero u) * SUB
 # + its target + 1 (0: no target); core.sub_code / sub_owner / sub_target
 SUB = 64
 # hero turn
 A_END, A_MOVE, A_PICKUP, A_DEPOSIT, A_SURPLUS, A_PASS, A_HEAL, A_TRADE, A_TRADE_RELIC, \
-    A_ATTACK, A_REPAIR, A_DRAW_EQ, A_RELIC, A_SKILL, A_DISCARD = range(15)
+    A_ATTACK, A_REPAIR, A_DRAW_EQ, A_RELIC, A_SKILL, A_DISCARD_CHARM = range(15)
 # combat / wall-die reactions
 R_ACCEPT, R_TALISMAN, R_RELIC, R_SKILL = 20, 21, 22, 23
-# a card in hand: equip it or discard it to the Surplus Deck
-E_EQUIP, E_DISCARD = 30, 31
+# a card in hand: equip it or discard it to the Surplus Deck (A_DISCARD_CHARM
+# is the turn action that discards a charm)
+A_EQUIP, A_DISCARD_CARD = 30, 31
 # which thing a Bogbean steals
-T_CHARM, T_CARD = 40, 41
+A_LOSE_CHARM, A_LOSE_CARD = 40, 41
 # solo set-up: which Level-5 card
-S_PICK = 50
+A_SOLO_PICK = 50
 # Level-3 Bogbean reward
-C_EQUIPMENT, C_RELIC, C_NONE = 60, 61, 62
+A_REWARD_EQUIPMENT, A_REWARD_RELIC, A_REWARD_DECLINED = 60, 61, 62
 OP_NAMES = {A_END: "end_turn", A_MOVE: "move", A_PICKUP: "pick_up", A_DEPOSIT: "deposit",
             A_SURPLUS: "take_surplus", A_PASS: "pass_equipment", A_HEAL: "regain_life",
             A_TRADE: "trade_charms", A_TRADE_RELIC: "trade_for_relic", A_ATTACK: "attack",
             A_REPAIR: "repair_wall", A_DRAW_EQ: "draw_equipment", A_RELIC: "use_relic",
-            A_SKILL: "use_skill", A_DISCARD: "discard_charm", R_ACCEPT: "accept",
+            A_SKILL: "use_skill", A_DISCARD_CHARM: "discard_charm", R_ACCEPT: "accept",
             R_TALISMAN: "talisman_reroll", R_RELIC: "combat_relic", R_SKILL: "combat_skill",
-            E_EQUIP: "equip", E_DISCARD: "discard_card", T_CHARM: "lose_charm", T_CARD: "lose_card",
-            S_PICK: "solo_pick", C_EQUIPMENT: "reward_equipment", C_RELIC: "reward_relic",
-            C_NONE: "reward_declined"}
+            A_EQUIP: "equip", A_DISCARD_CARD: "discard_card", A_LOSE_CHARM: "lose_charm", A_LOSE_CARD: "lose_card",
+            A_SOLO_PICK: "solo_pick", A_REWARD_EQUIPMENT: "reward_equipment", A_REWARD_RELIC: "reward_relic",
+            A_REWARD_DECLINED: "reward_declined"}
 # attack targets (arg // 4; arg % 4 is the ability)
 TGT_NIGHTMARE = 0   # 0..3 nightmare index
 TGT_BOGBEAN = 4     # 4..7 bogbean of nexus slot 0..3
@@ -201,7 +241,7 @@ DSZ = 8
 G_DISC = _take(DSZ * 4)
 
 # nightmares by index: NSZ ints each
-N_POS, N_WOUNDS, N_DIR, N_FATE, N_JUST, N_ESCAPED = 0, 1, 2, 3, 4, 5
+NM_POS, NM_WOUNDS, NM_DIR, NM_FATE, NM_JUST, NM_ESCAPED = 0, 1, 2, 3, 4, 5
 NSZ = 6
 G_NM = _take(NSZ * 4)
 

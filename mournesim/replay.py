@@ -185,9 +185,9 @@ def snapshot_dict(s, ctx):
     nightmares = []
     for k in range(4):
         o = L.G_NM + k * L.NSZ
-        if s[o + L.N_POS] >= 0:
-            nightmares.append({"nightmare": ctx.n.nightmares[k], "space": ctx.space(int(s[o + L.N_POS])),
-                               "wounded": [AB[a] for a in range(3) if (s[o + L.N_WOUNDS] >> a) & 1]})
+        if s[o + L.NM_POS] >= 0:
+            nightmares.append({"nightmare": ctx.n.nightmares[k], "space": ctx.space(int(s[o + L.NM_POS])),
+                               "wounded": [AB[a] for a in range(3) if (s[o + L.NM_WOUNDS] >> a) & 1]})
     bogbeans, pots = [], []
     for c in range(4):
         o = L.G_NEX + c * L.XSZ
@@ -223,15 +223,15 @@ def _effect_param(e, param, ctx):
     kind = int(ctx.rp.rules.tables.effects[e, L.EF_KIND])
     if param < 0:
         return None
-    if kind == L.E_MOVE_TO:
+    if kind == L.EK_MOVE_TO:
         return f"{ctx.hero(param // 4)} to {ctx.space(int(ctx.rp.rules.tables.crossroads[param % 4]))}"
-    if kind == L.E_HEAL:
+    if kind == L.EK_HEAL:
         return ctx.hero(param)
-    if kind == L.E_ROTATE_DISC:
+    if kind == L.EK_ROTATE_DISC:
         return f"disc {DIRS[param]}"
-    if kind == L.E_REPAIR_WALL:
+    if kind == L.EK_REPAIR_WALL:
         return f"wall {DIRS[param]}"
-    if kind == L.E_GAIN_CHARM:
+    if kind == L.EK_GAIN_CHARM:
         return CH[param]
     return None
 
@@ -254,7 +254,7 @@ def _action_text(op, arg, ctx):
         return f"picks up {arg} charm{'s' if arg != 1 else ''}"
     if op == L.A_DEPOSIT:
         return f"deposits {CH[arg]}"
-    if op == L.A_DISCARD:
+    if op == L.A_DISCARD_CHARM:
         return f"discards 1 {CH[arg]} (free)"
     if op == L.A_ATTACK:
         tgt, a = divmod(arg, 4)
@@ -342,8 +342,8 @@ def _fields(et, a, b, c, d, e, ctx):
         return {"effect": ctx.effect(a), "in_combat": bool(c),
                 "target": ctx.hero(b) if c else _effect_param(a, b, ctx)}
     if n == "combat":
-        foe = ctx.foe if ctx.foe else ("shimnavore" if a == L.EV_SHIM else
-                                       ctx.n.nightmares[a - L.EV_NM] if a >= L.EV_NM else BOG_KINDS[a])
+        foe = ctx.foe if ctx.foe else ("shimnavore" if a == L.ENEMY_SHIM else
+                                       ctx.n.nightmares[a - L.ENEMY_NM] if a >= L.ENEMY_NM else BOG_KINDS[a])
         return {"enemy": foe, "ability": AB[b], "target": c, "total": _total(d),
                 "result": ROLL_RESULT.get(d, "score"), "won": bool(e & 1), "defending": bool(e & 2)}
     if n == "dice":

@@ -33,8 +33,8 @@ from . import tables as TB
 from .core import running
 from .final import end_of_turn
 from .game import finish_round, play
-from .policies import (NP_PLANNER, PLANNER_DEFAULTS, PLANNER_PARAMS, POLICY_PLANNER, moon_left, plan_goal,
-                       planner, score_all)
+from .plan import NP_PLANNER, PLANNER_DEFAULTS, PLANNER_PARAMS, moon_left
+from .policies import POLICY_PLANNER, plan_goal, planner, score_all
 from .rules import apply_turn, turn_actions
 
 OPB = L.OP_BASE
@@ -68,7 +68,7 @@ def continuation(s2, T, rng2, legal2, pp, h, ch):
 def value(s2, T, progress):
     """A finished continuation's worth: 1 for a win, else partial credit for
     the share of the wins against the Shimnavore that were scored."""
-    if s2[L.G_OUTCOME] == L.O_WIN:
+    if s2[L.G_OUTCOME] == L.OUT_WIN:
         return 1.0
     w = s2[L.G_SHIM_WOUNDS] + s2[L.G_SHIM_WOUNDS + 1] + s2[L.G_SHIM_WOUNDS + 2]
     return progress * w / (3.0 * T[TB.P_SHIM_WINS])

@@ -84,9 +84,9 @@ from .policies import decide
 def nightmare_gone(s, T, ev, k, fate):
     """Nightmare ``k`` is cast out or defeated: the next die and tile level
     unlock; a cast-out leaves a Talisman (MQ-CHARM-12, MQ-COMBAT-26)."""
-    d = s[nb(k) + L.N_DIR]
-    s[nb(k) + L.N_POS] = -1
-    s[nb(k) + L.N_FATE] = fate
+    d = s[nb(k) + L.NM_DIR]
+    s[nb(k) + L.NM_POS] = -1
+    s[nb(k) + L.NM_FATE] = fate
     if fate == L.FATE_CAST_OUT:
         s[db(d) + L.D_STATE] = L.DS_CAST_OUT
         for t in range(4):
@@ -220,7 +220,7 @@ def legal_turn(s, T, h, legal):
             k = nightmare_at(s, pos)
             if k >= 0:
                 for a in range(3):
-                    if (s[nb(k) + L.N_WOUNDS] >> a) & 1 == 0:
+                    if (s[nb(k) + L.NM_WOUNDS] >> a) & 1 == 0:
                         n = add(legal, n, L.A_ATTACK, (L.TGT_NIGHTMARE + k) * 4 + a)
             for c in range(4):
                 if s[xb(c) + L.X_BOG_POS] == pos:
@@ -239,16 +239,16 @@ def legal_turn(s, T, h, legal):
             n = add(legal, n, L.A_DRAW_EQ, 0)
         for t in range(4):
             if s[o + L.H_CH + t] > 0:
-                n = add(legal, n, L.A_DISCARD, t)
+                n = add(legal, n, L.A_DISCARD_CHARM, t)
     # relics and skills: any hero's, at any time in a turn (MQ-GAP-03)
     for r in range(T[TB.P_N_RELICS]):
         u = s[L.G_RELIC_OWNER + r]
-        if u >= 0 and T[TB.O_EFFECTS + (T[TB.O_RELICS + r * TB.RELIC_W + TB.RL_EFFECT]) * L.EF_COLS + L.EF_WHEN] == L.W_TURN:
+        if u >= 0 and T[TB.O_EFFECTS + (T[TB.O_RELICS + r * TB.RELIC_W + TB.RL_EFFECT]) * L.EF_COLS + L.EF_WHEN] == L.WHEN_TURN:
             n = effect_targets(s, T, T[TB.O_RELICS + r * TB.RELIC_W + TB.RL_EFFECT], u, h, legal, n, L.A_RELIC * OPB + sub_code(r))
     for u in range(s[L.G_NHEROES]):
         if s[hb(u) + L.H_SKILLS] > 0:
             e = T[TB.O_HERO_SKILL + (s[hb(u) + L.H_ID])]
-            if T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_WHEN] == L.W_TURN:
+            if T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_WHEN] == L.WHEN_TURN:
                 n = effect_targets(s, T, e, u, h, legal, n, L.A_SKILL * OPB + sub_code(u))
     return n
 
@@ -261,10 +261,10 @@ def attack(s, T, ev, rng, legal, pp, h, arg):
     if tgt < L.TGT_BOGBEAN:
         s[L.CNT_ATTACKS_NIGHTMARE] += 1
         k = tgt - L.TGT_NIGHTMARE
-        if hero_combat(s, T, ev, rng, legal, pp, h, L.EV_NM + k, a, False):
-            s[nb(k) + L.N_WOUNDS] |= 1 << a
-            log(s, ev, L.EVT_NIGHTMARE_WOUNDED, h, k, a, s[nb(k) + L.N_WOUNDS], 0, 0)
-            if s[nb(k) + L.N_WOUNDS] == 7:
+        if hero_combat(s, T, ev, rng, legal, pp, h, L.ENEMY_NM + k, a, False):
+            s[nb(k) + L.NM_WOUNDS] |= 1 << a
+            log(s, ev, L.EVT_NIGHTMARE_WOUNDED, h, k, a, s[nb(k) + L.NM_WOUNDS], 0, 0)
+            if s[nb(k) + L.NM_WOUNDS] == 7:
                 nightmare_gone(s, T, ev, k, L.FATE_DEFEATED)
         else:
             lose_life(s, T, ev, h, 1)
@@ -273,7 +273,7 @@ def attack(s, T, ev, rng, legal, pp, h, arg):
         s[L.CNT_ATTACKS_BOGBEAN] += 1
         c = tgt - L.TGT_BOGBEAN
         lv = bog_level(s, T, c)
-        if hero_combat(s, T, ev, rng, legal, pp, h, L.EV_BOG + lv - 1, a, False):
+        if hero_combat(s, T, ev, rng, legal, pp, h, L.ENEMY_BOG + lv - 1, a, False):
             s[xb(c) + L.X_BOG_WOUNDS] |= 1 << a
             w = s[xb(c) + L.X_BOG_WOUNDS]
             wins = (w & 1) + ((w >> 1) & 1) + ((w >> 2) & 1)
@@ -287,7 +287,7 @@ def attack(s, T, ev, rng, legal, pp, h, arg):
     else:
         s[L.CNT_ATTACKS_SHIMNAVORE] += 1
         s[L.G_SHIM_ATTACKED] = 1
-        if hero_combat(s, T, ev, rng, legal, pp, h, L.EV_SHIM, a, False):
+        if hero_combat(s, T, ev, rng, legal, pp, h, L.ENEMY_SHIM, a, False):
             s[L.G_SHIM_WOUNDS + a] += 1
             log(s, ev, L.EVT_SHIMNAVORE_WOUND, h, a, s[L.G_SHIM_WOUNDS + a], 0, 0, 0)
             done = True
@@ -295,7 +295,7 @@ def attack(s, T, ev, rng, legal, pp, h, arg):
                 if s[L.G_SHIM_WOUNDS + b] < T[TB.P_SHIM_WINS]:
                     done = False
             if done and running(s):
-                s[L.G_OUTCOME] = L.O_WIN
+                s[L.G_OUTCOME] = L.OUT_WIN
         else:
             s[L.G_TURN_OVER] = 1
 
@@ -390,7 +390,7 @@ def apply_turn(s, T, ev, rng, legal, pp, h, ch):
         s[L.G_NEXUS_USED] = 1
         s[L.CNT_EQUIPMENT_DRAWS] += 1
         draw_equipment(s, T, ev, rng, legal, pp, h)
-    elif op == L.A_DISCARD:
+    elif op == L.A_DISCARD_CHARM:
         s[L.CNT_CHARM_DISCARDS] += 1
         drop_charms(s, ev, h, arg, 1)
     elif op == L.A_RELIC:

@@ -66,7 +66,7 @@ _SECTIONS = (("P", 64), ("ADJ", MAX_S * 8), ("DEG", MAX_S), ("KIND", MAX_S), ("C
              ("MOON", 64), ("DICE", 4 * DIE_W), ("DICE_NF", 4), ("COMPASS_FACES", 12),
              ("HERO_ABIL", MAX_HERO_DEFS * ABIL_W), ("HERO_SKILL", MAX_HERO_DEFS),
              ("EFFECTS", MAX_EFFECTS * L.EF_COLS), ("CARDS", MAX_CARDS * CARD_W), ("RELICS", MAX_RELICS * RELIC_W),
-             ("TILES", MAX_TILES * L.TL_COLS), ("LEVEL_TILES", 3 * LT_W), ("ENEMY", 8 * ENEMY_W), ("WINS_NEEDED", 3),
+             ("TILES", MAX_TILES * L.TL_COLS), ("LEVEL_TILES", 3 * LT_W), ("ENEMY", L.ENEMY_ROWS * ENEMY_W), ("WINS_NEEDED", 3),
              ("NM_CHARMS", 16), ("NM_POWER", 4), ("ODDS", 5 * 2 * ODDS_W), ("ODDS_TOTAL", 5))
 _o = 0
 for _name, _size in _SECTIONS:
@@ -106,7 +106,7 @@ class Tables(NamedTuple):
     relics: np.ndarray       # int32[R, 2] effect index, sabotaged
     tiles: np.ndarray        # int32[T, TL_COLS]
     level_tiles: np.ndarray  # int32[3, 2] first tile index and count per level
-    enemy: np.ndarray        # int32[EV_ROWS, 4, 3] values by moon colour
+    enemy: np.ndarray        # int32[ENEMY_ROWS, 4, 3] values by moon colour
     wins_needed: np.ndarray  # int32[3] bogbean wins per level
     nm_charms: np.ndarray    # int32[4, 4] charms required per nightmare
     nm_power: np.ndarray     # int32[4] effect index
@@ -127,7 +127,7 @@ class Names(NamedTuple):
 
 
 _FACE = {"fail": L.FACE_FAIL, "double": L.FACE_DOUBLE, "dandelion": L.FACE_DANDELION}
-_COMPASS = {"N": 0, "E": 1, "S": 2, "W": 3, "star": L.C_STAR, "blank": L.C_BLANK}
+_COMPASS = {"N": 0, "E": 1, "S": 2, "W": 3, "star": L.FACE_STAR, "blank": L.FACE_BLANK}
 _COLOUR = {"G": L.GREEN, "M": L.GREY, "R": L.RED, "B": L.BLUE}
 
 
@@ -294,10 +294,10 @@ def compile_tables(rs: Ruleset):
                                   f"{('snipe', 'speedwell', 'louse_wort')[lv]} ({t.drop} x{t.drop_n})")
         level_tiles[lv, 1] = len(tiles) - level_tiles[lv, 0]
 
-    enemy = np.zeros((L.EV_ROWS, 4, 3), np.int32)
+    enemy = np.zeros((L.ENEMY_ROWS, 4, 3), np.int32)
     wins_needed = np.zeros(3, np.int32)
     for name, e in rs.enemies.items():
-        r = L.EV_BOG + e.level - 1
+        r = L.ENEMY_BOG + e.level - 1
         enemy[r, L.GREEN], enemy[r, L.GREY], enemy[r, L.RED] = e.green, e.grey, e.red
         enemy[r, L.BLUE] = e.green
         wins_needed[e.level - 1] = e.wins_needed
@@ -305,15 +305,15 @@ def compile_tables(rs: Ruleset):
     nm_charms = np.zeros((4, 4), np.int32)
     nm_power = np.zeros(4, np.int32)
     for k, (name, n) in enumerate(rs.nightmares.items()):
-        r = L.EV_NM + k
+        r = L.ENEMY_NM + k
         enemy[r, L.GREEN], enemy[r, L.GREY], enemy[r, L.RED] = n.green, n.grey, n.red
         enemy[r, L.BLUE] = n.green
         for c, cnt in n.charms.items():
             nm_charms[k, CHARMS.index(c)] = cnt
         nm_power[k] = power_index[n.power]
     sh = rs.shimnavore
-    enemy[L.EV_SHIM, L.GREEN], enemy[L.EV_SHIM, L.GREY], enemy[L.EV_SHIM, L.RED] = sh.green, sh.grey, sh.red
-    enemy[L.EV_SHIM, L.BLUE] = sh.green
+    enemy[L.ENEMY_SHIM, L.GREEN], enemy[L.ENEMY_SHIM, L.GREY], enemy[L.ENEMY_SHIM, L.RED] = sh.green, sh.grey, sh.red
+    enemy[L.ENEMY_SHIM, L.BLUE] = sh.green
 
     r, t = rs.rules, rs.toggles
     vals = dict(actions=r.actions_per_turn, backpack=r.backpack, life=r.life, skill_uses=r.skill_uses,

@@ -126,7 +126,7 @@ class Pieces:
             if k < 0:
                 continue
             self.disc_of[self.nightmares[k]] = int(T.disc[d])
-            n = int(s[L.G_NM + k * L.NSZ + L.N_POS])
+            n = int(s[L.G_NM + k * L.NSZ + L.NM_POS])
             if n >= 0:
                 pos[len(self.heroes) + k] = n
             elif st in (L.DS_ON, L.DS_RELEASED):

@@ -60,7 +60,7 @@ def fix_all_dice(T, face):
 
 
 def fix_compass(T, face):
-    """Every compass face shows ``face`` (0 N, 1 E, 2 S, 3 W, L.C_STAR, L.C_BLANK)."""
+    """Every compass face shows ``face`` (0 N, 1 E, 2 S, 3 W, L.FACE_STAR, L.FACE_BLANK)."""
     for j in range(int(T[TB.P_COMPASS_NF])):
         T[TB.O_COMPASS_FACES + j] = int(face)
 
@@ -239,23 +239,23 @@ class Game:
         return int(core.nb(int(k)))
 
     def nm_pos(self, k):
-        return int(self.s[self.nm(k) + L.N_POS])
+        return int(self.s[self.nm(k) + L.NM_POS])
 
     def nightmare_to_board(self, d, where):
         """The Nightmare of disc ``d`` stands on the main board at ``where``."""
         k = self.nm_at_disc(d)
-        self.s[self.nm(k) + L.N_POS] = self.sp(where)
+        self.s[self.nm(k) + L.NM_POS] = self.sp(where)
         self.s[self.disc(d) + L.D_STATE] = L.DS_BOARD
-        self.s[self.nm(k) + L.N_FATE] = L.FATE_ESCAPED
-        self.s[self.nm(k) + L.N_ESCAPED] = 1
+        self.s[self.nm(k) + L.NM_FATE] = L.FATE_ESCAPED
+        self.s[self.nm(k) + L.NM_ESCAPED] = 1
         return k
 
     def cast_out_state(self, d):
         """Mark disc ``d`` as Cast-out (no roll-over target, no nightmare)."""
         k = self.nm_at_disc(d)
         self.s[self.disc(d) + L.D_STATE] = L.DS_CAST_OUT
-        self.s[self.nm(k) + L.N_POS] = -1
-        self.s[self.nm(k) + L.N_FATE] = L.FATE_CAST_OUT
+        self.s[self.nm(k) + L.NM_POS] = -1
+        self.s[self.nm(k) + L.NM_FATE] = L.FATE_CAST_OUT
 
     # -- nexus slots, bogbeans, pots
     def slot(self, c):

@@ -81,7 +81,7 @@ def state_problems(s, final=False, strict_capacity=False):
             bog_spaces.add(p)
     nm_spaces = set()
     for k in range(4):
-        p = nm_field(s, k, L.N_POS)
+        p = nm_field(s, k, L.NM_POS)
         if p >= 0:
             occ[p] += 1
             nm_spaces.add(p)
@@ -116,7 +116,7 @@ def state_problems(s, final=False, strict_capacity=False):
             dead = True
     if dead and not final:
         probs.append("MQ-END-03: a dead hero in a turn snapshot (game should have ended)")
-    if final and dead != (int(s[L.G_OUTCOME]) == L.O_HERO_DIED):
+    if final and dead != (int(s[L.G_OUTCOME]) == L.OUT_HERO_DIED):
         probs.append(f"MQ-END-03: dead hero={dead} but outcome {L.OUTCOME_NAMES[int(s[L.G_OUTCOME])]}")
     # --- dice pool (MQ-COMBAT-03..06) ---
     pool = int(s[L.G_POOL])
@@ -165,7 +165,7 @@ def state_problems(s, final=False, strict_capacity=False):
 
 def rotate_back_effect(e):
     """True if effect ``e`` turns a disc back (moon_dial relic, moon_whisper skill)."""
-    return 0 <= e < len(EFFECTS) and EFFECTS[e, L.EF_KIND] == L.E_ROTATE_DISC and EFFECTS[e, L.EF_AMOUNT] < 0
+    return 0 <= e < len(EFFECTS) and EFFECTS[e, L.EF_KIND] == L.EK_ROTATE_DISC and EFFECTS[e, L.EF_AMOUNT] < 0
 
 
 def rotate_back_events(ev):
@@ -191,7 +191,7 @@ def log_problems(rp):
     if len(ev) >= 200_000 or len(rp.snapshots) >= 200_000 // 20:
         probs.append("log truncated")
     # --- termination (MQ-END-01..04) ---
-    if int(fs[L.G_OUTCOME]) == L.O_RUNNING:
+    if int(fs[L.G_OUTCOME]) == L.OUT_RUNNING:
         probs.append("game still running at the end")
     if et[-1] != EV["game_end"] or int(ev[-1, 3]) != int(fs[L.G_OUTCOME]):
         probs.append("log does not end with game_end giving the outcome")
@@ -205,7 +205,7 @@ def log_problems(rp):
         s = rp.snapshots[j]
         if int(s[L.G_CUR]) != int(ev[i, 2]):
             probs.append(f"snapshot {j}: current hero {int(s[L.G_CUR])} != actor {int(ev[i, 2])}")
-        if int(s[L.G_OUTCOME]) != L.O_RUNNING:
+        if int(s[L.G_OUTCOME]) != L.OUT_RUNNING:
             probs.append(f"snapshot {j}: game already over")
         probs += [f"snapshot {j} (round {int(s[L.G_ROUND])}): {p}" for p in state_problems(s)]
     probs += [f"final state: {p}" for p in state_problems(fs, final=True)]
@@ -428,7 +428,7 @@ def _kernel_args(s):
 
 def _clear_enemies(s):
     for k in range(4):
-        s[L.G_NM + k * L.NSZ + L.N_POS] = -1
+        s[L.G_NM + k * L.NSZ + L.NM_POS] = -1
     for c in range(4):
         s[L.G_NEX + c * L.XSZ + L.X_BOG_POS] = -1
 
@@ -436,7 +436,7 @@ def _clear_enemies(s):
 def _minis_at(s, sp):
     occ = sum(hero_field(s, h, L.H_POS) == sp for h in range(_nh(s)))
     occ += sum(nex_field(s, c, L.X_BOG_POS) == sp for c in range(4))
-    occ += sum(nm_field(s, k, L.N_POS) == sp for k in range(4))
+    occ += sum(nm_field(s, k, L.NM_POS) == sp for k in range(4))
     return occ
 
 
@@ -460,7 +460,7 @@ def test_mighty_howl_knocks_every_hero_onto_the_disc():
     s[L.G_HERO + 1 * L.HS + L.H_POS] = tb.keystone[2]
     s[L.G_HERO + 2 * L.HS + L.H_POS] = tb.keystone[2]
     ev, rng, legal, pp = _kernel_args(s)
-    shimnavore_acts(s, RULES.T, ev, rng, legal, pp, L.C_STAR)
+    shimnavore_acts(s, RULES.T, ev, rng, legal, pp, L.FACE_STAR)
     assert _minis_at(s, int(tb.disc[2])) == 3
     assert _minis_at(s, int(tb.keystone[2])) == 0
     assert not [p for p in state_problems(s) if "MQ-MOVE-07" in p]
@@ -486,7 +486,7 @@ def test_escaping_nightmare_never_makes_three_miniatures_on_its_key_stone():
     others = [disc_field(s, d, L.D_NM) for d in (1, 2)]
     for d, k in zip((1, 2), others):
         s[L.G_DISC + d * L.DSZ + L.D_STATE] = L.DS_BOARD
-        s[L.G_NM + k * L.NSZ + L.N_POS] = ks
+        s[L.G_NM + k * L.NSZ + L.NM_POS] = ks
     s[L.G_DISC + 0 * L.DSZ + L.D_STATE] = L.DS_RELEASED
     s[L.G_DISC + 0 * L.DSZ + L.D_CLICKS] = 0
     s[L.G_DISC + 3 * L.DSZ + L.D_STATE] = L.DS_ON
@@ -498,7 +498,7 @@ def test_escaping_nightmare_never_makes_three_miniatures_on_its_key_stone():
     assert _minis_at(s, ks) == 2
     ev, rng, legal, pp = _kernel_args(s)
     escapes(s, RULES.T, ev)
-    assert nm_field(s, disc_field(s, 0, L.D_NM), L.N_POS) == -1     # it waits
+    assert nm_field(s, disc_field(s, 0, L.D_NM), L.NM_POS) == -1     # it waits
     assert disc_field(s, 0, L.D_STATE) == L.DS_RELEASED
-    assert [nm_field(s, k, L.N_POS) for k in others] == [ks, ks]   # nobody moved aside
+    assert [nm_field(s, k, L.NM_POS) for k in others] == [ks, ks]   # nobody moved aside
     assert _minis_at(s, ks) <= MINIS

@@ -283,7 +283,7 @@ def test_final_battle_posts_cover_the_wall():
     cover every section with four heroes, take the damaged section first
     with two, and leave a hero on its last life point out (it heals)."""
     from positions import final_battle
-    from mournesim.policies import post_for
+    from mournesim.plan_parts import post_for
     keystones = {int(x) for x in [0, 1, 2, 3]}
     for players, spots in ((4, ("path_n1", "path_e4", "path_s3", "path_w2")), (2, ("start_n", "start_e"))):
         g = _planner_game(players=players, park=spots)

@@ -8,7 +8,7 @@ import pytest
 
 import simcore.rng as R
 from mournesim import layout as L, plugins, rules, sim
-from mournesim.policies import moon_left
+from mournesim.plan import moon_left
 
 RULES = sim.prepare()
 INFO = plugins.get("rollout")

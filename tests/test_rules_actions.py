@@ -83,8 +83,8 @@ def test_discarding_a_charm_is_free():
     g = quiet_game(park=far_spaces())
     g.set_charms(0, gold=2, flax=1)
     g.begin_turn(0)
-    assert sorted(g.ops(0, L.A_DISCARD)) == [GOLD, FLAX]
-    g.act(0, L.A_DISCARD, GOLD)
+    assert sorted(g.ops(0, L.A_DISCARD_CHARM)) == [GOLD, FLAX]
+    g.act(0, L.A_DISCARD_CHARM, GOLD)
     assert g.charms(0) == [0, 1, 0, 1]
     assert g.pool()[GOLD] == 15
     assert g.acts() == 3
@@ -175,7 +175,7 @@ def test_cast_out_over_several_deposits():
         if rest[t]:
             g.act(1, L.A_DEPOSIT, t)
     assert g.disc_state(0) == L.DS_CAST_OUT
-    assert int(g.s[g.nm(k) + L.N_FATE]) == L.FATE_CAST_OUT
+    assert int(g.s[g.nm(k) + L.NM_FATE]) == L.FATE_CAST_OUT
     assert g.pool() == [16, 16, 16, 16]                   # deposited charms back in the pool
     assert [int(x) for x in g.s[g.disc(0) + L.D_DEP:g.disc(0) + L.D_DEP + 4]] == [0, 0, 0, 0]
     assert int(g.s[L.G_TALISMANS]) == 1

@@ -183,7 +183,7 @@ def test_nightmare_must_be_beaten_on_all_three_abilities():
     assert sorted(g.ops(0, L.A_ATTACK)) == [tgt + STRENGTH]
     g.act(0, L.A_ATTACK, tgt + STRENGTH)
     assert g.nm_pos(k) == -1
-    assert int(g.s[g.nm(k) + L.N_FATE]) == L.FATE_DEFEATED
+    assert int(g.s[g.nm(k) + L.NM_FATE]) == L.FATE_DEFEATED
     assert g.disc_state(0) == L.DS_DEFEATED
     assert int(g.s[L.G_POOL]) == 2
     assert int(g.s[L.G_TALISMANS]) == 0                 # talismans only for a Cast-out
@@ -200,7 +200,7 @@ def test_losing_to_a_nightmare_costs_a_life_and_the_turn():
     assert g.wounds(0) == 1
     assert int(g.s[L.G_TURN_OVER]) == 1
     assert g.ops(0, L.A_MOVE) == []
-    assert int(g.s[g.nm(k) + L.N_WOUNDS]) == 0
+    assert int(g.s[g.nm(k) + L.NM_WOUNDS]) == 0
 
 
 def test_nightmare_on_its_disc_cannot_be_attacked():

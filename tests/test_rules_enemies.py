@@ -54,7 +54,7 @@ def test_bogbean_never_enters_a_nightmares_space():
     g.place_bogbean(NE, 1, "path_e2")
     d = next(d for d in range(4) if g.nm_at_disc(d) != 2)
     g.nightmare_to_board(d, "path_e1")
-    g.s[g.nm(g.nm_at_disc(d)) + L.N_POS] = g.sp("path_e1")
+    g.s[g.nm(g.nm_at_disc(d)) + L.NM_POS] = g.sp("path_e1")
     pos = g.sp("path_e2")
     # move only the bogbean (one step) - the Nightmare stays put
     r = rules.enemy_step(g.s, g.T, g.ev, False, NE, -1)
@@ -119,7 +119,7 @@ def test_enemy_attacks_on_strongest_ability_and_fended_off_bogbean_drops_charm()
     the Hero collects it".  MQ-ENEMY-07, MQ-ENEMY-09, MQ-ENEMY-10, MQ-COMBAT-02."""
     g = _snipe_attack(6)                                # Jack Courage 7 + 6 = 13
     c = g.events("combat")[-1]
-    assert c[3] == L.EV_BOG and c[4] == COURAGE and c[5] == 13  # Snipe, Courage, target 13
+    assert c[3] == L.ENEMY_BOG and c[4] == COURAGE and c[5] == 13  # Snipe, Courage, target 13
     assert g.charms(0) == [0, 1, 0, 0]
     assert g.bog_pos(NE) == -1 and g.slot_tile(NE) == -1
 
@@ -163,7 +163,7 @@ def test_nightmare_attack_costs_a_life_or_nothing():
         k = g.nightmare_to_board(0, "path_e1")
         rules.nightmare_attack(g.s, g.T, g.ev, g.rng, g.legal, g.pp, k)
         assert g.wounds(0) == wounds
-        assert int(g.s[g.nm(k) + L.N_WOUNDS]) == 0
+        assert int(g.s[g.nm(k) + L.NM_WOUNDS]) == 0
         assert g.nm_pos(k) == g.sp("path_e1")
 
 
@@ -173,9 +173,9 @@ def test_wounded_nightmare_attacks_with_next_strongest():
     g = quiet_game(park=("path_e1",) + far_spaces()[1:])
     fix_die(g.T, 0, L.FACE_DANDELION)
     k = g.nightmare_to_board(0, "path_e1")
-    vals = [int(rules.enemy_value(g.s, g.T, L.EV_NM + k, a)) for a in range(3)]
+    vals = [int(rules.enemy_value(g.s, g.T, L.ENEMY_NM + k, a)) for a in range(3)]
     order = sorted(range(3), key=lambda a: (-vals[a], a))
-    g.s[g.nm(k) + L.N_WOUNDS] = 1 << order[0]
+    g.s[g.nm(k) + L.NM_WOUNDS] = 1 << order[0]
     rules.nightmare_attack(g.s, g.T, g.ev, g.rng, g.legal, g.pp, k)
     assert int(g.events("combat")[-1][4]) == order[1]
 

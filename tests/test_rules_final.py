@@ -64,7 +64,7 @@ def test_round_that_ends_the_second_cycle_goes_straight_to_the_final_battle():
     MQ-FINAL-06 (MQ-GAP-65: no compass rolls after the trigger, no Enemy Phase that
     round, emergence and then the opening roll)."""
     g = quiet_game(park=far_spaces())
-    fix_compass(g.T, L.C_BLANK)
+    fix_compass(g.T, L.FACE_BLANK)
     n = int(g.T[TB.P_MOON_LEN]) * int(g.T[TB.P_CYCLES])
     g.s[L.G_MOON_STEPS] = n - 1
     g.s[L.G_MOON] = int(g.T[TB.P_MOON_LEN]) - 1
@@ -84,7 +84,7 @@ def test_remaining_nightmares_emerge_and_knock_heroes_back():
     this happens they are knocked back and must start their next turn on their
     original Start Location."  MQ-FINAL-03, MQ-FINAL-04 (MQ-GAP-19: tokens cleared)."""
     g = quiet_game(park=("keystone_e", "path_e4", "path_s3", "path_w2"))
-    fix_compass(g.T, L.C_BLANK)
+    fix_compass(g.T, L.FACE_BLANK)
     g.cast_out_state(N)
     g.s[L.G_TOKENS] = 4
     g.s[L.G_FINAL] = L.FB_TRIGGERED
@@ -94,7 +94,7 @@ def test_remaining_nightmares_emerge_and_knock_heroes_back():
     for d in (E, S, W):
         k = g.nm_at_disc(d)
         assert g.nm_pos(k) == int(g.R.tables.keystone[d])
-        assert int(g.s[g.nm(k) + L.N_FATE]) == L.FATE_EMERGED
+        assert int(g.s[g.nm(k) + L.NM_FATE]) == L.FATE_EMERGED
     assert g.nm_pos(g.nm_at_disc(N)) == -1
     assert g.pos(0) == int(g.s[g.hero_off(0) + L.H_START])
 
@@ -117,7 +117,7 @@ def test_final_battle_turn_rolls_one_compass_die_and_no_tiles():
     die" ... "Once the Final Battle begins, Encounter Tokens are NO LONGER drawn".
     MQ-FINAL-07, MQ-FINAL-08, MQ-FINAL-09, MQ-FINAL-10."""
     g = _fb()
-    fix_compass(g.T, L.C_BLANK)
+    fix_compass(g.T, L.FACE_BLANK)
     g.s[L.G_ROUND] = 40
     _one_round(g)
     assert len(g.events("compass")) == 4                # one die per hero turn, no opening roll
@@ -133,7 +133,7 @@ def test_blank_does_nothing():
     """"Blank: The Shimnavore does not attack. Nothing happens."  MQ-FINAL-13."""
     g = _fb(park=("keystone_n",) + far_spaces()[1:])
     fix_die(g.T, 0, 3)
-    g.shim(L.C_BLANK)
+    g.shim(L.FACE_BLANK)
     assert g.pos(0) == g.sp("keystone_n") and g.wounds(0) == 0
     assert [int(x) for x in g.s[L.G_WALL:L.G_WALL + 4]] == [0, 0, 0, 0]
 
@@ -145,7 +145,7 @@ def test_howl_knocks_heroes_onto_discs_and_no_attack():
     MQ-MOVE-14."""
     g = _fb(park=("keystone_n", "keystone_w", "crossroads_ne", "path_w2"))
     fix_die(g.T, 0, 3)
-    g.shim(L.C_STAR)
+    g.shim(L.FACE_STAR)
     assert g.name(g.pos(0)) == "disc_n" and g.name(g.pos(1)) == "disc_w"
     assert g.name(g.pos(2)) == "crossroads_ne"
     assert [int(x) for x in g.s[L.G_WALL:L.G_WALL + 4]] == [0, 0, 0, 0]
@@ -166,10 +166,10 @@ def test_attack_on_empty_section(face, damaged):
     g.shim(E)
     assert int(g.s[L.G_SHIM_FACING]) == E
     assert [int(x) for x in g.s[L.G_WALL:L.G_WALL + 4]] == [0, damaged, 0, 0]
-    assert g.outcome == L.O_RUNNING
+    assert g.outcome == L.OUT_RUNNING
 
 
-@pytest.mark.parametrize("face,outcome", [(F, L.O_RUNNING), (DD, L.O_RUNNING), (3, L.O_WALL_DESTROYED)])
+@pytest.mark.parametrize("face,outcome", [(F, L.OUT_RUNNING), (DD, L.OUT_RUNNING), (3, L.OUT_WALL_DESTROYED)])
 def test_attack_on_damaged_section(face, outcome):
     """"If a targeted Wall Section is already Damaged ... If the roll is a FAIL or
     DANDELION, nothing happens. On ANY OTHER RESULT the wall is destroyed and the
@@ -212,18 +212,18 @@ def test_hero_on_section_defends_against_strongest_ability():
     onto the Nightmare Disc directly behind them."  MQ-FINAL-17, MQ-FINAL-18
     (MQ-GAP-68: a Hero on a damaged section defends it, no escape roll)."""
     g = _fb(park=("keystone_e",) + far_spaces()[1:])
-    vals = [int(rules.enemy_value(g.s, g.T, L.EV_SHIM, a)) for a in range(3)]
+    vals = [int(rules.enemy_value(g.s, g.T, L.ENEMY_SHIM, a)) for a in range(3)]
     fix_die(g.T, 0, DD)
     g.s[L.G_WALL + E] = 1
     g.shim(E)
     c = g.events("combat")[-1]
     assert c[4] == vals.index(max(vals))
     assert g.pos(0) == g.sp("keystone_e") and g.wounds(0) == 0
-    assert g.outcome == L.O_RUNNING and int(g.s[L.G_WALL + E]) == 1
+    assert g.outcome == L.OUT_RUNNING and int(g.s[L.G_WALL + E]) == 1
     fix_die(g.T, 0, 1)                                  # too weak: loses
     g.shim(E)
     assert g.wounds(0) == 1 and g.name(g.pos(0)) == "disc_e"
-    assert g.outcome == L.O_RUNNING                     # the Wall was not attacked
+    assert g.outcome == L.OUT_RUNNING                     # the Wall was not attacked
 
 
 def test_shimnavore_skips_an_ability_beaten_twice():
@@ -231,7 +231,7 @@ def test_shimnavore_skips_an_ability_beaten_twice():
     strongest" applied to the Shimnavore once beaten twice.  MQ-FINAL-17
     (MQ-GAP-32)."""
     g = _fb(park=("keystone_e",) + far_spaces()[1:])
-    vals = [int(rules.enemy_value(g.s, g.T, L.EV_SHIM, a)) for a in range(3)]
+    vals = [int(rules.enemy_value(g.s, g.T, L.ENEMY_SHIM, a)) for a in range(3)]
     order = sorted(range(3), key=lambda a: (-vals[a], a))
     fix_die(g.T, 0, DD)
     g.s[L.G_SHIM_WOUNDS + order[0]] = 2
@@ -327,13 +327,13 @@ def test_six_wounds_win_the_game():
     g.begin_turn(0)
     assert sorted(g.ops(0, L.A_ATTACK)) == [SHIM + MAGIC]      # beaten-twice Abilities closed
     g.act(0, L.A_ATTACK, SHIM + MAGIC)
-    assert g.outcome == L.O_WIN
+    assert g.outcome == L.OUT_WIN
     g2 = _fb(park=("keystone_s",) + far_spaces()[1:])
     fix_die(g2.T, 0, DD)
     g2.s[L.G_SHIM_WOUNDS:L.G_SHIM_WOUNDS + 3] = [2, 1, 1]
     g2.begin_turn(0)
     g2.act(0, L.A_ATTACK, SHIM + MAGIC)
-    assert g2.outcome == L.O_RUNNING
+    assert g2.outcome == L.OUT_RUNNING
 
 
 # ---- end of the game ------------------------------------------------------------------------
@@ -347,7 +347,7 @@ def test_hero_death_ends_the_game():
     g.set_wounds(0, 2)
     g.s[L.G_ROUND] = 40
     _one_round(g)
-    assert g.outcome == L.O_HERO_DIED
+    assert g.outcome == L.OUT_HERO_DIED
     assert g.wounds(0) == 3
     assert len(g.events("shimnavore")) == 1              # nothing happens after the death
 
@@ -360,7 +360,7 @@ def test_destroyed_wall_ends_the_game_at_once():
     g.s[L.G_WALL + E] = 1
     g.s[L.G_ROUND] = 40
     _one_round(g)
-    assert g.outcome == L.O_WALL_DESTROYED
+    assert g.outcome == L.OUT_WALL_DESTROYED
     assert len(g.events("shimnavore")) == 1
 
 
@@ -371,7 +371,7 @@ def test_solo_moon_and_compass_after_each_hero_enemy_phase_once():
     Die/Dice after each Hero has completed their 3 Actions" "The Enemy Phase happens
     once each round".  MQ-SOLO-05, MQ-SOLO-06."""
     g = quiet_game(players=1, heroes=(0, 1))
-    fix_compass(g.T, L.C_BLANK)
+    fix_compass(g.T, L.FACE_BLANK)
     g.s[L.G_ROUND] = 1
     _one_round(g)
     moon = g.events("moon")

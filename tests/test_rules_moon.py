@@ -18,7 +18,7 @@ def test_moon_moves_one_space_clockwise_each_turn():
     """"Each time a Hero takes a turn they end it by moving the Moon Marker one space
     clockwise."  MQ-MOON-02, MQ-MOON-03 (the track wraps to its start)."""
     g = quiet_game(park=far_spaces())
-    fix_compass(g.T, L.C_BLANK)
+    fix_compass(g.T, L.FACE_BLANK)
     n = int(g.T[TB.P_MOON_LEN])
     for i in range(n + 2):
         g.end_of_turn(i % 4)
@@ -42,7 +42,7 @@ def test_blank_turns_nothing():
     """"Blank: No Nightmare Discs turn."  MQ-MOON-10."""
     g = quiet_game(park=far_spaces())
     before = _clicks(g)
-    g.compass(L.C_BLANK)
+    g.compass(L.FACE_BLANK)
     assert _clicks(g) == before and int(g.s[L.G_TOKENS]) == 0
 
 
@@ -75,14 +75,14 @@ def test_sixth_compass_token_turns_every_disc():
     g = quiet_game(park=far_spaces())
     before = _clicks(g)
     for i in range(5):
-        g.compass(L.C_STAR)
+        g.compass(L.FACE_STAR)
         assert int(g.s[L.G_TOKENS]) == i + 1
     assert _clicks(g) == before
-    g.compass(L.C_STAR)
+    g.compass(L.FACE_STAR)
     assert int(g.s[L.G_TOKENS]) == 0
     assert _clicks(g) == [c - 1 for c in before]
     for i in range(6):
-        g.compass(L.C_STAR)
+        g.compass(L.FACE_STAR)
     assert _clicks(g) == [c - 2 for c in before]
 
 
@@ -93,7 +93,7 @@ def test_sixth_token_clicks_of_empty_discs_are_lost():
     g.cast_out_state(N)
     before = _clicks(g)
     g.s[L.G_TOKENS] = 5
-    g.compass(L.C_STAR)
+    g.compass(L.FACE_STAR)
     after = _clicks(g)
     assert after[N] == before[N]
     assert after[1:] == [c - 1 for c in before[1:]]
@@ -160,7 +160,7 @@ def test_nightmare_escapes_in_enemy_phase_onto_its_keystone():
     g.enemy_phase(draws=False)
     assert g.nm_pos(k) == g.sp(ks)
     assert g.disc_state(d) == L.DS_BOARD
-    assert int(g.s[g.nm(k) + L.N_FATE]) == L.FATE_ESCAPED
+    assert int(g.s[g.nm(k) + L.NM_FATE]) == L.FATE_ESCAPED
     assert g.pool()[0] == 16                            # deposits go back
     assert g.pos(0) == g.sp(ks)                         # shares the Key Stone
     assert len(g.events("combat")) == 0 and g.wounds(0) == 0
@@ -209,7 +209,7 @@ def test_moon_phase_sets_enemy_values_and_blue_uses_green():
     val = {}
     for sp in (MOON_GREEN, MOON_GREY, MOON_RED, MOON_BLUE):
         g.s[L.G_MOON] = sp
-        val[track[sp]] = [int(rules.enemy_value(g.s, g.T, L.EV_BOG, a)) for a in range(3)]
+        val[track[sp]] = [int(rules.enemy_value(g.s, g.T, L.ENEMY_BOG, a)) for a in range(3)]
     assert val[L.GREEN] == [8, 9, 7]                    # the rulebook's New Moon Snipe
     assert val[L.RED][0] == 13                          # Blood Moon Snipe Courage
     for a in range(3):
@@ -223,7 +223,7 @@ def test_blue_moon_doubles_hero_dice():
     MQ-MOON-05 (MQ-GAP-40: the dice, not the Ability)."""
     g = quiet_game(heroes=(JACK, 1, 2, 3), park=far_spaces())
     fix_die(g.T, 0, 2)
-    row = L.EV_BOG + 2                                  # Louse Wort, green Courage 11
+    row = L.ENEMY_BOG + 2                                  # Louse Wort, green Courage 11
     g.s[L.G_MOON] = MOON_GREEN
     assert g.ability(0, 0) == 7
     assert g.combat(0, row, 0) is False                 # 7 + 2 = 9 < 11

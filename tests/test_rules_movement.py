@@ -151,7 +151,7 @@ def test_first_turn_follows_start_arrow():
             assert int(tab.deg[st]) > 1
             done = g.run_turn(h)
             # free actions (skills, relics) may come first; the first action is the arrow move
-            paid = [a for a in done if a[0] not in (L.A_SKILL, L.A_RELIC, L.A_DISCARD, L.A_DRAW_EQ)]
+            paid = [a for a in done if a[0] not in (L.A_SKILL, L.A_RELIC, L.A_DISCARD_CHARM, L.A_DRAW_EQ)]
             assert paid and paid[0] == (L.A_MOVE, int(tab.arrow[st])), (h, done)
         # second turn: any neighbour may be chosen first
         g.begin_turn(0)

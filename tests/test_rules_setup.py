@@ -21,7 +21,7 @@ def test_discs_placed_at_random_one_nightmare_each():
             k = nms[d]
             assert g.disc_state(d) == L.DS_ON
             assert g.nm_pos(k) == -1            # on its disc, not on the main board
-            assert int(g.s[g.nm(k) + L.N_DIR]) == d
+            assert int(g.s[g.nm(k) + L.NM_DIR]) == d
         layouts.add(tuple(nms))
     assert len(layouts) > 1
 

@@ -152,7 +152,7 @@ def test_first_turn_arrow():
             for h in range(4):
                 st = g.pos(h)
                 done = g.run_turn(h, policy=POLICY_RANDOM)
-                paid = [a for a in done if a[0] not in (L.A_SKILL, L.A_RELIC, L.A_DISCARD, L.A_DRAW_EQ)]
+                paid = [a for a in done if a[0] not in (L.A_SKILL, L.A_RELIC, L.A_DISCARD_CHARM, L.A_DRAW_EQ)]
                 if want_arrow:
                     assert paid and paid[0] == (L.A_MOVE, int(tab.arrow[st])), (seed, h, done)
                 elif not paid or paid[0] != (L.A_MOVE, int(tab.arrow[st])):
@@ -197,7 +197,7 @@ def test_enemies_use_tunnel_reach_a_hero_beyond_it():
     fix_die(g.T, 0, 6)
     d = _plain_disc(g)
     k = g.nightmare_to_board(d, "tunnel_n")
-    g.s[g.nm(k) + L.N_ESCAPED] = 1
+    g.s[g.nm(k) + L.NM_ESCAPED] = 1
     g.enemy_phase(draws=False)
     assert g.name(g.nm_pos(k)) == "nexus_sw"
     assert len(combats(g)) == 1
@@ -252,7 +252,7 @@ def test_star_clicks_roll_over():
         g.cast_out_state(N)
         before = [g.clicks(d) for d in range(4)]
         g.s[L.G_TOKENS] = 5
-        g.compass(L.C_STAR)
+        g.compass(L.FACE_STAR)
         assert int(g.s[L.G_TOKENS]) == 0
         got[R is hi] = [b - g.clicks(d) for d, b in enumerate(before)]
     assert got[False] == [0, 1, 1, 1]          # N's click is lost
@@ -264,7 +264,7 @@ def test_star_clicks_roll_over():
         g.cast_out_state(W)
         before = [g.clicks(d) for d in range(4)]
         g.s[L.G_TOKENS] = 5
-        g.compass(L.C_STAR)
+        g.compass(L.FACE_STAR)
         assert [b - g.clicks(d) for d, b in enumerate(before)] == want, R is hi
 
 
@@ -305,7 +305,7 @@ def test_escape_knocks_back_false_still_knocks_back_at_final_battle_emergence():
     Battle emergence knocks the Hero back."""
     for R in both("escape_knocks_back"):
         g = quiet_game(R=R, park=("keystone_e", "path_e4", "path_s3", "path_w2"))
-        fix_compass(g.T, L.C_BLANK)
+        fix_compass(g.T, L.FACE_BLANK)
         g.s[L.G_FINAL] = L.FB_TRIGGERED
         rules.start_final_battle(g.s, g.T, g.ev, g.rng, g.legal, g.pp)
         assert g.nm_pos(g.nm_at_disc(E)) == g.sp("keystone_e")
@@ -330,7 +330,7 @@ def test_shimnavore_skips_beaten():
             g = quiet_game(R=R, park=("keystone_e",) + far_spaces()[1:])
             final_battle(g)
             g.s[L.G_MOON] = MOON_GREY
-            vals = [int(rules.enemy_value(g.s, g.T, L.EV_SHIM, a)) for a in range(3)]
+            vals = [int(rules.enemy_value(g.s, g.T, L.ENEMY_SHIM, a)) for a in range(3)]
             order = sorted(range(3), key=lambda a: (-vals[a], a))
             assert vals[order[0]] > vals[order[1]]
             fix_die(g.T, 0, DD)
@@ -361,11 +361,11 @@ def test_defend_with_courage():
         g.place_bogbean(NE, 1, "path_e1")
         rules.bogbean_attack(g.s, g.T, g.ev, g.rng, g.legal, g.pp, NE)
         c = combats(g)[-1]
-        assert (int(c[3]), int(c[4]), int(c[5])) == (L.EV_BOG, STRENGTH, 11)
+        assert (int(c[3]), int(c[4]), int(c[5])) == (L.ENEMY_BOG, STRENGTH, 11)
         assert int(c[6]) == total and bool(int(c[7]) & 1) == (wounds == 0)
         assert g.wounds(0) == wounds
         # Jack attacking on Strength adds his Strength with either value
-        win = g.combat(0, L.EV_BOG, STRENGTH, defending=False)
+        win = g.combat(0, L.ENEMY_BOG, STRENGTH, defending=False)
         assert not win and int(combats(g)[-1][6]) == 5 + 4
 
 
@@ -423,7 +423,7 @@ def test_doubles_stack():
         fix_die(g.T, 0, D2)
         fix_die(g.T, 1, D2)
         fix_die(g.T, 2, 3)
-        g.combat(0, L.EV_BOG, COURAGE, defending=False)
+        g.combat(0, L.ENEMY_BOG, COURAGE, defending=False)
         assert int(combats(g)[-1][6]) == total
 
 
@@ -610,7 +610,7 @@ def _transition_round(R):
     hero's turn). The Nightmare of a plain disc is released and waiting to
     escape; the heroes stand far from every Nexus and do nothing."""
     g = quiet_game(R=R, park=far_spaces())
-    fix_compass(g.T, L.C_BLANK)
+    fix_compass(g.T, L.FACE_BLANK)
     fix_die(g.T, 0, 6)
     d = _plain_disc(g)
     g.set_clicks(d, 0)
@@ -647,7 +647,7 @@ def test_transition_enemy_phase():
     assert int(g.s[L.G_FINAL]) == L.FB_RUNNING
     assert len(_enemy_phases(g)) == 0
     assert len(g.events("escape")) == 0
-    assert int(g.s[g.nm(k) + L.N_FATE]) == L.FATE_EMERGED
+    assert int(g.s[g.nm(k) + L.NM_FATE]) == L.FATE_EMERGED
     assert len(g.events("emerge")) == 4
     assert int(g.s[L.G_ESCAPED]) == 0
 
@@ -656,7 +656,7 @@ def test_transition_enemy_phase():
     assert int(g.s[L.G_FINAL]) == L.FB_RUNNING
     assert len(_enemy_phases(g)) == 1
     assert len(g.events("escape")) == 1
-    assert int(g.s[g.nm(k) + L.N_FATE]) == L.FATE_ESCAPED
+    assert int(g.s[g.nm(k) + L.NM_FATE]) == L.FATE_ESCAPED
     assert int(g.s[L.G_ESCAPED]) == 1
     assert len(g.events("emerge")) == 3                 # the other three emerge
     # order: Shimnavore appears, Enemy Phase with the escape, then the Final Battle
@@ -784,7 +784,7 @@ def _offered(g, r):
     """Attack a Snipe with every legal list cleared first; True if the last
     reaction window (the scripted policy accepts at once) offered relic ``r``."""
     g.legal[:] = -1
-    g.combat(0, L.EV_BOG, STRENGTH)
+    g.combat(0, L.ENEMY_BOG, STRENGTH)
     return code_of(L.R_RELIC, r) in [int(x) for x in g.legal]
 
 
@@ -833,7 +833,7 @@ def test_a_die_added_after_a_fumble_does_not_undo_it():
         fix_die(g.T, 3, DD)
         r = g.R.names.relics.index("dagdas_die")
         g.s[L.G_RELIC_OWNER + r] = 0
-        won = g.combat(0, L.EV_BOG, STRENGTH)
+        won = g.combat(0, L.ENEMY_BOG, STRENGTH)
         if len(g.events("relic_used")):
             used += 1
             assert not won

@@ -8,7 +8,7 @@ would be worth to it (docs/mournequest/policies.md, "What the players use").
 
 Parameters: the planner's, then ``base`` (0 greedy, 1 planner) and ``force``
 (the operation code of ``mournesim.layout`` to take whenever it is legal,
-e.g. 5 ``A_PASS``, 62 ``C_NONE``; 0 forces nothing). When several choices
+e.g. 5 ``A_PASS``, 62 ``A_REWARD_DECLINED``; 0 forces nothing). When several choices
 of that kind are legal the base policy's scores pick among them.
 """
 import numpy as np

@@ -30,7 +30,7 @@ def cell(args):
     rules = sim.prepare(ruleset)
     rows = sim.run_games(rules, sim.Config(level=level, players=players, policy=policy), seed, first, n)
     from mournesim import layout as L
-    wins = rows[:, L.RESULT_INDEX["outcome"]] == L.O_WIN
+    wins = rows[:, L.RESULT_INDEX["outcome"]] == L.OUT_WIN
     return (policy, level, players), first, wins, time.perf_counter() - t
 
 

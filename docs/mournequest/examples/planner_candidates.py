@@ -41,7 +41,7 @@ def play(job):
     from mournesim import sim
     r = sim.run_games(sim.prepare(), sim.Config(level=level, players=players, policy="planner", params=params),
                       seed, 0, n)
-    return (r[:, L.RESULT_INDEX["outcome"]] == L.O_WIN).astype(float)
+    return (r[:, L.RESULT_INDEX["outcome"]] == L.OUT_WIN).astype(float)
 
 
 def main():

@@ -98,16 +98,16 @@ def main(argv=None):
         cell = {name: np.concatenate([r for (lv, p, n, _), r in sorted(rows.items(), key=lambda kv: kv[0][3])
                                       if (lv, p, n) == (level, players, name)]) for name in chosen}
         for name, r in cell.items():
-            win = (r[:, W] == L.O_WIN).astype(float)
+            win = (r[:, W] == L.OUT_WIN).astype(float)
             lo, hi = wilson(win.sum(), len(win))
             rec = dict(level=level, players=players, arm=name, policy=chosen[name][0], games=len(r), win=win.mean(),
-                       win_low=lo, win_high=hi, hero_died=(r[:, W] == L.O_HERO_DIED).mean(),
-                       wall_destroyed=(r[:, W] == L.O_WALL_DESTROYED).mean())
+                       win_low=lo, win_high=hi, hero_died=(r[:, W] == L.OUT_HERO_DIED).mean(),
+                       wall_destroyed=(r[:, W] == L.OUT_WALL_DESTROYED).mean())
             ref = chosen[name][2]
             if ref is not None:
                 # the reference arm (the shipped policy) minus this arm, on the same games
                 b = cell[ref][:len(r)]
-                c = compare(win, (b[:, W] == L.O_WIN).astype(float), True)
+                c = compare(win, (b[:, W] == L.OUT_WIN).astype(float), True)
                 rec.update(vs=ref, ref_win=c["value"], ref_minus_arm=c["change"], ci95_low=c["ci95_low"],
                            ci95_high=c["ci95_high"], p_value=c["p_value"])
             for col in L.COUNTER_NAMES + ("skills_left", "relics_left", "wall_damage", "wall_repairs", "cast_out",

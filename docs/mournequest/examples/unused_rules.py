@@ -31,11 +31,11 @@ CELLS = (("medium", 4), ("medium", 1))
 FORCE = {
     "trades_charm": "A_TRADE", "trades_relic": "A_TRADE_RELIC", "repairs_granite": "A_REPAIR",
     "repairs_relic": "A_RELIC", "equipment_passes": "A_PASS", "surplus_takes": "A_SURPLUS",
-    "equipment_draws": "A_DRAW_EQ", "cards_declined": "E_DISCARD", "rewards_declined": "C_NONE",
+    "equipment_draws": "A_DRAW_EQ", "cards_declined": "A_DISCARD_CARD", "rewards_declined": "A_REWARD_DECLINED",
     "talisman_combat": "R_TALISMAN", "talisman_compass": "R_TALISMAN", "talisman_wall": "R_TALISMAN",
     "skills_used": "A_SKILL", "skills_final": None, "relics_used": "A_RELIC", "relics_final": None,
     "reactions_wasted": None, "attacks_bogbean": "A_ATTACK", "attacks_nightmare": "A_ATTACK",
-    "attacks_shimnavore": "A_ATTACK", "heals": "A_HEAL", "pots": None, "charm_discards": "A_DISCARD",
+    "attacks_shimnavore": "A_ATTACK", "heals": "A_HEAL", "pots": None, "charm_discards": "A_DISCARD_CHARM",
 }
 
 
@@ -82,7 +82,7 @@ def main():
         for level, players in CELLS:
             r = np.concatenate([x for x, _ in run(chunks(policy, None, level, players, a.seed, a.games), a.workers)])
             base_rows[(policy, level, players)] = r
-            rec = dict(policy=policy, level=level, players=players, games=len(r), win=(r[:, W] == L.O_WIN).mean())
+            rec = dict(policy=policy, level=level, players=players, games=len(r), win=(r[:, W] == L.OUT_WIN).mean())
             for c in L.COUNTER_NAMES + ("skills_left", "relics_left"):
                 rec[c] = r[:, L.RESULT_INDEX[c]].mean()
             table.append(rec)
@@ -101,7 +101,7 @@ def main():
                 n = a.forced_games
                 r = np.concatenate([x for x, _ in run(chunks("forced", params, level, players, a.seed, n), a.workers)])
                 b = base_rows[(policy, level, players)][:n]
-                c = compare((b[:, W] == L.O_WIN).astype(float), (r[:, W] == L.O_WIN).astype(float), True)
+                c = compare((b[:, W] == L.OUT_WIN).astype(float), (r[:, W] == L.OUT_WIN).astype(float), True)
                 forced.append(dict(policy=policy, rule=counter, forced_op=op, level=level, players=players, games=n,
                                    uses_base=b[:, L.RESULT_INDEX[counter]].mean(),
                                    uses_forced=r[:, L.RESULT_INDEX[counter]].mean(),
