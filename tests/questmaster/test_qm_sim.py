@@ -274,7 +274,7 @@ def test_policy_parameters_change_play():
 
 # --------------------------------------------------- plug-ins and search --
 
-EXAMPLE = str(__import__("pathlib").Path(__file__).parents[1] / "docs" / "examples" / "qm_bold_policy.py")
+EXAMPLE = str(__import__("pathlib").Path(__file__).parents[2] / "docs" / "examples" / "qm_bold_policy.py")
 
 
 def test_policies_command_lists_builtins_rollout_and_a_plugin():
@@ -320,7 +320,7 @@ def test_replay_records_carry_the_documented_fields():
     event, seat and the documented name fields)."""
     import re
     from pathlib import Path
-    text = (Path(__file__).parents[1] / "docs" / "replay.md").read_text(encoding="utf-8")
+    text = (Path(__file__).parents[2] / "docs" / "replay.md").read_text(encoding="utf-8")
     doc = {}
     for line in text.split("\n# Quest Master replay", 1)[1].splitlines():
         if line.startswith("| `"):
