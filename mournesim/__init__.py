@@ -12,7 +12,7 @@ from simcore import jitcache as _jitcache
 #   3  issue 15: the planner plays the whole game (parts post, repair, trade,
 #      talisman, skills, late; passes off) and greedy keeps Talismans for the
 #      wall (its part talisman); all of them at 0 replay v2 exactly
-#      (tests/golden/mournesim-v2.json, tests/test_planner.py)
+#      (tests/golden/mournesim-v2.json, tests/mournequest/test_planner.py)
 #   4  issue 15: the planner's risk 0.45 (v3: 0.55, plan.PLANNER_V3),
 #      from the tuning run experiments/mq-planner-tune.toml; with assign 0
 #      its trade errand buys what the team (not one Disc) misses

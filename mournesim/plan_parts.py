@@ -5,7 +5,7 @@ space: ``plan_goal_late``, ``post_for``, ``trade_post_for``), ``plan_turn``
 and ``plan_other`` (its scores), each part gated by its own parameter
 (``plan.PLANNER_PARAMS``), so that with all of them 0 every score and goal is
 the one of behaviour v2 and the same random draws are made
-(tests/test_planner.py). With them: the Key Stone posts assigned as a team,
+(tests/mournequest/test_planner.py). With them: the Key Stone posts assigned as a team,
 the Granite kept for repairs, Trading Posts, passes, Talismans, Skills and
 what a late draw or Relic is worth (``draw_value``, ``relic_value``,
 ``team_value``).

@@ -10,7 +10,7 @@ the Magical Pots and the Shimnavore.
 Positions after every event come from ``Pieces``: set from a turn's
 snapshot (the engine's state copy) and moved by the events that move a
 miniature. Tests check that, fed only the events, it arrives at every
-turn's snapshot exactly (tests/test_viewer.py).
+turn's snapshot exactly (tests/common/test_viewer.py).
 """
 from __future__ import annotations
 

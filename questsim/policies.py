@@ -47,7 +47,7 @@ POLICY_PLUGIN = 100   # a plug-in policy, called through its entry point's addre
 
 # The parameters issue 15 added, the same block after each scoring policy's
 # own (greedy's at pp[2:7], the planner's at pp[4:9]); each at 0 leaves that
-# part of the play exactly as in behaviour v2 (tests/test_qm_planner.py).
+# part of the play exactly as in behaviour v2 (tests/questmaster/test_qm_planner.py).
 NEW_PARAMS = ("aim", "kill", "shoe_keep", "thrift", "path")
 K_AIM, K_KILL, K_SHOE, K_THRIFT, K_PATH = range(len(NEW_PARAMS))
 V2_OFF = (0.0,) * len(NEW_PARAMS)

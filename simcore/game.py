@@ -106,7 +106,7 @@ class Game:
     def sample_config(self):
         """A configuration that exercises the engine (several players, the
         built-in policies): what the contracts of every game play
-        (tests/test_contract.py)."""
+        (tests/common/test_contract.py)."""
         raise NotImplementedError
 
     def replay_cell(self, rules, cfg, seed, game):

@@ -1,11 +1,12 @@
 """pytest set-up for the whole suite: both engines compiled once, side by
-side, before any test; the session's plug-in cache; shared fixtures. The
-MourneQuest position helpers are in ``mq_game.py`` and ``positions.py``."""
+side, before any test; the session's plug-in cache. The tests are in
+``common/`` (contracts over both games, the shared machinery, simcore),
+``mournequest/`` and ``questmaster/``; each game's fixtures are in its
+folder's ``conftest.py`` and its position helpers in ``mq_game.py`` /
+``mq_positions.py`` and ``qm_game.py``."""
 from __future__ import annotations
 
 import pytest
-
-from mq_game import Game, get_rules
 
 
 # ---- one compile of each engine, both at once ---------------------------------
@@ -53,47 +54,7 @@ def pytest_sessionstart(session):
     print(f"\nengines compiled or loaded from numba's cache in {time.perf_counter() - t:.0f}s")
 
 
-@pytest.fixture(scope="session")
-def R():
-    return get_rules()
-
-
-@pytest.fixture
-def g():
-    """A fresh 4-player Medium game (Jack, Cobs, Iur, Beith), scripted policy."""
-    return Game()
-
-
-# ---- plug-ins shared by the test files -----------------------------------------
-
-FAULTY_PLUGIN = '''"""A test plug-in: greedy, or a fault on request (parameter `fault`):
-1 returns an illegal choice, 2 raises inside the policy, 3 never returns."""
-from numba import njit
-
-from mournesim.plugins import register_policy
-from mournesim.policies import greedy
-
-
-@njit(cache=True)
-def greedy_copy(s, T, legal, n, rng, pp, h):
-    fault = pp[3]
-    if fault == 1.0:
-        return legal[0] + 1000000
-    if fault == 2.0:
-        raise ValueError("the policy broke on purpose")
-    if fault == 3.0:
-        k = 1
-        while k != 0:          # Park-Miller never reaches 0: an endless loop
-            k = (k * 16807) % 2147483647
-        return legal[k]
-    return greedy(s, T, legal, n, rng, pp, h)
-
-
-register_policy("greedy_copy", greedy_copy, params={"risk": 0.55, "charm_weight": 1.0, "talisman": 1.0,
-                                                   "fault": 0.0},
-                ranges={"fault": (0.0, 3.0)})
-'''
-
+# ---- the plug-in cache ------------------------------------------------------
 
 @pytest.fixture(scope="session")
 def plugin_cache():
@@ -102,16 +63,3 @@ def plugin_cache():
     import os
     from pathlib import Path
     return Path(os.environ["MOURNESIM_CACHE"])
-
-
-@pytest.fixture(scope="session")
-def faulty_plugin(plugin_cache):
-    """The path of FAULTY_PLUGIN: one module (so one compile per session)
-    for every test of a plug-in that plays, misplays or breaks. Written
-    atomically: the xdist workers write the same file side by side."""
-    import os
-    f = plugin_cache / "faulty_greedy.py"
-    tmp = plugin_cache / f"faulty_greedy.{os.getpid()}.tmp"
-    tmp.write_text(FAULTY_PLUGIN)
-    os.replace(tmp, f)
-    return f

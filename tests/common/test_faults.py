@@ -22,9 +22,9 @@ One section per family of the issue:
    ``--resume``, messages that say what to do, a tune range checked before
    any game, an experiment's arms never pooled.
 
-Family 5 (plug-ins) is in tests/test_plugins.py, next to the plug-in its
+Family 5 (plug-ins) is in tests/mournequest/test_plugins.py, next to the plug-in its
 tests share (one engine compile); the property tests are in
-tests/test_fuzz.py; every command against a corpus of bad inputs is at the
+tests/common/test_fuzz.py; every command against a corpus of bad inputs is at the
 end of this file.
 """
 from __future__ import annotations

@@ -15,7 +15,7 @@ from mournesim import sim
 from mournesim.replay import snapshot_dict
 
 RULES = sim.prepare()
-DOCS = Path(__file__).resolve().parents[1] / "docs" / "mournequest" / "replay.md"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "mournequest" / "replay.md"
 
 
 

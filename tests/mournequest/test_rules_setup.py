@@ -3,7 +3,7 @@ import numpy as np
 
 from mournesim import layout as L, tables as TB
 
-from mq_game import EASY, HARD, MEDIUM, MOON_RED, Game, get_rules
+from .mq_game import EASY, HARD, MEDIUM, MOON_RED, Game, get_rules
 
 
 def test_discs_placed_at_random_one_nightmare_each():

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
 FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -228,7 +228,7 @@ def test_experiment_page_opens_with_its_plots(browser, tmp_path):
 @pytest.mark.parametrize("prog", ["mournesim", "questsim"])
 def test_report_page_opens(browser, tmp_path, prog):
     """The page of ``report DIR --format html`` (the command itself is tested
-    in tests/test_report.py) opens with its tables (rates with their
+    in tests/mournequest/test_report.py) opens with its tables (rates with their
     intervals) and its plots, without a console error. The games are played
     in this process: a results directory would start a worker process."""
     from importlib import import_module

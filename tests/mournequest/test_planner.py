@@ -22,7 +22,7 @@ from mournesim.policies import NP_PLANNER, PLANNER_DEFAULTS, PLANNER_PARAMS, PLA
 from simcore.golden import digest_array
 
 RULES = sim.prepare()
-V2_FILE = Path(__file__).parent / "golden" / "mournesim-v2.json"
+V2_FILE = Path(__file__).parents[1] / "golden" / "mournesim-v2.json"
 NEW_PARTS = PLANNER_PARAMS[5:]
 # the planner of behaviour v2: its five parameters at v2's defaults, every later part off
 V2_PARAMS = PLANNER_V2
@@ -178,7 +178,7 @@ POLICY_PLANNER = 3
 
 
 def _planner_game(params=PLANNER_DEFAULTS, **kw):
-    from positions import quiet_game
+    from .mq_positions import quiet_game
     g = quiet_game(**kw)
     g.pp = np.array(params, np.float64)
     return g
@@ -235,7 +235,7 @@ def test_extra_action_skill_only_when_it_buys_something():
     misses on the Key Stone she has just reached (MQ-CHARM-07), and not
     on a turn where it only adds a step towards a cache (part ``skills``);
     the v2 planner spent it at the end of every turn."""
-    from mq_game import GRACE, JACK
+    from .mq_game import GRACE, JACK
     # far from everything, nothing to deposit: v2 spends the skill, the planner keeps it
     for params, spends in ((PLANNER_DEFAULTS, False), (V2_PARAMS, True)):
         g = _planner_game(params, players=2, heroes=(GRACE, JACK), park=("start_s", "path_n1"))
@@ -282,7 +282,7 @@ def test_final_battle_posts_cover_the_wall():
     The planner's posts (part ``post``) give every hero its own Key Stone,
     cover every section with four heroes, take the damaged section first
     with two, and leave a hero on its last life point out (it heals)."""
-    from positions import final_battle
+    from .mq_positions import final_battle
     from mournesim.plan_parts import post_for
     keystones = {int(x) for x in [0, 1, 2, 3]}
     for players, spots in ((4, ("path_n1", "path_e4", "path_s3", "path_w2")), (2, ("start_n", "start_e"))):

@@ -3,8 +3,8 @@ import pytest
 
 from mournesim import layout as L, rules, tables as TB
 
-from mq_game import MOON_GREY, fix_compass, fix_die
-from positions import far_spaces, final_battle, quiet_game
+from .mq_game import MOON_GREY, fix_compass, fix_die
+from .mq_positions import far_spaces, final_battle, quiet_game
 
 N, E, S, W = range(4)
 COURAGE, STRENGTH, MAGIC = range(3)

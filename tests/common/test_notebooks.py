@@ -9,7 +9,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-NOTEBOOKS = sorted((Path(__file__).parents[1] / "notebooks").glob("*.ipynb"))
+NOTEBOOKS = sorted((Path(__file__).parents[2] / "notebooks").glob("*.ipynb"))
 SMALL = {"mournequest-balance": "GAMES = 60\nWORKERS = 1",
          "questmaster-balance": "GAMES = 300\nWORKERS = 1",
          "what-if": "GAMES = 150\nWORKERS = 1"}

@@ -13,9 +13,9 @@ import pytest
 
 from mournesim import core, layout as L, rules, sim, tables as TB
 
-from mq_game import (EASY, HARD, JACK, MEDIUM, MOON_GREY, POLICY_FIRST, POLICY_RANDOM, Game,
+from .mq_game import (EASY, HARD, JACK, MEDIUM, MOON_GREY, POLICY_FIRST, POLICY_RANDOM, Game,
                       fix_all_dice, fix_compass, fix_die, get_rules)
-from positions import far_spaces, final_battle, quiet_game
+from .mq_positions import far_spaces, final_battle, quiet_game
 
 N, E, S, W = range(4)
 NE, SE, SW, NW = range(4)

@@ -6,7 +6,7 @@ it up with ``game.setup`` and offers small readable accessors so each test
 can build an exact position and call one rule entry point. Every test works
 on its own copy of ``T``, so dice can be fixed per test by overwriting die
 faces in that copy (``fix_die`` / ``fix_compass``). Hand-built positions on
-top of it are in ``positions.py``.
+top of it are in ``mq_positions.py``.
 
 Scalar arguments are always passed as Python ints/bools so that no new numba
 specialisation (and no recompile) is triggered.

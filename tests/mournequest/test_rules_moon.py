@@ -4,8 +4,8 @@ import pytest
 
 from mournesim import core, layout as L, rules, tables as TB
 
-from mq_game import (JACK, MOON_BLUE, MOON_GREEN, MOON_GREY, MOON_RED, POLICY_RANDOM, fix_compass, fix_die)
-from positions import far_spaces, quiet_game
+from .mq_game import (JACK, MOON_BLUE, MOON_GREEN, MOON_GREY, MOON_RED, POLICY_RANDOM, fix_compass, fix_die)
+from .mq_positions import far_spaces, quiet_game
 
 N, E, S, W = range(4)
 

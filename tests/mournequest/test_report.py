@@ -12,7 +12,7 @@ from mournesim.plots import PLOTS, write_plots
 from simcore import store
 from simcore.stats import wilson
 
-from test_cli import assert_bad_input, run
+from .test_cli import assert_bad_input, run
 
 
 def known():

@@ -3,8 +3,8 @@ import pytest
 
 from mournesim import layout as L
 
-from mq_game import IUR, JACK, BEITH, TESS, POLICY_RANDOM, Game, get_rules
-from positions import quiet_game
+from .mq_game import IUR, JACK, BEITH, TESS, POLICY_RANDOM, Game, get_rules
+from .mq_positions import quiet_game
 
 
 @pytest.fixture(scope="module")

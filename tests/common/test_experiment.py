@@ -22,7 +22,7 @@ from simcore import experiment as ex
 from simcore import paired
 from simcore.errors import InputError
 
-ROOT = Path(__file__).parents[1]
+ROOT = Path(__file__).parents[2]
 SHIPPED = sorted((ROOT / "experiments").glob("*.toml"))
 
 

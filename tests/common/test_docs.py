@@ -4,14 +4,14 @@ every rulebook gap is answered in its own game's rulings file
 (docs/mournequest/rulings.md: MQ-GAP, docs/questmaster/rulings.md: QM-GAP),
 and nothing names a docs path that no longer exists. Plays no game.
 
-    python tests/test_docs.py       # the same checks as a script, one line per problem
+    python tests/common/test_docs.py      # the same checks as a script, one line per problem
 """
 import re
 import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
 FENCE = re.compile(r"^(```|~~~).*?^\1", re.M | re.S)
 
@@ -78,7 +78,7 @@ def old_path_problems() -> list:
     """Paths of the docs before they were split per game (git grep; skipped outside a checkout)."""
     try:
         r = subprocess.run(["git", "grep", "-n", "-F", *sum((["-e", p] for p in OLD), []), "--", ".",
-                            ":!tests/test_docs.py"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+                            ":!tests/common/test_docs.py"], cwd=ROOT, capture_output=True, text=True, timeout=60)
     except (OSError, subprocess.SubprocessError):
         return []
     return [f"old docs path: {line[:160]}" for line in r.stdout.splitlines()] if r.returncode in (0, 1) else []

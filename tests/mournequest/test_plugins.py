@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from mournesim import plugins, sim
 from mournesim.cli import main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "docs" / "mournequest" / "examples" / "cautious_policy.py"
 MOURNESIM = Path(sys.executable).with_name("mournesim")
 
@@ -40,7 +40,7 @@ def test_plug_in_copy_of_greedy_plays_exactly_the_builtin_games(faulty_plugin):
     """A plug-in that just calls the built-in greedy function must play the very
     same games as the built-in greedy policy: called through its address it
     sees the same state and the same random stream. (The
-    plug-in, tests/conftest.py, can also misbehave on request; fault 0 is
+    plug-in, tests/mournequest/conftest.py, can also misbehave on request; fault 0 is
     plain greedy, which never reads the fourth parameter.)"""
     plugins.load_plugin(str(faulty_plugin))
     rules = sim.prepare()

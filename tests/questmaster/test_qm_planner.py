@@ -6,8 +6,9 @@ counts the decisions taken (``dec_*``). The players of behaviour v2 stay
 playable, bit for bit, as ``greedy_v2`` and ``planner_v2`` (the new
 parameters at 0).
 
-Hand-built positions (tests/test_qm_rules.py's ``QGame``, the shipped board
-sketched there) check each decision; a few dozen games check the counters.
+Hand-built positions (``QGame``, tests/questmaster/qm_game.py; the shipped
+board is sketched in test_qm_rules.py) check each decision; a few dozen games
+check the counters.
 """
 from __future__ import annotations
 
@@ -22,10 +23,10 @@ from questsim import layout as L, policies as P, report, sim, tables as TB
 from questsim.reference import GAMES, SEED
 from simcore.golden import digest_array
 
-from test_qm_rules import CASTLE, IT, SWORD, QGame
+from .qm_game import CASTLE, IT, SWORD, QGame
 
 RULES = sim.prepare()
-GOLDEN_V2 = Path(__file__).parent / "golden" / "questsim-v2-players.json"
+GOLDEN_V2 = Path(__file__).parents[1] / "golden" / "questsim-v2-players.json"
 GREEDY_V2, PLANNER_V2 = P.POLICY_GREEDY_V2, P.POLICY_PLANNER_V2
 
 

@@ -4,8 +4,8 @@ import pytest
 
 from mournesim import layout as L
 
-from mq_game import EASY, HARD, MEDIUM
-from positions import far_spaces, quiet_game
+from .mq_game import EASY, HARD, MEDIUM
+from .mq_positions import far_spaces, quiet_game
 
 GRANITE, GOLD, BLACKTHORN, FLAX = range(4)
 COURAGE, STRENGTH, MAGIC = range(3)

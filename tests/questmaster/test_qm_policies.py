@@ -14,7 +14,7 @@ import pytest
 from questsim import layout as L, sim, tables as TB
 from questsim.replay import replay
 
-from test_qm_rules import BOMB, SWORD, _quiet_pair
+from .qm_game import BOMB, SWORD, _quiet_pair
 
 RULES = sim.prepare()
 TOGGLES = list(RULES.ruleset.toggles.model_dump())

@@ -16,7 +16,7 @@ import nbformat
 
 from experiments import publish
 
-ROOT = Path(__file__).parents[1]
+ROOT = Path(__file__).parents[2]
 
 
 def _publish(*args):

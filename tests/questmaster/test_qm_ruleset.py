@@ -36,7 +36,7 @@ from simcore.errors import InputError
 RAW = load_raw()
 RS = load_ruleset()
 SHIPPED = str(Path(__import__("questsim").__file__).with_name("data") / "ruleset.toml")
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def _shared(name):

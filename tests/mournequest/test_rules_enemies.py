@@ -3,8 +3,8 @@
 
 from mournesim import core, layout as L, rules
 
-from mq_game import JACK, MOON_GREEN, MOON_RED, fix_die
-from positions import far_spaces, quiet_game
+from .mq_game import JACK, MOON_GREEN, MOON_RED, fix_die
+from .mq_positions import far_spaces, quiet_game
 
 NE, SE, SW, NW = range(4)
 COURAGE, STRENGTH, MAGIC = range(3)

@@ -4,8 +4,8 @@ reasons for what enemies and the bag do, non-events, no sentinel numbers in
 the JSON lines, and the same bytes for the same seed.
 
 The games are the golden-test kind: logging only writes things down, so a
-replayed game ends as its batch row does (tests/test_replay.py) and the
-golden reference games are unchanged (tests/test_engine_identity.py).
+replayed game ends as its batch row does (tests/mournequest/test_replay.py) and the
+golden reference games are unchanged (tests/common/test_engine_identity.py).
 """
 from __future__ import annotations
 

@@ -4,8 +4,8 @@ import numpy as np
 
 from mournesim import core, layout as L, rules
 
-from mq_game import IUR, JACK, MOON_GREEN, MOON_GREY, fix_die, get_rules
-from positions import far_spaces, quiet_game
+from .mq_game import IUR, JACK, MOON_GREEN, MOON_GREY, fix_die, get_rules
+from .mq_positions import far_spaces, quiet_game
 
 F, D2, DD = L.FACE_FAIL, L.FACE_DOUBLE, L.FACE_DANDELION
 COURAGE, STRENGTH, MAGIC = range(3)

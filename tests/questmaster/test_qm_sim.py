@@ -274,7 +274,7 @@ def test_policy_parameters_change_play():
 
 # --------------------------------------------------- plug-ins and search --
 
-EXAMPLE = str(__import__("pathlib").Path(__file__).parents[1] / "docs" / "questmaster" / "examples"
+EXAMPLE = str(__import__("pathlib").Path(__file__).parents[2] / "docs" / "questmaster" / "examples"
               / "qm_bold_policy.py")
 
 
@@ -321,7 +321,7 @@ def test_replay_records_carry_the_documented_fields():
     event, seat and the documented name fields)."""
     import re
     from pathlib import Path
-    text = (Path(__file__).parents[1] / "docs" / "questmaster" / "replay.md").read_text(encoding="utf-8")
+    text = (Path(__file__).parents[2] / "docs" / "questmaster" / "replay.md").read_text(encoding="utf-8")
     doc = {}
     for line in text.splitlines():
         if line.startswith("| `"):

@@ -1,7 +1,7 @@
 """Hand-built positions shared by the rule tests (on mq_game.Game)."""
 from mournesim import layout as L, tables as TB
 
-from mq_game import Game, MEDIUM, POLICY_FIRST
+from .mq_game import Game, MEDIUM, POLICY_FIRST
 
 
 def quiet_game(R=None, level=MEDIUM, players=4, heroes=None, park=None, **kw):
