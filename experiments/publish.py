@@ -274,13 +274,14 @@ def step_experiments(ctx):
     """Every shipped experiment file, into ``experiments/results/<name>``."""
     from simcore import experiment as ex
     from simcore import experiment_report as rep
+    from simcore import game as games_by_key
     entries = {}
     for f in sorted((ROOT / "experiments").glob("*.toml")):
         exp = ex.load(f)
         if ctx.quick and exp.policy_tune is not None:
             # the same search on a small budget: each evaluation starts the batch driver anew
             exp.policy_tune.budget = min(exp.policy_tune.budget, QUICK_BUDGET)
-        game = ex.adapter(exp, ex.GAMES[exp.game].split(".")[0])
+        game = ex.adapter(exp, games_by_key.get(exp.game).package)
         out = ctx.path(f"experiments/results/{f.stem}/report.md").parent
         games = ctx.n["experiment"]
         command = f"{game.PROG} experiment experiments/{f.name} --out experiments/results/{f.stem}" + \
