@@ -22,6 +22,7 @@ game would write.
 from __future__ import annotations
 
 import importlib
+from abc import ABC, abstractmethod
 from importlib import metadata
 
 from .errors import InputError
@@ -48,9 +49,9 @@ PARTS = {
 }
 
 
-class Game:
+class Game(ABC):
     """One game as simcore drives it. Subclasses set the class attributes and
-    implement the methods that raise ``NotImplementedError``."""
+    implement the abstract methods."""
 
     key = ""            # how experiment files name it: game = "mournequest"
     title = ""          # how people name it: "MourneQuest"
@@ -91,27 +92,27 @@ class Game:
         sim = self.module("sim")
         return sim.to_frame(sim.run_games(rules, cfg, seed, first, n), rules, cfg, seed, first)
 
+    @abstractmethod
     def replay(self, **kw):
         """One game replayed with its event log (the game's replay())."""
-        raise NotImplementedError
 
+    @abstractmethod
     def cell_config(self, cell: dict):
         """The configuration (the game's ``sim.Config``) of a stored cell label."""
-        raise NotImplementedError
 
+    @abstractmethod
     def cell_policies(self, cell: dict) -> tuple:
         """The policy names a stored cell label plays."""
-        raise NotImplementedError
 
+    @abstractmethod
     def sample_config(self):
         """A configuration that exercises the engine (several players, the
         built-in policies): what the contracts of every game play
         (tests/common/test_contract.py)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def replay_cell(self, rules, cfg, seed, game):
         """Game ``game`` of cell ``cfg`` replayed with its event log."""
-        raise NotImplementedError
 
     def __repr__(self):
         return f"<game {self.key}: {self.title} ({self.package})>"
