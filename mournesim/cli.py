@@ -25,7 +25,7 @@ from .policies import BUILTIN_POLICIES
 
 PROG = "mournesim"
 # what the first run says while numba compiles the engine (docs/common/performance.md)
-COMPILE_ESTIMATE = "about 4 minutes on one core"
+COMPILE_ESTIMATE = "about a minute on two cores (two minutes on one)"
 EXAMPLE_SET = "heroes.jack.courage=8"   # an example --set in help texts
 ruleset_options = ruleset_options_for(EXAMPLE_SET)
 main = game_cli(GAME, "MourneQuest balance simulator: seeded Monte Carlo games with error bars.", EXAMPLE_SET)
@@ -108,7 +108,8 @@ def simulate(ctx, games, seed, level, players, policy, heroes, params, workers, 
         grid_axes = dict(levels=grid.parse_list(level, "level"), players=grid.parse_list(players, "players"),
                          policies=grid.parse_list(policy, "policy"), heroes=_heroes(heroes), params=_params(params))
         from .game import run_batch
-        compiled = compile_once(PROG, run_batch, lambda: sim.simulate(games=1, rules=rules), COMPILE_ESTIMATE)
+        compiled = compile_once(PROG, run_batch, lambda: sim.simulate(games=1, rules=rules), COMPILE_ESTIMATE,
+                                GAME, workers)
     t0 = time.perf_counter()
     bar = tqdm(disable=True if quiet else None, unit="game", unit_scale=True, file=sys.stderr,
                dynamic_ncols=True, desc="games")
@@ -192,7 +193,10 @@ def report(directory, by, fmt, plots):
 @game_options
 def replay(seed, game, fmt, level, players, heroes, policy, params, ruleset, overrides):
     """Replay one game (seed, index) with its full event log."""
-    from . import batch as grid
+    from . import batch as grid, sim
+    from .game import play_logged
+    sim.prepare(ruleset, overrides)         # a bad ruleset is refused before a compile
+    compile_once(PROG, play_logged, lambda: None, COMPILE_ESTIMATE, GAME)
     rp = grid.replay(seed=seed, game=game, level=level, players=players, heroes=_heroes(heroes),
                      policy=policy, params=_params(params), ruleset=ruleset, overrides=overrides)
     if fmt == "html":
@@ -211,7 +215,7 @@ def replay(seed, game, fmt, level, players, heroes, policy, params, ruleset, ove
               help="Games of the default policy through the batch driver at 1 and all workers (0 skips).")
 @click.option("--workers", type=click.IntRange(1, MAX_WORKERS), default=None,
               help="'All workers' [default: all cores].")
-@click.option("--cold", is_flag=True, help="Also time a cold compile (an empty numba cache; about 2 minutes).")
+@click.option("--cold", is_flag=True, help="Also time a cold compile (an empty numba cache, on --workers cores; about a minute).")
 @click.option("--level", default="medium", show_default=True, type=click.Choice(["easy", "medium", "hard"]))
 @click.option("--players", default=4, show_default=True, type=click.IntRange(1, 4))
 @ruleset_options
@@ -228,16 +232,17 @@ def bench(games, search_games, scale_games, workers, cold, level, players, rules
     exe = [sys.executable, "-m", "mournesim"]
     click.echo(f"MourneQuest bench: {level}, {players} players, {os.cpu_count()} cores")
 
-    def timed_cli(env=None):
+    def timed_cli(env=None, n=1):
         t = time.perf_counter()
-        subprocess.run(exe + ["simulate", "--games", "1", "--quiet", "--workers", "1"], check=True,
+        subprocess.run(exe + ["simulate", "--games", "1", "--quiet", "--workers", str(n)], check=True,
                        capture_output=True, env=env)
         return time.perf_counter() - t
 
     if cold:
         with tempfile.TemporaryDirectory() as d:
             env = dict(os.environ, NUMBA_CACHE_DIR=d)
-            click.echo(f"cold start (empty numba cache, compiles the engine): {timed_cli(env):6.1f}s")
+            click.echo(f"cold start (empty numba cache, compiles the engine on {workers} cores): "
+                       f"{timed_cli(env, workers):6.1f}s")
     click.echo(f"warm start of the CLI (simulate --games 1):             {timed_cli():6.1f}s")
     runs = [(pol, games) for _pid, pol, _names, _defaults in BUILTIN_POLICIES]
     if search_games:

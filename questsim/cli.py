@@ -23,7 +23,7 @@ from .gamedef import GAME
 
 PROG = "questsim"
 # what the first run says while numba compiles the engine (docs/common/performance.md)
-COMPILE_ESTIMATE = "about 2 minutes on one core"
+COMPILE_ESTIMATE = "about a minute on two cores"
 
 
 EXAMPLE_SET = "characters.robot.hp=25"   # an example --set in help texts
@@ -83,7 +83,8 @@ def simulate(ctx, games, seed, players, policy, characters, params, workers, bat
                          tuple(c.strip().lower() for c in characters.split(",")),
                          params=parse_floats(params, "--params"))
         from .engine import run_batch
-        compiled = compile_once(PROG, run_batch, lambda: sim.simulate(games=1, rules=rules), COMPILE_ESTIMATE)
+        compiled = compile_once(PROG, run_batch, lambda: sim.simulate(games=1, rules=rules), COMPILE_ESTIMATE,
+                                GAME, workers)
     t0 = time.perf_counter()
     bar = tqdm(disable=True if quiet else None, unit="game", unit_scale=True, file=sys.stderr, dynamic_ncols=True,
                desc="games")
@@ -169,6 +170,10 @@ def replay(seed, game, players, policy, characters, params, fmt, ruleset, overri
         raise InputError("--policy: replay plays one table (use + between seats, not commas)")
     chars = () if characters.strip().lower() == "random" else tuple(c.strip().lower() for c in characters.split(","))
     pars = parse_floats(params, "--params")
+    from . import sim
+    from .game import play_logged
+    sim.prepare(ruleset, overrides)         # a bad ruleset is refused before a compile
+    compile_once(PROG, play_logged, lambda: None, COMPILE_ESTIMATE, GAME)
     rp = grid.replay(seed=seed, game=game, players=players, characters=chars, policies=tables[0], params=pars,
                      ruleset=ruleset, overrides=overrides)
     if fmt == "html":

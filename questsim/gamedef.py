@@ -18,10 +18,25 @@ class QuestMaster(Game):
         viewer="viewer", odds="odds", experiment="experiment", reference="reference", rollout="rollout",
         cli="cli").items()}
     default_batch = 20_000
+    rollout_option = {"policies": ("rollout",)}
 
     def replay(self, **kw):
         """``questsim.replay.replay``: one game with its event log."""
         return self.module("replay").replay(**kw)
+
+    def warm_up(self):
+        """One game simulated and one replayed, and the three inlined kernels
+        that the rule tests call from Python (numba compiles an
+        inlined kernel called from Python on its own: about 30 s for
+        ``take_turn``), for the argument types the engine passes."""
+        super().warm_up()
+        from numba import types as t
+        from . import engine as E
+        def a(d, n=1):
+            return t.Array(d, n, "C")
+        sig = (a(t.int32), a(t.int32), a(t.int32, 2), a(t.uint64), a(t.int32), a(t.float64, 2), t.int64)
+        for kernel in (E.take_turn, E.duel, E.resolve):
+            kernel.compile(sig)
 
     def cell_config(self, cell):
         chars = () if cell["characters"] == "random" else tuple(cell["characters"])

@@ -189,13 +189,15 @@ def run_summary(cells, seconds, compiled=0.0) -> str:
     return line
 
 
-def compile_once(prog, dispatcher, warm, estimate) -> float:
+def compile_once(prog, dispatcher, warm, estimate, game=None, workers=None) -> float:
     """Compile (or load from numba's cache) a game's engine before a run is
     timed, by calling ``warm`` (one game), so the run's summary counts only
     play. When numba's cache has no copy of ``dispatcher`` (the engine's
     entry point) the user is told first, on stderr, what is happening and
-    roughly how long it takes (``estimate``), and then how long it took.
-    Returns the compile's seconds, or 0 when the engine came from the cache."""
+    roughly how long it takes (``estimate``), the kernels of ``game``'s
+    compile plan are compiled on ``workers`` cores (simcore.warmup; default
+    all), and then the user is told how long it took. Returns the compile's
+    seconds, or 0 when the engine came from the cache."""
     import time
     from .jitcache import compiled
     cold = not compiled(dispatcher)
@@ -203,6 +205,9 @@ def compile_once(prog, dispatcher, warm, estimate) -> float:
         click.echo(f"{prog}: compiling the game engine with numba, once: {estimate}; "
                    "later runs load it from the cache in about a second", err=True)
     t = time.perf_counter()
+    if cold and game is not None:
+        from .warmup import compile_parallel, kernel_name, load_plan
+        compile_parallel([load_plan(game)], roots=[kernel_name(dispatcher)], workers=workers)
     warm()
     seconds = time.perf_counter() - t
     if cold:

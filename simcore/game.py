@@ -114,6 +114,19 @@ class Game(ABC):
     def replay_cell(self, rules, cfg, seed, game):
         """Game ``game`` of cell ``cfg`` replayed with its event log."""
 
+    def warm_up(self):
+        """Compile (or load from numba's cache) the kernels the commands play:
+        one game simulated by the built-in policies, one replayed, one played
+        by the rollout search. What a compile plan records (simcore.warmup)
+        and the test session compiles before any test."""
+        sim = self.module("sim")
+        sim.simulate(games=1, players=2)
+        self.replay(players=2)
+        sim.simulate(games=1, players=2, **self.rollout_option)
+
+    # ``simulate``'s keyword seating the rollout search (warm_up)
+    rollout_option = {"policy": "rollout"}
+
     def __repr__(self):
         return f"<game {self.key}: {self.title} ({self.package})>"
 

@@ -9,49 +9,55 @@ from __future__ import annotations
 import pytest
 
 
-# ---- one compile of each engine, both at once ---------------------------------
+# ---- one compile of each engine, on both cores ----------------------------------
 
-_WARM = {
-    "mournesim": "from mournesim import sim; sim.simulate(games=1, players=2); sim.replay(players=2); "
-                 "sim.simulate(games=1, players=2, policy='rollout')",
-    "questsim": "from questsim import sim, replay; sim.simulate(games=1, players=2); replay.replay(players=2); "
-                "sim.simulate(games=1, players=2, policies=('rollout',)); "
-                # the rule tests call these inlined kernels from Python, which
-                # compiles each on its own (about 30 s for take_turn): done here,
-                # in the time the Quest Master engine finishes before MourneQuest's
-                "from numba import types as t; from questsim import engine as E; "
-                "A = lambda d, n=1: t.Array(d, n, 'C'); "
-                "sig = (A(t.int32), A(t.int32), A(t.int32, 2), A(t.uint64), A(t.int32), A(t.float64, 2), t.int64); "
-                "[f.compile(sig) for f in (E.take_turn, E.duel, E.resolve)]",
-}
+# after the compile plans, each game's Game.warm_up: it loads what the plans
+# compiled, compiles what they lack (reported) and the rollout plug-in's entry
+_WARM = ("import json, sys; from simcore import warmup; from simcore.game import get; g = get(sys.argv[1]); "
+         "print(json.dumps([t['kernel'] for t in warmup.record(g.warm_up, {g.package, 'simcore'})]))")
 
 
 def pytest_sessionstart(session):
-    """Compile (or load from numba's cache) both games' engines in two
-    processes side by side before any test runs: on a clean checkout each
-    engine compiles once, on its own core, and every test process (xdist
-    workers included) then loads it from the cache instead of compiling the
-    same kernels again."""
+    """Compile (or load from numba's cache) both games' engines before any
+    test runs, on every core: first the kernels of both compile plans
+    (simcore.warmup), then each game's warm-up in a process of its own. On a clean checkout each kernel compiles once, and every test
+    process (xdist workers included) then loads it from the cache instead of
+    compiling the same kernels again. What the warm-ups still compiled after
+    the plans is written to ``$SIMTEST_WARMUP`` (tests/common/test_warmup.py)."""
+    import json
+    import os
     import subprocess
     import sys
+    import tempfile
     import time
+    from pathlib import Path
     if hasattr(session.config, "workerinput"):      # an xdist worker: the controller did it
         return
-    import os
-    import tempfile
+    from simcore import warmup
+    from simcore.game import games
     # plug-ins (rollout included) compile into one directory for the whole
     # session, workers included, never into the user's ~/.cache
     root = tempfile.mkdtemp(prefix="simtest-plugins-")
     for var in ("MOURNESIM_CACHE", "QUESTSIM_CACHE"):
         os.environ.setdefault(var, root)
     t = time.perf_counter()
-    procs = {name: subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL,
-                                    stderr=subprocess.PIPE, text=True) for name, code in _WARM.items()}
-    for name, p in procs.items():
-        err = p.communicate()[1]
+    found = games()
+    planned = warmup.compile_parallel([warmup.load_plan(g) for g in found.values()])
+    procs = {}
+    for key in found:
+        procs[key] = subprocess.Popen([sys.executable, "-c", _WARM, key], stdout=subprocess.PIPE,
+                                      stderr=subprocess.PIPE, text=True)
+    left = {}
+    for key, p in procs.items():
+        out, err = p.communicate()
         if p.returncode:
-            raise pytest.UsageError(f"compiling the {name} engine failed:\n{err}")
-    print(f"\nengines compiled or loaded from numba's cache in {time.perf_counter() - t:.0f}s")
+            raise pytest.UsageError(f"compiling the {key} engine failed:\n{err}")
+        left[key] = json.loads(out.strip().splitlines()[-1])
+    report = Path(root) / "warmup.json"
+    report.write_text(json.dumps({"plans": planned, "left": left}))
+    os.environ["SIMTEST_WARMUP"] = str(report)
+    print(f"\nengines compiled or loaded from numba's cache in {time.perf_counter() - t:.0f}s "
+          f"(compile plans: {planned['compiled']} kernels on {planned['workers']} cores in {planned['seconds']:.0f}s)")
 
 
 # ---- the plug-in cache ------------------------------------------------------
