@@ -251,6 +251,11 @@ def add_experiment_command(main, prog):
         cluster = cluster_address(cluster)
         exp = ex.load(file)
         game = ex.adapter(exp, prog)
+        if cluster in (None, "local"):  # a cold engine compiled once on every core, not in each batch worker
+            from .game import get
+            g = get(exp.game)
+            compile_once(prog, g.module("engine").run_batch, lambda: None, g.module("cli").COMPILE_ESTIMATE, g,
+                         workers)
         command = " ".join([prog, "experiment", *sys.argv[sys.argv.index("experiment") + 1:]]) \
             if "experiment" in sys.argv else f"{prog} experiment {file}"
         progress = not quiet and sys.stderr.isatty()

@@ -90,9 +90,9 @@ def _cached(kernel):
 
 # ---- recording -----------------------------------------------------------------
 
-def record(run, packages) -> dict:
+def record(run, packages) -> list:
     """Run ``run()`` (which must compile from an empty cache) and return the
-    compile plan of the cached kernels of ``packages`` it compiled: numba's
+    compile plan (its tasks) of the cached kernels of ``packages`` it compiled: numba's
     compile events give each kernel, its argument types and its own seconds;
     every call typed while a kernel compiles (numba's dispatcher typing,
     compiled callee or not) gives what it calls."""
@@ -122,9 +122,9 @@ def record(run, packages) -> dict:
             k = key(d, args)
             if k not in index:
                 index[k] = len(tasks)
-                tasks.append({"kernel": k[0], "args": list(k[1]), "calls": set(), "t": time.perf_counter(),
-                              "child": 0.0})
+                tasks.append({"kernel": k[0], "args": list(k[1]), "calls": set()})
             i = index[k]
+            tasks[i].update(t=time.perf_counter(), child=0.0)
             if caller() is not None:
                 tasks[caller()]["calls"].add(i)
             stack.append(i)
@@ -318,9 +318,16 @@ def main(argv):
         return _worker()
     if argv[:1] == ["_record"]:
         return _record(*argv[1:3])
-    if len(argv) != 2 or argv[0] != "record":
-        sys.exit("usage: python -m simcore.warmup record GAME   (GAME: mournequest, questmaster, ...)")
-    path = record_game(argv[1])
+    from .errors import InputError
+    from .game import games
+    if len(argv) != 2 or argv[0] != "record" or argv[1] not in games():
+        print(f"usage: python -m simcore.warmup record GAME   (GAME: {', '.join(games())})", file=sys.stderr)
+        sys.exit(2)
+    try:
+        path = record_game(argv[1])
+    except (InputError, subprocess.CalledProcessError, OSError) as e:
+        print(f"simcore.warmup: the plan was not recorded: {e}", file=sys.stderr)
+        sys.exit(2)
     print(f"compile plan written to {path}")
 
 
