@@ -190,11 +190,16 @@ def replay(seed, game, players, policy, characters, params, fmt, ruleset, overri
               help="Greedy games through the batch driver at 1 and all workers (0 skips).")
 @click.option("--workers", type=click.IntRange(1, MAX_WORKERS), default=None,
               help="'All workers' [default: all cores].")
+@click.option("--search-games", default=100, show_default=True, type=games_option(0),
+              help="Games for the rollout search policy (0 skips it; it is ~1,500x slower).")
+@click.option("--cold", is_flag=True,
+              help="Also time a cold compile (an empty numba cache, on --workers cores; about a minute).")
 @click.option("--players", default=4, show_default=True, type=click.IntRange(2, 6))
 @ruleset_options
-def bench(games, scale_games, workers, players, ruleset, overrides):
-    """Measure speed: warm start, games/s per policy on one core, the batch
-    driver at 1 and all workers, peak memory."""
+def bench(games, scale_games, workers, search_games, cold, players, ruleset, overrides):
+    """Measure speed: warm start (and with --cold a cold compile), games/s per
+    policy on one core (rollout included), the batch driver at 1 and all
+    workers, peak memory."""
     import os
     import resource
     import subprocess
@@ -205,15 +210,30 @@ def bench(games, scale_games, workers, players, ruleset, overrides):
     rules = sim.prepare(ruleset, overrides)      # a bad ruleset is refused before any timing
     workers = workers or os.cpu_count() or 1
     click.echo(f"Quest Master bench: {players} players, {os.cpu_count()} cores")
-    t = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "questsim", "simulate", "--games", "1", "--quiet", "--workers", "1"],
-                   check=True, capture_output=True)
-    click.echo(f"warm start of the CLI (simulate --games 1): {time.perf_counter() - t:.1f}s")
-    for pol in ("random", "greedy", "planner"):
+
+    def timed_cli(env=None, n=1):
         t = time.perf_counter()
-        df = sim.simulate(games=games, seed=1, players=players, policies=(pol,), rules=rules)
+        subprocess.run([sys.executable, "-m", "questsim", "simulate", "--games", "1", "--quiet", "--workers", str(n)],
+                       check=True, capture_output=True, env=env)
+        return time.perf_counter() - t
+
+    if cold:
+        with tempfile.TemporaryDirectory() as d:
+            env = dict(os.environ, NUMBA_CACHE_DIR=d)
+            click.echo(f"cold start (empty numba cache, compiles the engine on {workers} cores): "
+                       f"{timed_cli(env, workers):.1f}s")
+    click.echo(f"warm start of the CLI (simulate --games 1): {timed_cli():.1f}s")
+    runs = [(pol, games) for pol in ("random", "greedy", "planner")]
+    if search_games:
+        t = time.perf_counter()
+        sim.simulate(games=1, seed=0, players=players, policies=("rollout",), rules=rules)
+        click.echo(f"rollout entry point ready in {time.perf_counter() - t:.1f}s")
+        runs.append(("rollout", search_games))
+    for pol, n in runs:
+        t = time.perf_counter()
+        df = sim.simulate(games=n, seed=1, players=players, policies=(pol,), rules=rules)
         dt = time.perf_counter() - t
-        click.echo(f"  {pol:<8} {games:>9,} games  {dt:7.2f}s  {games / dt:10,.0f} games/s  "
+        click.echo(f"  {pol:<8} {n:>9,} games  {dt:7.2f}s  {n / dt:10,.1f} games/s  "
                    f"median {df['rounds'].median():g} rounds  (1 core)")
     if scale_games:
         base = None

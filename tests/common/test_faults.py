@@ -607,8 +607,7 @@ def test_no_command_shows_a_traceback_on_bad_input(prog, datasets, tmp_path, mon
     good = {"report": [datasets / ("s1" if prog == "mournesim" else "qm")], "experiment": [exp],
             "check": [Path(__import__(prog).__file__).with_name("data") / "ruleset.toml"]}
     small = {"simulate": ["--games", "2", "--workers", "1", "--quiet"], "experiment": ["--games", "2", "--workers", "1"],
-             "replay": [], "bench": ["--games", "100", "--scale-games", "0"] + (["--search-games", "0"]
-                                                                              if prog == "mournesim" else [])}
+             "replay": [], "bench": ["--games", "100", "--scale-games", "0", "--search-games", "0"]}
     tried = 0
     for path, cmd in [((), None)] + list(_commands(MAINS[prog])):
         params = [p for p in (cmd.params if cmd else MAINS[prog].params)
