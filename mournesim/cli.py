@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from simcore.cli import check_resume, compile_once, game_cli, interrupted, headline_of, note_for, open_report, \
-    ruleset_options as ruleset_options_for, run_summary
+    ruleset_options as ruleset_options_for, run_summary, timed_start
 from simcore import identity
 from simcore.errors import InputError
 from simcore.inputs import MAX_SEED, MAX_WORKERS, batch_option, cluster_address, game_index_option, games_option, \
@@ -224,26 +224,15 @@ def bench(games, search_games, scale_games, workers, cold, level, players, rules
     batch driver at 1 and all workers, compile time and peak memory."""
     import os
     import resource
-    import subprocess
     import tempfile
     from . import batch as grid, sim
     rules = sim.prepare(ruleset, overrides)      # a bad ruleset is refused before any timing
     workers = workers or os.cpu_count() or 1
-    exe = [sys.executable, "-m", "mournesim"]
     click.echo(f"MourneQuest bench: {level}, {players} players, {os.cpu_count()} cores")
-
-    def timed_cli(env=None, n=1):
-        t = time.perf_counter()
-        subprocess.run(exe + ["simulate", "--games", "1", "--quiet", "--workers", str(n)], check=True,
-                       capture_output=True, env=env)
-        return time.perf_counter() - t
-
     if cold:
-        with tempfile.TemporaryDirectory() as d:
-            env = dict(os.environ, NUMBA_CACHE_DIR=d)
-            click.echo(f"cold start (empty numba cache, compiles the engine on {workers} cores): "
-                       f"{timed_cli(env, workers):6.1f}s")
-    click.echo(f"warm start of the CLI (simulate --games 1):             {timed_cli():6.1f}s")
+        click.echo(f"cold start (empty numba cache, compiles the engine on {workers} cores): "
+                   f"{timed_start(PROG, workers, cold=True):6.1f}s")
+    click.echo(f"warm start of the CLI (simulate --games 1):             {timed_start(PROG):6.1f}s")
     runs = [(pol, games) for _pid, pol, _names, _defaults in BUILTIN_POLICIES]
     if search_games:
         t0 = time.perf_counter()

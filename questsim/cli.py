@@ -13,7 +13,7 @@ import sys
 import click
 
 from simcore.cli import check_resume, compile_once, game_cli, interrupted, headline_of, note_for, open_report, \
-    ruleset_options as ruleset_options_for, run_summary
+    ruleset_options as ruleset_options_for, run_summary, timed_start
 from simcore import identity
 from simcore.errors import InputError
 from simcore.inputs import MAX_SEED, MAX_WORKERS, batch_option, cluster_address, game_index_option, games_option, \
@@ -202,7 +202,6 @@ def bench(games, scale_games, workers, search_games, cold, players, ruleset, ove
     workers, peak memory."""
     import os
     import resource
-    import subprocess
     import tempfile
     import time
     from pathlib import Path
@@ -211,18 +210,10 @@ def bench(games, scale_games, workers, search_games, cold, players, ruleset, ove
     workers = workers or os.cpu_count() or 1
     click.echo(f"Quest Master bench: {players} players, {os.cpu_count()} cores")
 
-    def timed_cli(env=None, n=1):
-        t = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "questsim", "simulate", "--games", "1", "--quiet", "--workers", str(n)],
-                       check=True, capture_output=True, env=env)
-        return time.perf_counter() - t
-
     if cold:
-        with tempfile.TemporaryDirectory() as d:
-            env = dict(os.environ, NUMBA_CACHE_DIR=d)
-            click.echo(f"cold start (empty numba cache, compiles the engine on {workers} cores): "
-                       f"{timed_cli(env, workers):.1f}s")
-    click.echo(f"warm start of the CLI (simulate --games 1): {timed_cli():.1f}s")
+        click.echo(f"cold start (empty numba cache, compiles the engine on {workers} cores): "
+                   f"{timed_start(PROG, workers, cold=True):.1f}s")
+    click.echo(f"warm start of the CLI (simulate --games 1): {timed_start(PROG):.1f}s")
     runs = [(pol, games) for pol in ("random", "greedy", "planner")]
     if search_games:
         t = time.perf_counter()

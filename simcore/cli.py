@@ -216,6 +216,22 @@ def compile_once(prog, dispatcher, warm, estimate, game=None, workers=None) -> f
     return 0.0
 
 
+def timed_start(prog, workers=1, cold=False) -> float:
+    """Seconds of ``prog simulate --games 1`` in a new process (``bench``):
+    the warm start, or with ``cold`` the engine compiled from an empty numba
+    cache on ``workers`` cores."""
+    import os
+    import subprocess
+    import tempfile
+    import time
+    with tempfile.TemporaryDirectory() as d:
+        env = dict(os.environ, NUMBA_CACHE_DIR=d) if cold else None
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-m", prog, "simulate", "--games", "1", "--quiet", "--workers", str(workers)],
+                       check=True, capture_output=True, env=env)
+        return time.perf_counter() - t
+
+
 def check_resume(ctx, grid_options, out):
     """``--resume`` takes the run's own settings: no grid option and no --out with it."""
     given = [o for o in grid_options if ctx.get_parameter_source(o) == click.core.ParameterSource.COMMANDLINE]
