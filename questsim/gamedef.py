@@ -25,10 +25,11 @@ class QuestMaster(Game):
         return self.module("replay").replay(**kw)
 
     def warm_up(self):
-        """One game simulated and one replayed, and the three inlined kernels
-        that the rule tests call from Python (numba compiles an
-        inlined kernel called from Python on its own: about 30 s for
-        ``take_turn``), for the argument types the engine passes."""
+        """The games of :meth:`simcore.game.Game.warm_up` (simulated,
+        replayed, searched by rollout), and the three inlined kernels the
+        rule tests call from Python, for the argument types the engine passes
+        (numba compiles an inlined kernel called from Python on its own:
+        about 30 s for ``take_turn``)."""
         super().warm_up()
         from numba import types as t
         from . import engine as E

@@ -58,6 +58,7 @@ class Game(ABC):
     package = ""        # its package, which is also its command: "mournesim"
     parts: dict = {}    # part (PARTS) -> module name
     default_batch = 10_000   # games per batch of a grid cell (a search policy may ask for fewer)
+    rollout_option = {"policy": "rollout"}   # simulate's keyword seating the rollout search (warm_up)
 
     def module(self, part):
         """The game's module for ``part`` (one of :data:`PARTS`)."""
@@ -123,9 +124,6 @@ class Game(ABC):
         sim.simulate(games=1, players=2)
         self.replay(players=2)
         sim.simulate(games=1, players=2, **self.rollout_option)
-
-    # ``simulate``'s keyword seating the rollout search (warm_up)
-    rollout_option = {"policy": "rollout"}
 
     def __repr__(self):
         return f"<game {self.key}: {self.title} ({self.package})>"

@@ -20,10 +20,11 @@ _WARM = ("import json, sys; from simcore import warmup; from simcore.game import
 def pytest_sessionstart(session):
     """Compile (or load from numba's cache) both games' engines before any
     test runs, on every core: first the kernels of both compile plans
-    (simcore.warmup), then each game's warm-up in a process of its own. On a clean checkout each kernel compiles once, and every test
-    process (xdist workers included) then loads it from the cache instead of
-    compiling the same kernels again. What the warm-ups still compiled after
-    the plans is written to ``$SIMTEST_WARMUP`` (tests/common/test_warmup.py)."""
+    (simcore.warmup), then each game's warm-up in a process of its own. On a
+    clean checkout each kernel compiles once, and every test process (xdist
+    workers included) then loads it from the cache instead of compiling the
+    same kernels again. What the warm-ups still compiled after the plans is
+    written to ``$SIMTEST_WARMUP`` (tests/common/test_warmup.py)."""
     import json
     import os
     import subprocess
