@@ -17,7 +17,7 @@ the kernels to worker processes callees first, the ones on the longest
 chain of callers first, so each worker finds what a kernel calls already in
 the cache. The plan only says what to compile in which order: the code
 compiled is the same as a one-process compile (numba's cache holds the same
-kernels either way), so every game is too.
+kernels either way), so every game is the same too.
 
 The plan is an optimisation and never needed: a kernel it does not list (a
 plan older than the engine) is compiled where it is first called, as before,
@@ -211,9 +211,10 @@ def _record(key, out):
 def compile_parallel(plans, roots=(), workers=None) -> dict:
     """Compile the kernels of ``plans`` (lists of tasks, one per game) into
     numba's cache with ``workers`` processes (default: every core, at most
-    :data:`MAX_WORKERS`): only those ``roots`` (kernel names) need when
-    given. Returns counts: ``compiled``, ``failed`` (left to the first call),
-    ``workers`` and ``seconds``."""
+    :data:`MAX_WORKERS`); with ``roots`` (kernel names), only the kernels
+    they need. Kernels already in the cache are skipped. Returns counts:
+    ``compiled``, ``failed`` (left to the first call), ``workers`` and
+    ``seconds``."""
     tasks = []
     for plan in plans:
         base = len(tasks)
