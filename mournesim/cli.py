@@ -215,7 +215,8 @@ def replay(seed, game, fmt, level, players, heroes, policy, params, ruleset, ove
               help="Games of the default policy through the batch driver at 1 and all workers (0 skips).")
 @click.option("--workers", type=click.IntRange(1, MAX_WORKERS), default=None,
               help="'All workers' [default: all cores].")
-@click.option("--cold", is_flag=True, help="Also time a cold compile (an empty numba cache, on --workers cores; about a minute).")
+@click.option("--cold", is_flag=True,
+              help="Also time a cold compile (an empty numba cache, on --workers cores; about a minute).")
 @click.option("--level", default="medium", show_default=True, type=click.Choice(["easy", "medium", "hard"]))
 @click.option("--players", default=4, show_default=True, type=click.IntRange(1, 4))
 @ruleset_options

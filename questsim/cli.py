@@ -209,7 +209,6 @@ def bench(games, scale_games, workers, search_games, cold, players, ruleset, ove
     rules = sim.prepare(ruleset, overrides)      # a bad ruleset is refused before any timing
     workers = workers or os.cpu_count() or 1
     click.echo(f"Quest Master bench: {players} players, {os.cpu_count()} cores")
-
     if cold:
         click.echo(f"cold start (empty numba cache, compiles the engine on {workers} cores): "
                    f"{timed_start(PROG, workers, cold=True):.1f}s")
