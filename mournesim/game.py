@@ -186,7 +186,7 @@ def play(s, T, ev, snaps, rng, legal, pp):
             break
         if s[L.G_FINAL] == L.FB_RUNNING:
             s[L.G_FB_ROUND] += 1
-        finish_round(s, T, ev, snaps, rng, legal, pp, 0)
+        finish_round(s, T, ev, snaps, rng, legal, pp, np.int64(0))   # int64 as rollout passes it: one compile
     log(s, ev, L.EVT_GAME_END, L.ACTOR_GAME, s[L.G_OUTCOME], s[L.G_ROUND], 0, 0, 0)
 
 
@@ -262,7 +262,8 @@ def run_batch(seed, first, n, level, players, heroes, policy, pp, T, out):
     snaps = np.zeros((1, L.STATE_SIZE), np.int32)
     for j in range(n):
         seed_streams(seed, first + j, rng)
-        setup(s, T, ev, rng, legal, pp, level, players, heroes, policy, 0)
+        # int64, not a literal 0 or 1: numba would compile setup once per literal
+        setup(s, T, ev, rng, legal, pp, level, players, heroes, policy, np.int64(0))
         play(s, T, ev, snaps, rng, legal, pp)
         result_row(s, T, out[j])
 
@@ -274,7 +275,7 @@ def play_logged(seed, game, level, players, heroes, policy, pp, T, ev, snaps, fi
     rng = np.zeros(N_STREAMS * 4, np.uint64)
     legal = np.zeros(L.MAX_LEGAL, np.int32)
     seed_streams(seed, game, rng)
-    setup(s, T, ev, rng, legal, pp, level, players, heroes, policy, 1)
+    setup(s, T, ev, rng, legal, pp, level, players, heroes, policy, np.int64(1))
     play(s, T, ev, snaps, rng, legal, pp)
     final_state[:] = s
     return s[L.G_LOGN], s[L.G_SNAPN]

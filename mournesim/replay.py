@@ -18,7 +18,9 @@ import numpy as np
 
 from simcore.fnptr import refuse_failed
 from simcore.plugins import policy_guard
+from simcore.warmup import compile_cold
 from . import layout as L
+from .gamedef import GAME
 from .sim import Config, Rules, illegal, prepare
 
 
@@ -58,6 +60,7 @@ def replay(seed=1, game=0, level="medium", players=4, heroes=(), policy="greedy"
     rules = rules or prepare(ruleset, overrides)
     cfg = Config(level=level, players=players, heroes=tuple(heroes), policy=policy, params=tuple(params))
     lv, hero_ids, pid, pp, engine = cfg.resolved(rules)
+    compile_cold(GAME, engine.play_logged)      # a cold engine: on every core, and said
     ev = np.zeros((max_events, L.EV_COLS), np.int32)
     snaps = np.zeros((max_events // 20, L.STATE_SIZE), np.int32)
     final = np.zeros(L.STATE_SIZE, np.int32)

@@ -83,7 +83,7 @@ def choose(s, T, legal, n, rng, pp, h):
             (s[L.G_FINAL] == L.FB_NONE and moon_left(s, T) > pp[W_HORIZON]):
         return planner(s, T, legal, n, rng, pp, h)
     scores = np.empty(n, np.float64)
-    score_all(s, T, legal, n, pp, h, plan_goal(s, T, h, pp), scores, 1)
+    score_all(s, T, legal, n, pp, h, plan_goal(s, T, h, pp), scores, np.int64(1))
     # the planner's best few, best first (ties in legal order)
     k = min(width, n)
     cand = np.empty(k, np.int64)

@@ -17,8 +17,10 @@ from simcore.errors import InputError
 from simcore.inputs import check_params
 from simcore.fnptr import refuse_failed
 from simcore.plugins import policy_guard
+from simcore.warmup import compile_cold
 from . import layout as L
 from . import plugins
+from .gamedef import GAME
 from .ruleset import Ruleset, load_ruleset, normalise_level, ruleset_hash
 from .odds import with_attack_counts
 from .tables import Names, Tables, compile_tables
@@ -82,13 +84,13 @@ def run_games(rules: Rules, config: Config, seed: int, first: int, n: int) -> np
     """Raw int32 result rows of games ``first .. first+n-1`` (layout.RESULT_COLUMNS)."""
     level, hero_ids, pid, pp, engine = config.resolved(rules)
     out = np.zeros((n, L.NRES), np.int32)
-    if n:
-        with policy_guard(config.policy):
-            engine.run_batch(np.uint64(seed), first, n, level, config.players, hero_ids, pid, pp, rules.T, out)
-        refuse_failed(out[:, L.RESULT_INDEX["illegal_choices"]], config.policy)
-        bad = int((out[:, L.RESULT_INDEX["illegal_choices"]] > 0).sum())
-        if bad:
-            raise illegal(config.policy, bad, n)
+    # no games (n = 0) still loads the engine: a worker process starting (simcore.batch)
+    with policy_guard(config.policy):
+        engine.run_batch(np.uint64(seed), first, n, level, config.players, hero_ids, pid, pp, rules.T, out)
+    refuse_failed(out[:, L.RESULT_INDEX["illegal_choices"]], config.policy)
+    bad = int((out[:, L.RESULT_INDEX["illegal_choices"]] > 0).sum())
+    if bad:
+        raise illegal(config.policy, bad, n)
     return out
 
 
@@ -130,6 +132,8 @@ def simulate(games=1000, seed=1, level="medium", players=4, heroes=(), policy="g
     """Play ``games`` seeded games in this process; one row per game."""
     rules = rules or prepare(ruleset, overrides)
     cfg = Config(level=level, players=players, heroes=tuple(heroes), policy=policy, params=tuple(params))
+    # the configuration checked, then a cold engine compiled on every core, and said
+    compile_cold(GAME, cfg.resolved(rules)[-1].run_batch)
     rows = run_games(rules, cfg, seed, 0, games)
     return to_frame(rows, rules, cfg, seed, 0)
 

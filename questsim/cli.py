@@ -23,7 +23,6 @@ from .gamedef import GAME
 
 PROG = "questsim"
 # what the first run says while numba compiles the engine (docs/common/performance.md)
-COMPILE_ESTIMATE = "about a minute on two cores"
 
 
 EXAMPLE_SET = "characters.robot.hp=25"   # an example --set in help texts
@@ -83,8 +82,7 @@ def simulate(ctx, games, seed, players, policy, characters, params, workers, bat
                          tuple(c.strip().lower() for c in characters.split(",")),
                          params=parse_floats(params, "--params"))
         from .engine import run_batch
-        compiled = compile_once(PROG, run_batch, lambda: sim.simulate(games=1, rules=rules), COMPILE_ESTIMATE,
-                                GAME, workers)
+        compiled = compile_once(GAME, run_batch, lambda: sim.simulate(games=1, rules=rules), workers)
     t0 = time.perf_counter()
     bar = tqdm(disable=True if quiet else None, unit="game", unit_scale=True, file=sys.stderr, dynamic_ncols=True,
                desc="games")
@@ -173,9 +171,11 @@ def replay(seed, game, players, policy, characters, params, fmt, ruleset, overri
     from . import sim
     from .game import play_logged
     sim.prepare(ruleset, overrides)         # a bad ruleset is refused before a compile
-    compile_once(PROG, play_logged, lambda: None, COMPILE_ESTIMATE, GAME)
-    rp = grid.replay(seed=seed, game=game, players=players, characters=chars, policies=tables[0], params=pars,
-                     ruleset=ruleset, overrides=overrides)
+    played = []       # the replay itself finishes a cold compile (a plan lacking a kernel: it compiles here)
+    compile_once(GAME, play_logged, lambda: played.append(grid.replay(
+        seed=seed, game=game, players=players, characters=chars, policies=tables[0], params=pars,
+        ruleset=ruleset, overrides=overrides)))
+    rp = played[0]
     if fmt == "html":
         from .viewer import html
         click.echo(html(rp), nl=False)

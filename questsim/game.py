@@ -190,7 +190,8 @@ def run_batch(seed, first, n, players, chars, policies, pp, T, out):
     snaps = np.zeros((1, L.STATE_SIZE), np.int32)     # never written: logging is off
     for j in range(n):
         seed_streams(seed, first + j, rng)
-        setup(s, T, ev, rng, legal, pp, players, chars, policies, 0)
+        # int64, not a literal 0 or 1: numba would compile setup once per literal
+        setup(s, T, ev, rng, legal, pp, players, chars, policies, np.int64(0))
         play(s, T, ev, snaps, rng, legal, pp)
         result_row(s, T, out[j])
 
@@ -203,7 +204,7 @@ def play_logged(seed, game, players, chars, policies, pp, T, ev, snaps, final_st
     rng = np.zeros(N_STREAMS * 4, np.uint64)
     legal = np.zeros(L.MAX_LEGAL, np.int32)
     seed_streams(seed, game, rng)
-    setup(s, T, ev, rng, legal, pp, players, chars, policies, 1)
+    setup(s, T, ev, rng, legal, pp, players, chars, policies, np.int64(1))
     play(s, T, ev, snaps, rng, legal, pp)
     final_state[:] = s
     return s[L.G_LOGN]

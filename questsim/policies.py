@@ -110,7 +110,7 @@ def weakest_opponent(s, T, seat):
     best, who = 1e9, -1
     for p in range(s[L.G_NP]):
         if p != seat and s[pbase(p) + L.P_ALIVE]:
-            v = strength(s, T, p)
+            v = strength(s, T, np.int64(p))
             if v < best:
                 best, who = v, p
     return who, best

@@ -14,8 +14,10 @@ import numpy as np
 
 from simcore.fnptr import refuse_failed
 from simcore.plugins import policy_guard
+from simcore.warmup import compile_cold
 
 from . import layout as L
+from .gamedef import GAME
 from .sim import Config, Rules, illegal, prepare
 
 FIELDS = {   # names of the event columns a, b, c, d, by event
@@ -271,6 +273,7 @@ def replay(seed=1, game=0, players=4, characters=(), policies=("greedy",), param
     rules = rules or prepare(ruleset, overrides)
     cfg = Config(players, tuple(characters), tuple(policies), tuple(params))
     chars, pids, pp, engine = cfg.resolved(rules)
+    compile_cold(GAME, engine.play_logged)      # a cold engine: on every core, and said
     ev = np.zeros((max_events, L.EV_COLS), np.int32)
     snaps = np.zeros((int(rules.ruleset.rules.safety_cap_rounds) * players + 1, L.STATE_SIZE), np.int32)
     final = np.zeros(L.STATE_SIZE, np.int32)

@@ -15,8 +15,10 @@ from simcore.errors import InputError
 from simcore.inputs import check_params
 from simcore.fnptr import refuse_failed
 from simcore.plugins import policy_guard
+from simcore.warmup import compile_cold
 from . import layout as L
 from . import plugins
+from .gamedef import GAME
 from .policies import BUILTIN_POLICIES
 from .ruleset import Ruleset, load_ruleset, ruleset_hash
 from .tables import Names, compile_tables
@@ -101,13 +103,13 @@ def run_games(rules: Rules, config: Config, seed: int, first: int, n: int) -> np
     """Raw int32 result rows of games ``first .. first+n-1``."""
     chars, pids, pp, engine = config.resolved(rules)
     out = np.zeros((n, L.NRES), np.int32)
-    if n:
-        with policy_guard("+".join(config.policies)):
-            engine.run_batch(np.uint64(seed), first, n, config.players, chars, pids, pp, rules.T, out)
-        refuse_failed(out[:, L.RESULT_INDEX["illegal_choices"]], "+".join(config.policies))
-        bad = int((out[:, L.RESULT_INDEX["illegal_choices"]] > 0).sum())
-        if bad:
-            raise illegal(config.policies, bad, n)
+    # no games (n = 0) still loads the engine: a worker process starting (simcore.batch)
+    with policy_guard("+".join(config.policies)):
+        engine.run_batch(np.uint64(seed), first, n, config.players, chars, pids, pp, rules.T, out)
+    refuse_failed(out[:, L.RESULT_INDEX["illegal_choices"]], "+".join(config.policies))
+    bad = int((out[:, L.RESULT_INDEX["illegal_choices"]] > 0).sum())
+    if bad:
+        raise illegal(config.policies, bad, n)
     return out
 
 
@@ -144,4 +146,6 @@ def simulate(games=1000, seed=1, players=4, characters=(), policies=("greedy",),
     """Play ``games`` seeded games in this process; one row per game."""
     rules = rules or prepare(ruleset, overrides)
     cfg = Config(players, tuple(characters), tuple(policies), tuple(params))
+    # the configuration checked, then a cold engine compiled on every core, and said
+    compile_cold(GAME, cfg.resolved(rules)[-1].run_batch)
     return to_frame(run_games(rules, cfg, seed, 0, games), rules, cfg, seed, 0)

@@ -21,6 +21,7 @@ import concurrent.futures as cf
 import functools
 import multiprocessing
 import os
+import time
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 
@@ -49,13 +50,14 @@ class Interrupted(Exception):
 
 
 class Summary(list):
-    """Per cell ``(games, wins)`` of a finished run, plus ``seed`` and
+    """Per cell ``(games, wins)`` of a finished run, plus ``seed``,
     ``played_now``: the games played by this call (a resumed run re-uses the
-    others)."""
+    others), and ``startup``: the seconds its worker processes took to start
+    and load the engine before any game (not play)."""
 
-    def __init__(self, items, seed, played_now):
+    def __init__(self, items, seed, played_now, startup=0.0):
         super().__init__(items)
-        self.seed, self.played_now = seed, played_now
+        self.seed, self.played_now, self.startup = seed, played_now, startup
 
 
 @dataclass
@@ -148,6 +150,21 @@ class LocalBackend:
         if workers > 1 or isolate:
             self.ex = cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
                                              initializer=shutdown.worker_init, initargs=(os.getpid(),))
+
+    def start(self, fn, *args) -> float:
+        """Start every worker process and have each load what a batch needs
+        (``fn(*args)``, a batch of no games: imports, the engine from numba's
+        cache, a plug-in's entry point), so that the clock of the games
+        that follow times play alone. Returns the seconds it took (0 with no
+        pool: this process already has the engine)."""
+        if self.ex is None:
+            return 0.0
+        t = time.perf_counter()
+        # each submit finds no idle worker and spawns one; each worker loads
+        # the engine in its first task, so all start at about the same time
+        for fut in [self.ex.submit(fn, *args) for _ in range(self.workers)]:
+            fut.result()
+        return time.perf_counter() - t
 
     def submit(self, fn, *args):
         if self.ex is None:
@@ -295,6 +312,19 @@ def _chunked(play, payload, seed, first, n):
                       for f in range(first, end, IN_PROCESS_CHUNK)], ignore_index=True)
 
 
+def _result(get, label, out):
+    """``get()`` (a batch's result), its failure as one InputError line."""
+    try:
+        return get()
+    except InputError:
+        raise
+    except BrokenProcessPool:
+        raise InputError("a worker process died (killed, or out of memory); finished batches "
+                         + (f"are kept in {out}" if out else "are lost: use --out DIR to keep them")) from None
+    except Exception as e:
+        raise InputError(f"a batch of cell {label} failed: {type(e).__name__}: {e}") from None
+
+
 def _play(plan, play, out, workers, cluster, progress, done, note=None):
     cells = [_Cell(plan.games, b, plan.target_ci, plan.first) for b in plan.batch]
     frames = {}
@@ -315,7 +345,12 @@ def _play(plan, play, out, workers, cluster, progress, done, note=None):
     def kept():
         return sum(len([f for f in c.wins if f < c.stop]) for c in cells), sum(len(c.kept()) for c in cells)
 
+    startup = 0.0
     try:
+        if todo and hasattr(be, "start"):
+            first = next(ci for ci, c in enumerate(cells) if c.next_batch() is not None)
+            startup = _result(lambda: be.start(play, plan.payloads[first], plan.seed, cells[first].start, 0),
+                              plan.labels[first], out)
         while True:
             # keep every worker busy, one batch ahead, cells in turn
             limit = 2 * be.workers
@@ -343,15 +378,7 @@ def _play(plan, play, out, workers, cluster, progress, done, note=None):
                 ci, f = pending.pop(fut)
                 c = cells[ci]
                 c.issued.discard(f)
-                try:
-                    df = fut.result()
-                except InputError:
-                    raise
-                except BrokenProcessPool:
-                    raise InputError("a worker process died (killed, or out of memory); finished batches "
-                                     + (f"are kept in {out}" if out else "are lost: use --out DIR to keep them"))
-                except Exception as e:
-                    raise InputError(f"a batch of cell {plan.labels[ci]} failed: {type(e).__name__}: {e}") from None
+                df = _result(fut.result, plan.labels[ci], out)
                 if f >= c.stop:
                     continue     # played speculatively past the stopping point
                 if out is not None:       # a batch counts as kept once its part is on disk
@@ -381,7 +408,7 @@ def _play(plan, play, out, workers, cluster, progress, done, note=None):
         raise
     be.close()
     summary = Summary([(c.played, sum(w for f, w in c.wins.items() if f < c.stop)) for c in cells],
-                      plan.seed, played_now)
+                      plan.seed, played_now, startup)
     if out is None:
         keep = [frames[k] for k in sorted(frames) if k[1] < cells[k[0]].stop]
         return (pd.concat(keep, ignore_index=True) if keep else pd.DataFrame()), summary

@@ -178,40 +178,39 @@ def run_summary(cells, seconds, compiled=0.0) -> str:
     """``N games played in Ts, R games/s`` for a run's summary line; after
     ``--resume`` only the games this command played count, and the games
     kept from before are said; ``compiled``: seconds of a one-time engine
-    compile before the run (not in ``seconds``), said when there was one."""
+    compile before the run (not in ``seconds``), said when there was one;
+    the worker processes' start (``cells.startup``, in ``seconds``) is taken
+    out of the play time and said."""
     total = sum(n for _lab, n, _w in cells)
     now = getattr(cells, "played_now", total)
-    line = f"{now:,} games played in {seconds:.1f}s, {now / max(seconds, 1e-9):,.0f} games/s"
+    start = getattr(cells, "startup", 0.0)
+    play = max(seconds - start, 1e-9)
+    line = f"{now:,} games played in {play:.1f}s, {now / play:,.0f} games/s"
     if now != total:
         line += f"; {total - now:,} of its {total:,} games kept from before"
+    if start >= 0.05:
+        line += f"; the worker processes took {start:.1f}s to start before them"
     if compiled:
         line += f"; the one-time engine compile before them took {compiled:.0f}s"
     return line
 
 
-def compile_once(prog, dispatcher, warm, estimate, game=None, workers=None) -> float:
-    """Compile (or load from numba's cache) a game's engine before a run is
+def compile_once(game, dispatcher, warm, workers=None) -> float:
+    """Compile (or load from numba's cache) ``game``'s engine before a run is
     timed, by calling ``warm`` (one game), so the run's summary counts only
-    play. When numba's cache has no copy of ``dispatcher`` (the engine's
-    entry point) the user is told first, on stderr, what is happening and
-    roughly how long it takes (``estimate``), the kernels of ``game``'s
-    compile plan are compiled on ``workers`` cores (simcore.warmup; default
-    all), and then the user is told how long it took. Returns the compile's
-    seconds, or 0 when the engine came from the cache."""
+    play. A cold ``dispatcher`` (the engine's entry point) is compiled on
+    ``workers`` cores first and announced on stderr
+    (:func:`simcore.warmup.compile_cold`), and then the user is told how long
+    it took. Returns the compile's seconds, or 0 when the engine came from
+    the cache."""
     import time
-    from .jitcache import compiled
-    cold = not compiled(dispatcher)
-    if cold:
-        click.echo(f"{prog}: compiling the game engine with numba, once: {estimate}; "
-                   "later runs load it from the cache in about a second", err=True)
+    from .warmup import compile_cold
     t = time.perf_counter()
-    if cold and game is not None:
-        from .warmup import compile_parallel, kernel_name, load_plan
-        compile_parallel([load_plan(game)], roots=[kernel_name(dispatcher)], workers=workers)
+    cold = compile_cold(game, dispatcher, workers, say=lambda line: click.echo(line, err=True))
     warm()
     seconds = time.perf_counter() - t
     if cold:
-        click.echo(f"{prog}: engine compiled and cached in {seconds:.0f}s", err=True)
+        click.echo(f"{game.package}: engine compiled and cached in {seconds:.0f}s", err=True)
         return seconds
     return 0.0
 
@@ -270,8 +269,7 @@ def add_experiment_command(main, prog):
         if cluster in (None, "local"):  # a cold engine compiled once on every core, not in each batch worker
             from .game import get
             g = get(exp.game)
-            compile_once(prog, g.module("engine").run_batch, lambda: None, g.module("cli").COMPILE_ESTIMATE, g,
-                         workers)
+            compile_once(g, g.module("engine").run_batch, lambda: None, workers)
         command = " ".join([prog, "experiment", *sys.argv[sys.argv.index("experiment") + 1:]]) \
             if "experiment" in sys.argv else f"{prog} experiment {file}"
         progress = not quiet and sys.stderr.isatty()

@@ -59,6 +59,7 @@ class Game(ABC):
     parts: dict = {}    # part (PARTS) -> module name
     default_batch = 10_000   # games per batch of a grid cell (a search policy may ask for fewer)
     rollout_option = {"policy": "rollout"}   # simulate's keyword seating the rollout search (warm_up)
+    compile_estimate = ""    # how long a cold engine's compile takes here, as the user is told
 
     def module(self, part):
         """The game's module for ``part`` (one of :data:`PARTS`)."""

@@ -94,7 +94,7 @@ def run(plan, out=None, workers=None, cluster=None, progress=None, note=None, re
     when the run seems stuck (simcore.batch.run)."""
     df, summary = driver.run(plan, play_batch, out, workers, cluster, progress, resume=resume, note=note)
     return df, driver.Summary([(lab, n, w) for lab, (n, w) in zip(plan.labels, summary)], summary.seed,
-                              summary.played_now)
+                              summary.played_now, summary.startup)
 
 
 def resume(game, out, workers=None, cluster=None, progress=None, note=None):

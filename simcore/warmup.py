@@ -193,7 +193,9 @@ def record_game(key) -> Path:
 
 def _record(key, out):
     import numba
+    from . import warmup      # this file runs as __main__ here: the flag that counts is the module's
     from .game import get
+    warmup._RECORDING = True
     game = get(key)
     t = time.perf_counter()
     tasks = record(game.warm_up, {game.package, "simcore"})
@@ -207,6 +209,30 @@ def _record(key, out):
 
 
 # ---- compiling on every core ---------------------------------------------------
+
+_RECORDING = False    # set while a plan is recorded: every kernel must compile in that process
+
+
+def compile_cold(game, dispatcher, workers=None, say=None) -> bool:
+    """Before the first call of ``dispatcher`` (an engine entry point of
+    ``game``) that numba's cache cannot serve: tell the user (``say``, one
+    line; default stderr) what is happening and roughly how long it takes,
+    then compile the kernels it needs from ``game``'s plan on ``workers``
+    cores. Returns whether the engine was cold. The CLI (``compile_once``)
+    and the Python API (``sim.simulate``, ``replay``) both call it."""
+    from .jitcache import compiled
+    if compiled(dispatcher):
+        return False
+    (say or _stderr)(f"{game.package}: compiling the game engine with numba, once: {game.compile_estimate}; "
+                     "later runs load it from the cache in about a second")
+    if not _RECORDING:
+        compile_parallel([load_plan(game)], roots=[kernel_name(dispatcher)], workers=workers)
+    return True
+
+
+def _stderr(line):
+    print(line, file=sys.stderr, flush=True)
+
 
 def compile_parallel(plans, roots=(), workers=None) -> dict:
     """Compile the kernels of ``plans`` (lists of tasks, one per game) into

@@ -8,22 +8,42 @@ import sys
 import time
 from types import SimpleNamespace
 
+import pytest
+
+from simcore import jitcache, warmup
+from simcore.batch import Summary
 from simcore.cli import compile_once, run_summary
+from simcore.errors import InputError
 from simcore.jitcache import compiled
 
 
 def fake_dispatcher(index_path):
     """An object shaped like a numba dispatcher whose cache index is ``index_path``."""
-    return SimpleNamespace(_cache=SimpleNamespace(_cache_file=SimpleNamespace(_index_path=str(index_path))))
+    def run_batch():
+        pass
+    return SimpleNamespace(_cache=SimpleNamespace(_cache_file=SimpleNamespace(_index_path=str(index_path))),
+                           py_func=run_batch)
 
 
-def test_a_cold_engine_is_announced_and_its_compile_kept_out_of_the_play_time(tmp_path, capsys):
+FAKE_GAME = SimpleNamespace(package="mournesim", compile_estimate="about 4 minutes on one core")
+
+
+@pytest.fixture
+def plan_calls(monkeypatch):
+    """The roots each compile on every core was asked for (none is run)."""
+    calls = []
+    monkeypatch.setattr(warmup, "compile_parallel", lambda plans, roots=(), workers=None: calls.append(roots))
+    return calls
+
+
+def test_a_cold_engine_is_announced_and_its_compile_kept_out_of_the_play_time(tmp_path, capsys, plan_calls):
     played = []
-    seconds = compile_once("mournesim", fake_dispatcher(tmp_path / "absent.nbi"),
-                           lambda: (time.sleep(0.05), played.append(1)), "about 4 minutes on one core")
+    seconds = compile_once(FAKE_GAME, fake_dispatcher(tmp_path / "absent.nbi"),
+                           lambda: (time.sleep(0.05), played.append(1)))
     err = capsys.readouterr().err.splitlines()
     assert played == [1]
     assert seconds >= 0.05
+    assert plan_calls == [[warmup.kernel_name(fake_dispatcher(""))]]    # the plan, for what the command runs
     assert err[0].startswith("mournesim: compiling the game engine with numba, once: about 4 minutes on one core")
     assert err[1].startswith("mournesim: engine compiled and cached in ")
     line = run_summary([("cell", 1000, 400)], 2.0, seconds)
@@ -31,13 +51,56 @@ def test_a_cold_engine_is_announced_and_its_compile_kept_out_of_the_play_time(tm
     assert "the one-time engine compile before them took" in line
 
 
-def test_a_cached_engine_is_loaded_silently(tmp_path, capsys):
+def test_the_worker_processes_start_is_said_and_not_counted_as_play():
+    cells = Summary([("cell", 1000, 400)], seed=1, played_now=1000, startup=1.5)
+    line = run_summary(cells, 2.0)
+    assert line.startswith("1,000 games played in 0.5s, 2,000 games/s")
+    assert line.endswith("the worker processes took 1.5s to start before them")
+    assert "start" not in run_summary(Summary([("cell", 1000, 400)], 1, 1000), 2.0)     # one process: none
+
+
+def test_a_pool_is_started_and_loads_the_engine_before_the_clock_of_play():
+    """Two workers: both processes are up, with the engine loaded, before
+    the first batch (a batch of no games loads it); the games are the same."""
+    from mournesim import batch, sim
+    kw = dict(games=40, levels=("easy",), players=(2,), batch=10)
+    one, cells1 = batch.run_grid(**kw, workers=1)
+    two, cells2 = batch.run_grid(**kw, workers=2)
+    assert cells1.startup == 0.0 < cells2.startup
+    assert one.equals(two)
+    assert len(sim.simulate(games=0)) == 0
+
+
+def test_a_cached_engine_is_loaded_silently(tmp_path, capsys, plan_calls):
     index = tmp_path / "run_batch-1.py311.nbi"
     index.write_bytes(b"")
     assert compiled(fake_dispatcher(index))
-    assert compile_once("questsim", fake_dispatcher(index), lambda: None, "x") == 0.0
+    assert compile_once(FAKE_GAME, fake_dispatcher(index), lambda: None) == 0.0
     assert capsys.readouterr().err == ""
+    assert plan_calls == []
     assert "compile" not in run_summary([("cell", 10, 1)], 1.0, 0.0)
+
+
+@pytest.mark.parametrize("package", ["mournesim", "questsim"])
+def test_the_python_api_compiles_a_cold_engine_on_every_core_after_checking_its_input(package, monkeypatch, capsys,
+                                                                                      plan_calls):
+    """A notebook's first sim.simulate / replay on a cold engine is announced
+    and compiled from the plan (here the engine is only made to look cold);
+    a bad configuration is refused before any compile."""
+    import importlib
+    sim = importlib.import_module(package + ".sim")
+    replay = importlib.import_module(package + ".replay").replay
+    monkeypatch.setattr(jitcache, "compiled", lambda dispatcher: False)
+    with pytest.raises(InputError):
+        sim.simulate(games=2, params=(9.0, 9.0, 9.0, 9.0, 9.0))
+    assert plan_calls == [] and capsys.readouterr().err == ""
+    assert len(sim.simulate(games=2, players=2)) == 2
+    assert replay(players=2).final_state is not None
+    err = capsys.readouterr().err.splitlines()
+    assert err == [f"{package}: compiling the game engine with numba, once: "
+                   f"{importlib.import_module(package + '.gamedef').GAME.compile_estimate}; "
+                   "later runs load it from the cache in about a second"] * 2
+    assert [r[0].rsplit(".", 1)[1] for r in plan_calls] == ["run_batch", "play_logged"]
 
 
 def test_the_engine_entry_points_have_a_cache_to_ask():
