@@ -24,7 +24,6 @@ from .policies import BUILTIN_POLICIES
 
 
 PROG = "mournesim"
-# what the first run says while numba compiles the engine (docs/common/performance.md)
 EXAMPLE_SET = "heroes.jack.courage=8"   # an example --set in help texts
 ruleset_options = ruleset_options_for(EXAMPLE_SET)
 main = game_cli(GAME, "MourneQuest balance simulator: seeded Monte Carlo games with error bars.", EXAMPLE_SET)

@@ -59,8 +59,8 @@ def replay(seed=1, game=0, level="medium", players=4, heroes=(), policy="greedy"
     identical to row ``game`` of a batch run with the same configuration."""
     rules = rules or prepare(ruleset, overrides)
     cfg = Config(level=level, players=players, heroes=tuple(heroes), policy=policy, params=tuple(params))
+    compile_cold(GAME, cfg.resolved(rules, entry=False)[-1].play_logged)   # checked, then a cold engine compiled
     lv, hero_ids, pid, pp, engine = cfg.resolved(rules)
-    compile_cold(GAME, engine.play_logged)      # a cold engine: on every core, and said
     ev = np.zeros((max_events, L.EV_COLS), np.int32)
     snaps = np.zeros((max_events // 20, L.STATE_SIZE), np.int32)
     final = np.zeros(L.STATE_SIZE, np.int32)

@@ -53,9 +53,10 @@ class Config:
     policy: str = "greedy"
     params: tuple = ()          # policy parameter values; empty = defaults
 
-    def resolved(self, rules: Rules):
+    def resolved(self, rules: Rules, entry=True):
         """Check against the rules; return (level id, hero id array, policy id,
-        params, engine module)."""
+        params, engine module). ``entry`` False: check only, leaving a
+        plug-in's entry point uncompiled (params None)."""
         level = L.LEVEL_NAMES.index(normalise_level(self.level))
         if not 1 <= self.players <= 4:
             raise InputError(f"--players {self.players}: MourneQuest takes 1 to 4 players")
@@ -77,7 +78,7 @@ class Config:
             raise InputError(f"--params: policy {self.policy} takes {len(info.defaults)} parameter(s)"
                              f" ({', '.join(info.param_names) or 'none'})")
         check_params(self.policy, info.param_names, params, info.ranges)
-        return level, hero_ids, pid, plugins.policy_vector(info, params), plugins.engine_for(info)
+        return level, hero_ids, pid, plugins.policy_vector(info, params) if entry else None, plugins.engine_for(info)
 
 
 def run_games(rules: Rules, config: Config, seed: int, first: int, n: int) -> np.ndarray:
@@ -129,11 +130,13 @@ def to_frame(rows: np.ndarray, rules: Rules, config: Config, seed: int, first: i
 
 def simulate(games=1000, seed=1, level="medium", players=4, heroes=(), policy="greedy", params=(),
              ruleset=None, overrides=(), rules: Rules | None = None) -> pd.DataFrame:
-    """Play ``games`` seeded games in this process; one row per game."""
+    """Play ``games`` seeded games in this process; one row per game. A
+    cold engine is compiled first, on every core (simcore.warmup)."""
     rules = rules or prepare(ruleset, overrides)
     cfg = Config(level=level, players=players, heroes=tuple(heroes), policy=policy, params=tuple(params))
-    # the configuration checked, then a cold engine compiled on every core, and said
-    compile_cold(GAME, cfg.resolved(rules)[-1].run_batch)
+    # the configuration checked, then a cold engine compiled on every core, and
+    # said; a plug-in's entry point after it (rollout's calls into the engine)
+    compile_cold(GAME, cfg.resolved(rules, entry=False)[-1].run_batch)
     rows = run_games(rules, cfg, seed, 0, games)
     return to_frame(rows, rules, cfg, seed, 0)
 

@@ -22,9 +22,6 @@ from simcore.inputs import MAX_SEED, MAX_WORKERS, batch_option, cluster_address,
 from .gamedef import GAME
 
 PROG = "questsim"
-# what the first run says while numba compiles the engine (docs/common/performance.md)
-
-
 EXAMPLE_SET = "characters.robot.hp=25"   # an example --set in help texts
 ruleset_options = ruleset_options_for(EXAMPLE_SET)
 main = game_cli(GAME, "Quest Master balance simulator: seeded Monte Carlo games with error bars.", EXAMPLE_SET)

@@ -272,8 +272,8 @@ def replay(seed=1, game=0, players=4, characters=(), policies=("greedy",), param
     snapshot at the start of every turn."""
     rules = rules or prepare(ruleset, overrides)
     cfg = Config(players, tuple(characters), tuple(policies), tuple(params))
+    compile_cold(GAME, cfg.resolved(rules, entry=False)[-1].play_logged)   # checked, then a cold engine compiled
     chars, pids, pp, engine = cfg.resolved(rules)
-    compile_cold(GAME, engine.play_logged)      # a cold engine: on every core, and said
     ev = np.zeros((max_events, L.EV_COLS), np.int32)
     snaps = np.zeros((int(rules.ruleset.rules.safety_cap_rounds) * players + 1, L.STATE_SIZE), np.int32)
     final = np.zeros(L.STATE_SIZE, np.int32)

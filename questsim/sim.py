@@ -52,10 +52,11 @@ class Config:
     policies: tuple = ("greedy",)
     params: tuple = ()
 
-    def resolved(self, rules: Rules):
+    def resolved(self, rules: Rules, entry=True):
         """Check against the rules; returns (chars, policy ids, params, engine):
         the arrays the kernels take and the engine module that runs the
-        table."""
+        table. ``entry`` False: check only, leaving a plug-in's entry point
+        uncompiled (its address 0)."""
         r = rules.ruleset.rules
         if not r.min_players <= self.players <= r.max_players:
             raise InputError(f"--players {self.players}: Quest Master takes {r.min_players} to {r.max_players} players")
@@ -93,7 +94,7 @@ class Config:
                                  f"({', '.join(info.param_names) or 'none'})")
             check_params(name, info.param_names, vals, info.ranges)
             pp[i, :len(vals)] = vals
-            if info.builtin_id < 0:
+            if info.builtin_id < 0 and entry:
                 pp[i, L.MAX_PARAMS] = plugins.entry(info)
         engine = plugins.engine_for(plugins.get(pols[0]))
         return chars, pids, pp, engine
@@ -143,9 +144,11 @@ def to_frame(rows: np.ndarray, rules: Rules, config: Config, seed: int, first: i
 
 def simulate(games=1000, seed=1, players=4, characters=(), policies=("greedy",), params=(), ruleset=None,
              overrides=(), rules: Rules | None = None) -> pd.DataFrame:
-    """Play ``games`` seeded games in this process; one row per game."""
+    """Play ``games`` seeded games in this process; one row per game. A
+    cold engine is compiled first, on every core (simcore.warmup)."""
     rules = rules or prepare(ruleset, overrides)
     cfg = Config(players, tuple(characters), tuple(policies), tuple(params))
-    # the configuration checked, then a cold engine compiled on every core, and said
-    compile_cold(GAME, cfg.resolved(rules)[-1].run_batch)
+    # the configuration checked, then a cold engine compiled on every core, and
+    # said; a plug-in's entry point after it (rollout's calls into the engine)
+    compile_cold(GAME, cfg.resolved(rules, entry=False)[-1].run_batch)
     return to_frame(run_games(rules, cfg, seed, 0, games), rules, cfg, seed, 0)

@@ -64,7 +64,7 @@ O_LAND = _sec(2 * 6)                          # landing effects (start, count) b
 O_SYMBOL = _sec(2 * 4)                        # symbol effects (start, count) by symbol index 1..3
 O_EFF = _sec(MAX_EFFECT_ROWS * L.EW)
 # The Event deck as weighted outcomes, for the policies' worth of opening a
-# card (policies.event_value): every effect row an opened card can apply,
+# card (scores.event_value): every effect row an opened card can apply,
 # a die roll's branches weighted by the faces that pick them, identical rows
 # merged. Header: number of rows, the common denominator of the weights;
 # then effect rows (layout EW) whose E_BR slot holds the weight.

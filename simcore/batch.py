@@ -13,7 +13,8 @@ speculatively beyond a cell's stopping point are discarded.
 
 A game package supplies ``play(payload, seed, first, n) -> DataFrame``, a
 module-level (picklable) function that plays games ``first .. first+n-1`` of
-one cell and returns one row per game with a boolean ``win`` column.
+one cell and returns one row per game with a boolean ``win`` column; called
+with ``n`` 0 when a worker process starts, it loads what a batch needs.
 """
 from __future__ import annotations
 
@@ -152,11 +153,11 @@ class LocalBackend:
                                              initializer=shutdown.worker_init, initargs=(os.getpid(),))
 
     def start(self, fn, *args) -> float:
-        """Start every worker process and have each load what a batch needs
+        """Start the worker processes and have them load what a batch needs
         (``fn(*args)``, a batch of no games: imports, the engine from numba's
         cache, a plug-in's entry point), so that the clock of the games
         that follow times play alone. Returns the seconds it took (0 with no
-        pool: this process already has the engine)."""
+        pool: the batches play in this process)."""
         if self.ex is None:
             return 0.0
         t = time.perf_counter()

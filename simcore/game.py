@@ -90,7 +90,9 @@ class Game(ABC):
         return self.module("sim").prepare(ruleset, overrides)
 
     def play(self, rules, cfg, seed, first, n):
-        """Games ``first .. first+n-1`` of one cell as a DataFrame of rows."""
+        """Games ``first .. first+n-1`` of one cell as a DataFrame of rows;
+        ``n`` may be 0 (a worker process starting: simcore.batch), and the
+        engine is then loaded all the same."""
         sim = self.module("sim")
         return sim.to_frame(sim.run_games(rules, cfg, seed, first, n), rules, cfg, seed, first)
 

@@ -89,9 +89,15 @@ def plan_from_run(game, run: dict, rules=None) -> driver.Plan:
 
 def run(plan, out=None, workers=None, cluster=None, progress=None, note=None, resume=False):
     """Play ``plan``; returns ``(frame or None, cells)`` where ``cells`` is a
-    list of (label dict, games, wins) with the run's ``seed`` and the games
-    ``played_now`` (simcore.batch.Summary). ``note``: shows the user a line
-    when the run seems stuck (simcore.batch.run)."""
+    list of (label dict, games, wins) with the run's ``seed``, the games
+    ``played_now`` and the workers' ``startup`` seconds
+    (simcore.batch.Summary). ``note``: shows the user a line when the run
+    seems stuck (simcore.batch.run). A cold engine is compiled on every
+    core first (simcore.warmup), unless the batches go to a Dask cluster."""
+    if cluster is None and plan.payloads:
+        from .warmup import compile_cold
+        game = plan.payloads[0][0]
+        compile_cold(game, game.module("engine").run_batch, workers)
     df, summary = driver.run(plan, play_batch, out, workers, cluster, progress, resume=resume, note=note)
     return df, driver.Summary([(lab, n, w) for lab, (n, w) in zip(plan.labels, summary)], summary.seed,
                               summary.played_now, summary.startup)

@@ -211,6 +211,7 @@ def _record(key, out):
 # ---- compiling on every core ---------------------------------------------------
 
 _RECORDING = False    # set while a plan is recorded: every kernel must compile in that process
+_TRIED = set()        # entry points compile_cold has compiled for in this process: never twice
 
 
 def compile_cold(game, dispatcher, workers=None, say=None) -> bool:
@@ -221,12 +222,17 @@ def compile_cold(game, dispatcher, workers=None, say=None) -> bool:
     cores. Returns whether the engine was cold. The CLI (``compile_once``)
     and the Python API (``sim.simulate``, ``replay``) both call it."""
     from .jitcache import compiled
-    if compiled(dispatcher):
+    if compiled(dispatcher):  # (True too without numba: NUMBA_DISABLE_JIT, a plain function)
         return False
-    (say or _stderr)(f"{game.package}: compiling the game engine with numba, once: {game.compile_estimate}; "
+    root = kernel_name(dispatcher)
+    if root in _TRIED:        # already tried here: what is left compiles where it is called
+        return False
+    _TRIED.add(root)
+    about = f": {game.compile_estimate}" if game.compile_estimate else ""
+    (say or _stderr)(f"{game.package}: compiling the game engine with numba, once{about}; "
                      "later runs load it from the cache in about a second")
     if not _RECORDING:
-        compile_parallel([load_plan(game)], roots=[kernel_name(dispatcher)], workers=workers)
+        compile_parallel([load_plan(game)], roots=[root], workers=workers)
     return True
 
 

@@ -14,6 +14,7 @@ import pytest
 # after the compile plans, each game's Game.warm_up: it loads what the plans
 # compiled, compiles what they lack (reported) and the rollout plug-in's entry
 _WARM = ("import json, sys; from simcore import warmup; from simcore.game import get; g = get(sys.argv[1]); "
+         "warmup._RECORDING = True; "
          "print(json.dumps([t['kernel'] for t in warmup.record(g.warm_up, {g.package, 'simcore'})]))")
 
 

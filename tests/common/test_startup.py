@@ -33,6 +33,7 @@ def plan_calls(monkeypatch):
     """The roots each compile on every core was asked for (none is run)."""
     calls = []
     monkeypatch.setattr(warmup, "compile_parallel", lambda plans, roots=(), workers=None: calls.append(roots))
+    monkeypatch.setattr(warmup, "_TRIED", set())
     return calls
 
 
@@ -84,9 +85,10 @@ def test_a_cached_engine_is_loaded_silently(tmp_path, capsys, plan_calls):
 @pytest.mark.parametrize("package", ["mournesim", "questsim"])
 def test_the_python_api_compiles_a_cold_engine_on_every_core_after_checking_its_input(package, monkeypatch, capsys,
                                                                                       plan_calls):
-    """A notebook's first sim.simulate / replay on a cold engine is announced
-    and compiled from the plan (here the engine is only made to look cold);
-    a bad configuration is refused before any compile."""
+    """A notebook's first sim.simulate / replay / grid run on a cold engine is
+    announced and compiled from the plan, once per entry point (here the
+    engine is only made to look cold); a bad configuration is refused before
+    any compile."""
     import importlib
     sim = importlib.import_module(package + ".sim")
     replay = importlib.import_module(package + ".replay").replay
@@ -96,6 +98,9 @@ def test_the_python_api_compiles_a_cold_engine_on_every_core_after_checking_its_
     assert plan_calls == [] and capsys.readouterr().err == ""
     assert len(sim.simulate(games=2, players=2)) == 2
     assert replay(players=2).final_state is not None
+    assert len(sim.simulate(games=2, players=2)) == 2                          # tried once: said once
+    df, _ = importlib.import_module(package + ".batch").run_grid(games=2, workers=1)
+    assert len(df) == 2
     err = capsys.readouterr().err.splitlines()
     assert err == [f"{package}: compiling the game engine with numba, once: "
                    f"{importlib.import_module(package + '.gamedef').GAME.compile_estimate}; "

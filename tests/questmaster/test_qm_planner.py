@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from questsim import layout as L, policies as P, report, sim, tables as TB
+from questsim import layout as L, policies as P, report, scores, sim, tables as TB
 from questsim.reference import GAMES, SEED
 from simcore.golden import digest_array
 
@@ -110,8 +110,8 @@ def test_kill_prefers_an_opponent_the_free_attack_can_knock_out():
     g.set_hp(2, 1)
     g.set_hp(3, 20)
     g.set_hand(2, ["phoenix"])
-    assert P.kill_chance(g.s, g.T, 0, 1) == 1.0
-    assert P.kill_chance(g.s, g.T, 0, 2) == 0.0
+    assert scores.kill_chance(g.s, g.T, 0, 1) == 1.0
+    assert scores.kill_chance(g.s, g.T, 0, 2) == 0.0
     g.fix_dice(2, SWORD)     # the defender's Mp die (blue) shows a symbol: Mp 0
     g.clear_log()
     g.duel(0)
@@ -130,7 +130,7 @@ def test_kill_chance_counts_the_mp_dice_cards_and_shields():
     g.set_hand(1, ["shield_2"])
     g.set_hp(1, 3)
     g.no_abilities("priest")
-    assert P.kill_chance(g.s, g.T, 0, 1) == pytest.approx(2 / 6)
+    assert scores.kill_chance(g.s, g.T, 0, 1) == pytest.approx(2 / 6)
 
 
 # ------------------------------------------------------------------ defence --

@@ -1,0 +1,1 @@
+"""Generated entry point of plug-in policy 'rollout'."""

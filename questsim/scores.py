@@ -1,0 +1,595 @@
+"""What Quest Master's greedy and planner weigh, in Item cards: a card's
+and a square's worth, a fight's odds, an Event's expected worth over the
+deck, a shield's or an attack card's value, and the parts issue 15 added
+(aimed fights, thrifty defence, a warp weighed by where the walk ends),
+each switched on by its parameter. The policies themselves, their ids and
+parameters are in ``policies``."""
+import numpy as np
+
+from simcore.jit import inlined, kernel
+from . import layout as L
+from . import tables as TB
+
+OPB = L.OPB
+
+# The parameters issue 15 added, the same block after each scoring policy's
+# own (greedy's at pp[2:7], the planner's at pp[4:9]); each at 0 leaves that
+# part of the play exactly as in behaviour v2 (tests/questmaster/test_qm_planner.py).
+NEW_PARAMS = ("aim", "kill", "shoe_keep", "thrift", "path")
+K_AIM, K_KILL, K_SHOE, K_THRIFT, K_PATH = range(len(NEW_PARAMS))
+
+
+@kernel
+def pbase(seat):
+    return L.G_P + seat * L.PS
+
+
+@inlined
+def card_value(T, kind):
+    """Rough worth of an Item card: the sum of its effect amounts (a shield +5
+    beats a +2; a Phoenix's revival counts its Hp)."""
+    o = TB.O_ITEM + kind * TB.IK
+    v = 0.0
+    for i in range(T[o + 6]):
+        row = TB.O_EFF + (T[o + 5] + i) * L.EW
+        op = T[row + L.E_OP]
+        if op == L.OP_ABSORB:
+            v += 4.0
+        elif op == L.OP_REVIVE:
+            v += T[row + L.E_N] + 3.0
+        else:
+            v += T[row + L.E_N]
+    return v - 0.3 * T[o + 3]
+
+
+@kernel
+def strength(s, T, seat):
+    """Hp plus the worth of the combat cards in hand: a crude fighting power."""
+    b = pbase(seat)
+    v = float(s[b + L.P_HP])
+    for i in range(s[b + L.P_HAND_N]):
+        v += 0.5 * card_value(T, s[b + L.P_HAND + i])
+    return v
+
+
+@kernel
+def weakest_opponent(s, T, seat):
+    best, who = 1e9, -1
+    for p in range(np.int64(s[L.G_NP])):      # int64 seats, as every other caller passes: one compile each
+        if p != seat and s[pbase(p) + L.P_ALIVE]:
+            v = strength(s, T, p)
+            if v < best:
+                best, who = v, p
+    return who, best
+
+
+@kernel
+def forward(T, pos, k):
+    """The square ``k`` steps ahead along the first branch (for scoring only)."""
+    for _ in range(k):
+        pos = T[TB.O_NEXT + pos * TB.MAX_NEXT]
+    return pos
+
+
+@kernel
+def dist_to_new_castle(s, T, seat, pos):
+    """Steps forward to the nearest castle not yet landed on (first branch)."""
+    b = pbase(seat)
+    n = T[TB.P_NSQ]
+    for k in range(n + 1):
+        if T[TB.O_SQ_KIND + pos] == L.SQ_CASTLE and (s[b + L.P_CASTLES] >> T[TB.O_SQ_CASTLE + pos]) & 1 == 0:
+            return k
+        pos = T[TB.O_NEXT + pos * TB.MAX_NEXT]
+    return n
+
+
+@kernel
+def fight_value(s, T, seat, pp):
+    who, opp = weakest_opponent(s, T, seat)
+    if who < 0:
+        return -1.0
+    return (strength(s, T, seat) - opp - pp[0]) / 5.0
+
+
+# Worth in Item cards (the unit of every score here): an Item card is about
+# 2 Hp (the castles' provenance counts it so), so 1 Hp is 0.5; being knocked
+# out loses the game, which outweighs any card or castle.
+HP_WORTH = 0.5
+KNOCKED_OUT = 10.0
+# what a Yellow Bird Shoe kept in hand is worth (its +1 square on a later
+# roll of one's own), against playing it on another player's roll
+SHOE_KEEP = 1.0
+
+
+@kernel
+def has_revive(s, T, seat):
+    """Whether ``seat`` holds a card played when its Hp would reach 0 (Phoenix)."""
+    b = pbase(seat)
+    for i in range(s[b + L.P_HAND_N]):
+        if T[TB.O_ITEM + s[b + L.P_HAND + i] * TB.IK + 4] == L.W_HP_ZERO:
+            return True
+    return False
+
+
+@kernel
+def holds_shoe(s, T, seat):
+    """Whether ``seat`` holds a card played after a movement roll (Yellow Bird Shoe)."""
+    b = pbase(seat)
+    for i in range(s[b + L.P_HAND_N]):
+        if T[TB.O_ITEM + s[b + L.P_HAND + i] * TB.IK + 4] == L.W_AFTER_ROLL:
+            return True
+    return False
+
+
+@inlined
+def hp_loss_value(hp, revive, n):
+    """Worth of losing ``n`` Hp from ``hp``: its Hp, or being knocked out
+    (unless a Phoenix, ``revive``, would save the player: then the card and
+    most of the Hp are what is lost)."""
+    if n >= hp:
+        return -1.0 - HP_WORTH * 5 if revive else -KNOCKED_OUT
+    return -HP_WORTH * n
+
+
+@inlined
+def basic_value(s, T, seat, row, pp, hp, hand_n, revive, fv):
+    """Expected worth to ``seat`` (Hp ``hp``, ``hand_n`` cards, a Phoenix
+    ``revive``, fight value ``fv``) of one board effect row that needs no
+    further list (a die-rolling Hp effect is averaged over the die's faces):
+    Hp gained or lost (losing all of it is being knocked out), cards drawn
+    or discarded, a fight, an Event card opened (0.4, what the shipped deck
+    is worth on average), a move (0: where it ends is unknown)."""
+    m = T[row + L.E_RACES]
+    if m != 0 and (m >> s[pbase(seat) + L.P_RACE]) & 1 == 0:
+        return 0.0
+    op = T[row + L.E_OP]
+    n = T[row + L.E_N]
+    arg = T[row + L.E_ARG]
+    if op == L.OP_GAIN_HP:
+        if arg == L.TGT_OTHERS:
+            return 0.0
+        if hp + n > T[TB.P_WIN_HP]:
+            return KNOCKED_OUT           # a win
+        return HP_WORTH * n
+    if op == L.OP_LOSE_HP:
+        if arg == L.TGT_OTHERS:
+            return 0.0
+        return hp_loss_value(hp, revive, n)
+    if op == L.OP_GAIN_HP_DIE or op == L.OP_LOSE_HP_DIE:
+        nf = T[TB.P_NFACES_RED + arg]
+        v = 0.0
+        for i in range(nf):
+            f = T[TB.O_FACES + arg * TB.MAX_FACES + i]
+            x = f if f > 0 else n
+            v += HP_WORTH * x if op == L.OP_GAIN_HP_DIE else hp_loss_value(hp, revive, x)
+        return v / nf
+    if op == L.OP_DRAW_ITEM:
+        return n * (1.0 if hand_n < T[TB.P_HAND_LIMIT] else 0.3)
+    if op == L.OP_DISCARD_ITEM:
+        return -1.0 * min(n, hand_n)
+    if op == L.OP_FIGHT:
+        return fv
+    if op == L.OP_OPEN_EVENT:
+        return 0.4 * n
+    return 0.0
+
+
+@kernel
+def home_value(s, T, seat, pp, hp, hand_n, revive, fv):
+    """Worth to ``seat`` of being sent home: the home castle's own (lower)
+    ability, and the castle itself if not yet landed on."""
+    b = pbase(seat)
+    home = T[TB.O_HOME + s[b + L.P_RACE]]
+    c = T[TB.O_SQ_CASTLE + home]
+    v = 0.5 + (pp[1] if (s[b + L.P_CASTLES] >> c) & 1 == 0 else 0.0)
+    start, count = T[TB.O_CASTLE_LOW + 2 * c], T[TB.O_CASTLE_LOW + 2 * c + 1]
+    for j in range(count):
+        v += basic_value(s, T, seat, TB.O_EFF + (start + j) * L.EW, pp, hp, hand_n, revive, fv)
+    return v
+
+
+@kernel
+def event_value(s, T, seat, pp):
+    """Expected worth to ``seat`` of opening an Event card, over the deck's
+    composition (the counts in the ruleset; the order of the cards is
+    hidden): used for Event squares, the bomb symbol and whether to decline
+    an optional Event square. About 0.4 for a healthy player with the
+    shipped deck; well below 0 when a trap could knock the player out. The
+    deck's outcomes come weighted from the tables (tables.O_EV), so this is
+    one pass over a few rows."""
+    b = pbase(seat)
+    hp, hand_n = s[b + L.P_HP], s[b + L.P_HAND_N]
+    revive = has_revive(s, T, seat)
+    fv = fight_value(s, T, seat, pp)
+    v = 0.0
+    for i in range(T[TB.O_EV + TB.P_EV_N]):
+        row = TB.O_EV + 2 + i * L.EW
+        w = T[row + TB.EV_W]
+        if T[row + L.E_OP] == L.OP_GO_HOME:
+            v += w * home_value(s, T, seat, pp, hp, hand_n, revive, fv)
+        else:
+            v += w * basic_value(s, T, seat, row, pp, hp, hand_n, revive, fv)
+    return v / T[TB.O_EV + TB.P_EV_DEN]
+
+
+@kernel
+def square_value(s, T, seat, sq, pp, evv):
+    """What landing on ``sq`` is worth to ``seat`` (``evv``: event_value,
+    computed by the caller once per decision where an Event card may open)."""
+    kind = T[TB.O_SQ_KIND + sq]
+    b = pbase(seat)
+    if kind == L.SQ_CASTLE:
+        new = (s[b + L.P_CASTLES] >> T[TB.O_SQ_CASTLE + sq]) & 1 == 0
+        return (pp[1] if new else 0.0) + 0.5
+    if kind == L.SQ_ITEM:
+        return 1.0 if s[b + L.P_HAND_N] < T[TB.P_HAND_LIMIT] else 0.3
+    if kind == L.SQ_EVENT:
+        return evv
+    if kind == L.SQ_SWORD:
+        return fight_value(s, T, seat, pp)
+    if kind == L.SQ_WARP:
+        return 0.2
+    return 0.0
+
+
+@kernel
+def with_shoe(c, extra):
+    """Movement result ``c`` once Shoes add ``extra`` squares: a move gets
+    longer, a symbol (or staying) becomes a move of ``extra`` squares (the
+    engine's shoe_move, repeated here so policies do not import the engine)."""
+    if extra <= 0:
+        return c
+    if c // OPB == L.A_MOVE:
+        return c + extra
+    return L.A_MOVE * OPB + extra
+
+
+@kernel
+def symbol_value(s, T, seat, sym, pp, evv):
+    """What taking symbol ``sym`` (1 sword, 2 bomb, 3 chest) instead of
+    moving is worth to ``seat`` (``evv``: as for square_value)."""
+    if sym == 1:
+        return fight_value(s, T, seat, pp)
+    if sym == 3:
+        return 1.0 if s[pbase(seat) + L.P_HAND_N] < T[TB.P_HAND_LIMIT] else 0.3
+    return evv
+
+
+@kernel
+def opens_event(s, T, seat, c):
+    """Whether movement result ``c`` of ``seat`` opens an Event card (a
+    move onto an Event square, or the bomb symbol)."""
+    kind, arg = c // OPB, c % OPB
+    if kind == L.A_MOVE:
+        return T[TB.O_SQ_KIND + forward(T, s[pbase(seat) + L.P_POS], arg)] == L.SQ_EVENT
+    return kind == L.A_SYMBOL and arg == 2
+
+
+@kernel
+def move_event_value(s, T, seat, legal, n, pp, shoe):
+    """event_value if any movement result on offer (or what a Shoe would
+    make of it) opens an Event card, else 0: the one evaluation a decision
+    needs, at most."""
+    for i in range(n):
+        if opens_event(s, T, seat, legal[i]) or (shoe and opens_event(s, T, seat, with_shoe(legal[i], 1))):
+            return event_value(s, T, seat, pp)
+    return 0.0
+
+
+@kernel
+def outcome_value(s, T, seat, c, pp, evv):
+    """Greedy's worth to ``seat`` of movement result ``c`` (a move, a
+    symbol, or staying) from its own square."""
+    kind, arg = c // OPB, c % OPB
+    if kind == L.A_MOVE:
+        sq = forward(T, s[pbase(seat) + L.P_POS], arg)
+        return square_value(s, T, seat, sq, pp, evv) - 0.02 * dist_to_new_castle(s, T, seat, sq)
+    if kind == L.A_SYMBOL:
+        return symbol_value(s, T, seat, arg, pp, evv)
+    return 0.0
+
+
+@inlined
+def shield_option(s, T, seat, i, at, fresh):
+    """Cost and shield of defence option ``i`` of ``seat``: a hand card
+    (i < hand size) or a defend ability; cost -1 if it cannot shield now
+    (``fresh``: in a combat not yet begun, every ability unused)."""
+    b = pbase(seat)
+    nh = s[b + L.P_HAND_N]
+    if i < nh:
+        o = TB.O_ITEM + s[b + L.P_HAND + i] * TB.IK
+        if T[o + 1] != 1 or (T[o + 2] != L.IS_SHIELD and T[o + 2] != L.IS_SWORD_SHIELD):
+            return -1, 0
+        cost, start, count = T[o + 3], T[o + 5], T[o + 6]
+    else:
+        ch = TB.O_CHAR + s[b + L.P_CHAR] * TB.CH
+        o = ch + TB.C_AB + 5 * (i - nh)
+        if T[o] != 1 or (not fresh and s[b + L.P_ABIL + i - nh] >= T[o + 2]):
+            return -1, 0
+        cost, start, count = T[o + 1], T[o + 3], T[o + 4]
+    sh = 0
+    for j in range(count):
+        row = TB.O_EFF + (start + j) * L.EW
+        if T[row + L.E_OP] == L.OP_SHIELD:
+            sh += T[row + L.E_N]
+        elif T[row + L.E_OP] == L.OP_ABSORB:
+            sh += at
+    return (cost, sh) if sh > 0 else (-1, 0)
+
+
+@inlined
+def best_shield(s, T, seat, mp, at, fresh):
+    """``_best_shield`` with one type per argument (its callers pass seats,
+    Mp and At read from the state as int32 or computed as int64, and a
+    literal flag), so that numba compiles it once rather than four times."""
+    return _best_shield(s, T, np.int64(seat), np.int64(mp), np.int64(at), np.bool_(fresh))
+
+
+@kernel
+def _best_shield(s, T, seat, mp, at, fresh):
+    """The most of an At ``at`` attack that ``seat`` could stop with ``mp``
+    Mp: the shield cards and defend abilities whose costs fit together (every
+    combination of up to 10 of them tried; an absorbing card stops it all),
+    capped at ``at`` (``fresh``: as shield_option)."""
+    b = pbase(seat)
+    total = s[b + L.P_HAND_N] + T[TB.O_CHAR + s[b + L.P_CHAR] * TB.CH + TB.C_NAB]
+    cand, k = 0, 0
+    for i in range(total):
+        cost, _sh = shield_option(s, T, seat, i, at, fresh)
+        if cost >= 0 and cost <= mp and k < 10:
+            cand |= 1 << i
+            k += 1
+    best = 0
+    sub = cand
+    while sub > 0:
+        cost, sh = 0, 0
+        for i in range(total):
+            if (sub >> i) & 1:
+                c_i, s_i = shield_option(s, T, seat, i, at, fresh)
+                cost += c_i
+                sh += s_i
+        if cost <= mp and sh > best:
+            best = sh
+        sub = (sub - 1) & cand
+    return min(best, at)
+
+
+@kernel
+def next_attack_at(s, T, seat, mp):
+    """The At of the strongest paid attack ``seat`` can pay with ``mp`` Mp
+    (0: it cannot pay for one)."""
+    ch = TB.O_CHAR + s[pbase(seat) + L.P_CHAR] * TB.CH
+    best = 0
+    for k in range(T[ch + TB.C_NATT]):
+        if T[ch + TB.C_ATT + 2 * k] <= mp and T[ch + TB.C_ATT + 2 * k + 1] > best:
+            best = T[ch + TB.C_ATT + 2 * k + 1]
+    return best
+
+
+@kernel
+def attack_choice_value(s, T, seat, c):
+    """Worth (in Hp) of a paid-attack decision ``c``: attack with option k,
+    or decline (QM-DUEL-11). Attacking deals the attack's At less what the
+    opponent's Mp can shield; it spends Mp the player may need to shield the
+    opponent's next attack. Declining keeps that Mp, but the opponent still
+    attacks while it can pay (toggle attacker_continues_after_decline; when
+    false, declining ends the combat and spares the player the rest). An
+    attack that knocks the opponent out, or a hit that would knock the
+    player out, outweighs the rest."""
+    b = pbase(seat)
+    opp = np.int64(s[L.G_DUEL_D] if s[L.G_DUEL_A] == seat else s[L.G_DUEL_A])
+    ob = pbase(opp)
+    mp, omp = s[b + L.P_MP], s[ob + L.P_MP]
+    threat = 0 if s[ob + L.P_OUT] else next_attack_at(s, T, opp, omp)
+    if c // OPB == L.A_DECLINE:
+        if threat == 0 or not T[TB.P_T_AFTER_DECLINE]:
+            return 0.0
+        hit = threat - best_shield(s, T, seat, mp, threat, False)
+        return -100.0 if hit >= s[b + L.P_HP] and not has_revive(s, T, seat) else -float(hit)
+    ch = TB.O_CHAR + s[b + L.P_CHAR] * TB.CH
+    k = c % OPB
+    cost, at = T[ch + TB.C_ATT + 2 * k], T[ch + TB.C_ATT + 2 * k + 1]
+    dmg = at - best_shield(s, T, opp, omp, at, False)
+    if dmg >= s[ob + L.P_HP] and not has_revive(s, T, opp):
+        return 100.0
+    hit = threat - best_shield(s, T, seat, mp - cost, threat, False) if threat > 0 else 0
+    if hit >= s[b + L.P_HP] and not has_revive(s, T, seat):
+        return dmg - 100.0
+    return float(dmg - hit)
+
+
+# ---- issue 15: aimed fights, thrifty defence, warps weighed by where the
+# walk ends (each switched on by its parameter; 0 is the play of v2)
+
+@kernel
+def effect_applies(s, T, seat, row):
+    """Whether effect ``row`` applies to ``seat``'s race (a race-worded card)."""
+    m = T[row + L.E_RACES]
+    return m == 0 or (m >> s[pbase(seat) + L.P_RACE]) & 1 == 1
+
+
+@inlined
+def attack_option(s, T, seat, i):
+    """Cost and At bonus of attack option ``i`` of ``seat`` in a combat not
+    yet begun: a hand card (i < hand size) or an attack ability; cost -1 if
+    it adds no At."""
+    b = pbase(seat)
+    nh = s[b + L.P_HAND_N]
+    if i < nh:
+        o = TB.O_ITEM + s[b + L.P_HAND + i] * TB.IK
+        if T[o + 1] != 1 or (T[o + 2] != L.IS_SWORD and T[o + 2] != L.IS_SWORD_SHIELD):
+            return -1, 0
+        cost, start, count = T[o + 3], T[o + 5], T[o + 6]
+    else:
+        o = TB.O_CHAR + s[b + L.P_CHAR] * TB.CH + TB.C_AB + 5 * (i - nh)
+        if T[o] != 0:
+            return -1, 0
+        cost, start, count = T[o + 1], T[o + 3], T[o + 4]
+    bonus = 0
+    for j in range(count):
+        row = TB.O_EFF + (start + j) * L.EW
+        if T[row + L.E_OP] == L.OP_ATTACK_BONUS and effect_applies(s, T, seat, row):
+            bonus += T[row + L.E_N]
+    return (cost, bonus) if bonus > 0 else (-1, 0)
+
+
+@kernel
+def best_attack(s, T, seat, mp):
+    """The most At ``seat`` can add to an attack with ``mp`` Mp: the attack
+    cards and abilities whose costs fit together (every combination of up to
+    10 of them), as best_shield does for a defence."""
+    b = pbase(seat)
+    total = s[b + L.P_HAND_N] + T[TB.O_CHAR + s[b + L.P_CHAR] * TB.CH + TB.C_NAB]
+    cand, k = 0, 0
+    for i in range(total):
+        cost, _a = attack_option(s, T, seat, i)
+        if cost >= 0 and cost <= mp and k < 10:
+            cand |= 1 << i
+            k += 1
+    best = 0
+    sub = cand
+    while sub > 0:
+        cost, a = 0, 0
+        for i in range(total):
+            if (sub >> i) & 1:
+                c_i, a_i = attack_option(s, T, seat, i)
+                cost += c_i
+                a += a_i
+        if cost <= mp and a > best:
+            best = a
+        sub = (sub - 1) & cand
+    return best
+
+
+@kernel
+def kill_chance(s, T, seat, p):
+    """Chance that ``seat``'s compulsory free attack of a new combat knocks
+    ``p`` out: over the Mp dice (the attacker's red, the defender's blue,
+    QM-GAP-30), the free At plus the attack cards and abilities the
+    attacker's Mp pays for, less the most ``p``'s Mp and cards can shield;
+    0 when ``p`` holds a Phoenix."""
+    if has_revive(s, T, p):
+        return 0.0
+    hp = s[pbase(p) + L.P_HP]
+    at0 = T[TB.O_CHAR + s[pbase(seat) + L.P_CHAR] * TB.CH + TB.C_AT]
+    nr, nb = T[TB.P_NFACES_RED], T[TB.P_NFACES_RED + 1]
+    k = 0
+    for i in range(nr):
+        f = T[TB.O_FACES + i]
+        mp = (f if f > 0 else T[TB.P_MP_SYMBOL]) - T[TB.P_FREE_COST]
+        if mp < 0:
+            continue
+        at = at0 + best_attack(s, T, seat, mp)
+        if at < hp:
+            continue
+        for j in range(nb):
+            g = T[TB.O_FACES + TB.MAX_FACES + j]
+            if at - best_shield(s, T, p, g if g > 0 else T[TB.P_MP_SYMBOL], at, True) >= hp:
+                k += 1
+    return k / (nr * nb)
+
+
+@kernel
+def danger(s, T, p):
+    """How near opponent ``p`` is to winning, 0 to 2: the share of the
+    castles it has landed on, squared, plus its share of the Hp win, squared
+    (squares, so that the player one castle or a few Hp from a win stands
+    out from the field)."""
+    c = castles_of(s, T, p) / T[TB.P_CASTLES_TO_WIN]
+    h = min(1.0, s[pbase(p) + L.P_HP] / (T[TB.P_WIN_HP] + 1.0))
+    return c * c + h * h
+
+
+@kernel
+def aim_value(s, T, seat, p, pp, o):
+    """What fighting ``p`` is worth beyond weakness (parameters at ``pp[o:]``):
+    ``aim`` × its danger, plus ``kill`` × the chance to knock it out now,
+    worth more the nearer it was to winning."""
+    d = danger(s, T, p)
+    v = pp[o + K_AIM] * d
+    if pp[o + K_KILL] > 0:
+        v += pp[o + K_KILL] * kill_chance(s, T, seat, p) * (1.0 + d)
+    return v
+
+
+@kernel
+def defend_value(s, T, seat, c, thrift):
+    """Worth (in Item cards) of defence choice ``c`` against the attack being
+    resolved: the Hp it saves (0 once the attack is stopped: absorbed, or its
+    At no more than the Shield), being kept in the game if it turns a knock
+    out into a hit, any Hp or card it gives, less ``thrift`` × what a card is
+    worth kept for a later combat; done is worth 0, so a shield that cannot
+    matter is never paid for."""
+    kind, arg = c // OPB, c % OPB
+    if kind == L.A_DONE:
+        return 0.0
+    b = pbase(seat)
+    remaining = 0 if s[L.G_DUEL_ABSORB] >= 0 else max(0, s[L.G_DUEL_AT] - s[L.G_DUEL_SHIELD])
+    if kind == L.A_PLAY:
+        o = TB.O_ITEM + arg * TB.IK
+        cost, start, count = T[o + 3], T[o + 5], T[o + 6]
+        keep = thrift * HP_WORTH * card_value(T, arg)
+    else:
+        o = TB.O_CHAR + s[b + L.P_CHAR] * TB.CH + TB.C_AB + 5 * arg
+        cost, start, count = T[o + 1], T[o + 3], T[o + 4]
+        keep = 0.0                       # an ability comes back next combat
+    sh, heal, cards, absorb = 0, 0, 0, False
+    for j in range(count):
+        row = TB.O_EFF + (start + j) * L.EW
+        if not effect_applies(s, T, seat, row):
+            continue
+        op = T[row + L.E_OP]
+        if op == L.OP_SHIELD:
+            sh += T[row + L.E_N]
+        elif op == L.OP_ABSORB:
+            absorb = True
+        elif op == L.OP_GAIN_HP:
+            heal += T[row + L.E_N]
+        elif op == L.OP_DRAW_ITEM:
+            cards += T[row + L.E_N]
+    if absorb:
+        saved = remaining
+    elif T[TB.P_T_SHIELDS_STACK]:
+        saved = min(sh, remaining)
+    else:
+        saved = min(remaining, max(0, sh - s[L.G_DUEL_SHIELD]))
+    hp = s[b + L.P_HP]
+    v = HP_WORTH * saved + cards - keep - 0.01 * cost
+    v += KNOCKED_OUT if hp + heal > T[TB.P_WIN_HP] else HP_WORTH * heal
+    if not has_revive(s, T, seat) and remaining >= hp and remaining - saved < hp + heal:
+        v += KNOCKED_OUT
+    return v
+
+
+@kernel
+def attack_kills(s, T, seat):
+    """Whether the attack ``seat`` is making already knocks the defender out
+    through the most its Mp and cards can shield (no Phoenix): an attack
+    card added then is wasted."""
+    opp = np.int64(s[L.G_DUEL_D] if s[L.G_DUEL_A] == seat else s[L.G_DUEL_A])
+    if s[L.G_DUEL_ABSORB] >= 0 or has_revive(s, T, opp):
+        return False
+    at = s[L.G_DUEL_AT]
+    return at - best_shield(s, T, opp, s[pbase(opp) + L.P_MP], at, False) >= s[pbase(opp) + L.P_HP]
+
+
+@kernel
+def walk_end(s, T, seat):
+    """At a warp decision: the square the walk reaches if it goes on
+    (``G_WALK_LEFT`` squares, negative: back; first branches)."""
+    pos = s[pbase(seat) + L.P_POS]
+    left = s[L.G_WALK_LEFT]
+    if left >= 0:
+        return forward(T, pos, left)
+    for _ in range(-left):
+        pos = T[TB.O_PRED + pos * TB.MAX_PRED]
+    return pos
+
+
+@kernel
+def castles_of(s, T, seat):
+    k = 0
+    for i in range(T[TB.P_NCASTLES]):
+        k += (s[pbase(seat) + L.P_CASTLES] >> i) & 1
+    return k
+
