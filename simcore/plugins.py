@@ -96,8 +96,9 @@ def checked_ranges(name, params, ranges):
 
 
 def cache_root(env_var, app):
-    """Where generated entry points live: ``$env_var`` or ``~/.cache/app``."""
-    return Path(os.environ.get(env_var, Path.home() / ".cache" / app)) / "engines"
+    """Where generated entry points live: ``$env_var`` or ``~/.cache/app``
+    (an empty ``$env_var`` counts as unset, never as the current directory)."""
+    return Path(os.environ.get(env_var) or Path.home() / ".cache" / app) / "engines"
 
 
 def generated_package(root: Path, pkg: str, files: dict, module: str):

@@ -661,3 +661,16 @@ def test_quest_master_replay_refuses_an_illegal_or_broken_policy(monkeypatch, fa
     from questsim import plugins as qm_plugins
     monkeypatch.setattr(qm_plugins, "engine_for", lambda info: _FakeEngine(fault))
     refused(cli("questsim", "replay", "--players", 3), "questsim", message)
+
+
+def test_an_empty_plugin_cache_variable_means_the_default_not_the_current_directory(monkeypatch, tmp_path):
+    """``MOURNESIM_CACHE=`` (set but empty, as ``export A=x B=$A`` leaves it)
+    must not write generated entry points into whatever directory the user
+    is in."""
+    from pathlib import Path
+    from simcore.plugins import cache_root
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("MOURNESIM_CACHE", "")
+    assert cache_root("MOURNESIM_CACHE", "mournesim") == Path(tmp_path) / ".cache" / "mournesim" / "engines"
+    monkeypatch.setenv("MOURNESIM_CACHE", str(tmp_path / "c"))
+    assert cache_root("MOURNESIM_CACHE", "mournesim") == tmp_path / "c" / "engines"

@@ -1,1 +1,0 @@
-"""Generated entry point of plug-in policy 'rollout'."""
