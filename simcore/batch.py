@@ -148,6 +148,7 @@ class LocalBackend:
     def __init__(self, workers, isolate=False):
         self.workers = workers
         self.ex = None
+        self.started = False
         if workers > 1 or isolate:
             self.ex = cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
                                              initializer=shutdown.worker_init, initargs=(os.getpid(),))
@@ -157,9 +158,10 @@ class LocalBackend:
         (``fn(*args)``, a batch of no games: imports, the engine from numba's
         cache, a plug-in's entry point), so that the clock of the games
         that follow times play alone. Returns the seconds it took (0 with no
-        pool: the batches play in this process)."""
-        if self.ex is None:
+        pool: the batches play in this process, or a pool started before)."""
+        if self.ex is None or self.started:
             return 0.0
+        self.started = True
         t = time.perf_counter()
         # each submit finds no idle worker and spawns one; each worker loads
         # the engine in its first task, so all start at about the same time
@@ -186,8 +188,9 @@ class LocalBackend:
     def close(self, cancel=False):
         if self.ex is None:
             return
+        ex, self.ex = self.ex, None     # closing twice (a shared pool) does nothing
         if cancel:
-            for p in list((getattr(self.ex, "_processes", None) or {}).values()):
+            for p in list((getattr(ex, "_processes", None) or {}).values()):
                 p.terminate()
             # A payload is ~100 KB, more than a pipe holds: the pool's feeder
             # thread may be blocked writing one to the workers just killed,
@@ -195,10 +198,10 @@ class LocalBackend:
             # our end of the pipe unblocks it (CPython does the same for a
             # broken pool, gh-94777).
             try:
-                self.ex._call_queue._reader.close()
+                ex._call_queue._reader.close()
             except (AttributeError, OSError):
                 pass
-        self.ex.shutdown(wait=not cancel, cancel_futures=cancel)
+        ex.shutdown(wait=not cancel, cancel_futures=cancel)
 
 
 class DaskBackend:
@@ -237,6 +240,7 @@ class DaskBackend:
     def close(self, cancel=False):
         for part in ("client", "cluster"):
             obj = getattr(self, part, None)
+            setattr(self, part, None)
             if obj is not None:
                 try:
                     obj.close()
@@ -267,7 +271,8 @@ def backend(workers=None, cluster=None, isolate=False):
     return DaskBackend(cluster, workers) if cluster else LocalBackend(workers, isolate)
 
 
-def run(plan: Plan, play, out=None, workers=None, cluster=None, progress=None, resume=False, note=None):
+def run(plan: Plan, play, out=None, workers=None, cluster=None, progress=None, resume=False, note=None,
+        shared=None):
     """Play ``plan``; returns ``(frame or None, Summary)``: per cell
     ``(games, wins)``.
 
@@ -285,9 +290,14 @@ def run(plan: Plan, play, out=None, workers=None, cluster=None, progress=None, r
     of IN_PROCESS_CHUNK games, so the interruption is seen between chunks
     (the rows are the same: a game depends only on its seed and index); and
     a plan with a plug-in policy (``plan.isolate``) always plays in child
-    processes, since a user's policy may never return."""
+    processes, since a user's policy may never return.
+
+    ``shared`` is a backend (:func:`backend`) that plays this run and stays
+    open after it, for a caller that runs many plans in a row (an
+    experiment's rounds): its workers start once, not once a run. It is
+    closed only when the run fails or is interrupted."""
     if out is None:
-        return _play(plan, play, None, workers, cluster, progress, {}, note)
+        return _play(plan, play, None, workers, cluster, progress, {}, note, shared)
     out = atomic.make_dir(out)
     with outdir.held(out):
         if resume:
@@ -301,7 +311,7 @@ def run(plan: Plan, play, out=None, workers=None, cluster=None, progress=None, r
             outdir.check_new_dataset(out, plan.meta.get("package", "the game's command"))
             store.write_run(out, plan.run_record())
             done = {}
-        return _play(plan, play, out, workers, cluster, progress, done, note)
+        return _play(plan, play, out, workers, cluster, progress, done, note, shared)
 
 
 def _chunked(play, payload, seed, first, n):
@@ -326,7 +336,7 @@ def _result(get, label, out):
         raise InputError(f"a batch of cell {label} failed: {type(e).__name__}: {e}") from None
 
 
-def _play(plan, play, out, workers, cluster, progress, done, note=None):
+def _play(plan, play, out, workers, cluster, progress, done, note=None, shared=None):
     cells = [_Cell(plan.games, b, plan.target_ci, plan.first) for b in plan.batch]
     frames = {}
     for (c, f), path in done.items():
@@ -338,7 +348,12 @@ def _play(plan, play, out, workers, cluster, progress, done, note=None):
         progress.update(sum(c.sizes[f] for c in cells for f in c.wins if f < c.stop))
     todo = sum(1 for c in cells for f in c.kept() if f not in c.wins)
     played_now = 0
-    be = backend(min(workers or os.cpu_count() or 1, max(1, todo)), cluster, plan.isolate)
+    n = min(workers or os.cpu_count() or 1, max(1, todo))
+    # a run that needs no pool (one batch, or one worker) plays in this
+    # process even beside a shared pool: sending it to a worker costs more
+    own = shared is None or not (isinstance(shared, DaskBackend)
+                                 or ((n > 1 or plan.isolate) and shared.ex is not None))
+    be = backend(n, cluster, plan.isolate) if own else shared
     if isinstance(be, LocalBackend) and be.ex is None:
         play = functools.partial(_chunked, play)
     pending = {}
@@ -407,7 +422,8 @@ def _play(plan, play, out, workers, cluster, progress, done, note=None):
     except BaseException:
         be.close(cancel=True)
         raise
-    be.close()
+    if own:
+        be.close()
     summary = Summary([(c.played, sum(w for f, w in c.wins.items() if f < c.stop)) for c in cells],
                       plan.seed, played_now, startup)
     if out is None:

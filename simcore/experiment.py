@@ -363,7 +363,13 @@ def play_arm(payload, seed, first, n):
 @dataclass
 class Runner:
     """Plays arms of an experiment on paired seeds; keeps every round's games
-    on disk under ``out/data`` when ``out`` is given."""
+    on disk under ``out/data`` when ``out`` is given.
+
+    Every round plays on the same worker processes (or Dask client), started
+    by the first round that needs them and stopped by :meth:`close`: a tune
+    plays tens of rounds, and starting the workers (each loading the engine)
+    took about two seconds of every round. A round of one batch plays in
+    this process, as any one-batch run does."""
     exp: Experiment
     game: object
     out: Path | None = None
@@ -373,6 +379,7 @@ class Runner:
     games: int | None = None          # the --games override
     command: str = ""
     note: object = None               # shows the user a line when the run seems stuck (simcore.batch.run)
+    backend: object = field(default=None, init=False)   # the rounds' workers, from the first round on
 
     @property
     def n_games(self):
@@ -404,10 +411,13 @@ class Runner:
     def play(self, arm_list, games, first=0, tag="data", base=None) -> pd.DataFrame:
         """Play (or re-use from disk) games ``first .. first+games-1`` of every arm."""
         plan = self.plan(arm_list, games, first, base)
+        if self.backend is None:
+            self.backend = driver.backend(self.workers, self.cluster, plan.isolate)
         bar = self._bar(plan)
         try:
             if self.out is None:
-                df, _ = driver.run(plan, play_arm, None, self.workers, self.cluster, bar, note=self.note)
+                df, _ = driver.run(plan, play_arm, None, self.workers, self.cluster, bar, note=self.note,
+                                   shared=self.backend)
                 return df
             where = self.out / "data" / tag
             key = _plan_key(plan)
@@ -422,11 +432,17 @@ class Runner:
                 if run.get("complete"):
                     return store.read_dataset(where)
             plan.meta["key"] = key
-            driver.run(plan, play_arm, where, self.workers, self.cluster, bar, resume=resume, note=self.note)
+            driver.run(plan, play_arm, where, self.workers, self.cluster, bar, resume=resume, note=self.note,
+                       shared=self.backend)
             return store.read_dataset(where)
         finally:
             if bar is not None:
                 bar.close()
+
+    def close(self, cancel=False):
+        """Stop the rounds' workers (``cancel``: at once, dropping any work)."""
+        if self.backend is not None:
+            self.backend.close(cancel)
 
     def _bar(self, plan):
         if not self.progress:
@@ -487,6 +503,17 @@ def run(exp: Experiment, game, out=None, workers=None, cluster=None, progress=Fa
     """Play the experiment and compare every arm with the baseline."""
     names = measure_names(exp, game)
     runner = Runner(exp, game, Path(out) if out else None, workers, cluster, progress, games, command, note)
+    try:
+        result = _run(exp, game, runner, names)
+    except BaseException:
+        runner.close(cancel=True)       # Ctrl-C or a failure between rounds: stop the workers at once
+        raise
+    runner.close()
+    return result
+
+
+def _run(exp, game, runner, names) -> Result:
+    """:func:`run` with its runner."""
     keys = list(game.CELL)
     binary = {n: game.MEASURES[n][0] for n in names}
     if exp.kind == "tune":
