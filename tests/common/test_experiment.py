@@ -367,27 +367,31 @@ def test_policy_tune_quest_master_tunes_seat_one_against_fixed_opponents(tmp_pat
     assert res.tune[0]["policy"] == "planner" and len(res.tune[0]["trace"]) == 6
 
 
-def test_every_round_of_an_experiment_plays_on_the_same_worker_processes(tmp_path, monkeypatch):
-    """A policy_tune plays a round per step and then the check: the worker
-    processes start once for all of them (not once a round) and are stopped
-    at the end, and the games are those of one worker."""
+@pytest.mark.parametrize("cluster", [None, "local"])
+def test_every_round_of_an_experiment_plays_on_the_same_workers(tmp_path, monkeypatch, cluster):
+    """A policy_tune plays a round per step and then the check: its worker
+    processes (or its Dask cluster) start once for all of them, not once a
+    round, and are stopped at the end; the games are those of one worker."""
     import pandas as pd
     from simcore import batch
-    pools = []
-    init = batch.LocalBackend.__init__
+    made = []
+    kind = batch.DaskBackend if cluster else batch.LocalBackend
+    init = kind.__init__
 
     def counted(self, *a, **k):
         init(self, *a, **k)
-        pools.append(self)
-    monkeypatch.setattr(batch.LocalBackend, "__init__", counted)
+        made.append(self)
+    monkeypatch.setattr(kind, "__init__", counted)
     text = PT.replace("games = 60", "games = 60\nbatch = 20").format(   # batches of 20: a pool's work
         game="questmaster", base='players = 2\npolicy = "planner+greedy"', measure="seat1_won",
         params="aggression = [0.0, 1.0]")
     exp = ex.load(write(tmp_path, text))
     game = ex.adapter(exp, "questsim")
-    two = ex.run(exp, game, workers=2)
+    two = ex.run(exp, game, workers=2, cluster=cluster)
     assert two.tune[0]["evaluations"] == 6 and max(r["step"] for r in two.tune[0]["trace"]) > 1   # several rounds
-    assert len(pools) == 1 and pools[0].workers == 2 and pools[0].ex is None     # one pool, closed
+    assert len(made) == 1                                   # one pool or cluster for every round
+    closed = made[0].client is None if cluster else made[0].ex is None
+    assert closed
     one = ex.run(exp, game, workers=1)
     pd.testing.assert_frame_equal(two.frame, one.frame)
     assert two.tune == one.tune
