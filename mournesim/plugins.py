@@ -62,6 +62,7 @@ RANGES = {
     "horizon": (0.0, 1000.0),
     "progress": (0.0, 1.0),
     "confidence": (0.0, 100.0),
+    "deep": (0.0, 1.0),                 # a switch: search decisions inside a turn too, by replay
 }
 
 
@@ -76,7 +77,7 @@ def _shipped(registry):
     futures, so it cannot be compiled into the engine it calls (rollout.py)."""
     from . import rollout
     registry.register("rollout", rollout.choose, rollout.PARAMS, rollout.DESCRIPTION, batch=50,
-                      ranges={k: RANGES[k] for k in rollout.PARAMS})
+                      ranges={k: RANGES[k] for k in rollout.PARAMS}, scratch=rollout.SCRATCH)
 
 
 REGISTRY = PolicyRegistry("mournesim", BUILTIN_POLICIES, _DESCRIPTIONS, RANGES, ARG_SPEC,
@@ -98,10 +99,12 @@ def engine_for(info: PolicyInfo):
 
 
 def policy_vector(info: PolicyInfo, params) -> np.ndarray:
-    """The kernels' ``pp``: the parameters, then for a plug-in the address of
-    its entry point (compiled once and cached under ``$MOURNESIM_CACHE``,
-    default ``~/.cache/mournesim``; simcore/fnptr.py)."""
+    """The kernels' ``pp``: the parameters, then for a plug-in its working
+    memory (``scratch`` slots, zeroed) and last the address of its entry
+    point (compiled once and cached under ``$MOURNESIM_CACHE``, default
+    ``~/.cache/mournesim``; simcore/fnptr.py)."""
     pp = [float(v) for v in params]
     if info.builtin_id < 0:
+        pp += [0.0] * info.meta.get("scratch", 0)
         pp.append(float(REGISTRY.address(info)))
     return np.array(pp, np.float64)

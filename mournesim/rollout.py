@@ -9,8 +9,17 @@ every hero played by ``planner``. A won game is worth 1, a lost one
 planner's own choice unless another candidate beats it on the same sampled
 futures by more than ``confidence`` standard errors of the paired difference:
 a few rollouts are noisy, and switching on noise would play worse than the
-planner. Elsewhere (reactions, cards, and the early
-game, where one action barely moves the odds) it plays as ``planner``.
+planner. In the early game, where one action barely moves the odds, it plays
+as ``planner``.
+
+The other decisions (Talisman, Relic and Skill reactions in combat, cards to
+equip or discard, charms or cards to lose, the solo pick, rewards) the engine
+cannot resume a copy from: with ``deep`` 1 it searches them too, the
+planner's answer and the other legal ones up to ``width``, on copies that
+replay the game from the last turn decision to this one (simcore/search.py;
+every replay is checked to reach the real decision exactly). ``deep`` is 0
+by default, the planner's answer there: docs/mournequest/policies.md gives
+what deep search is worth and costs.
 
 The continuations are fair: each sample re-seeds the dice, encounter and
 policy streams from the policy's own stream and reshuffles the face-down
@@ -26,6 +35,7 @@ on the engine with the planner playing — no recursion among numba kernels.
 import numpy as np
 from numba import njit
 
+from simcore import search
 from simcore.jit import needs_nrt
 from simcore.rng import N_STREAMS, STREAM_POLICY, STREAM_SETUP, next_u64, seed_streams, shuffle
 from . import layout as L
@@ -41,15 +51,19 @@ OPB = L.OP_BASE
 # the planner's parameters first (the continuations play the planner with
 # them), then the search's own, read from index NP_PLANNER on
 PARAMS = dict(zip(PLANNER_PARAMS, PLANNER_DEFAULTS)) | {
-    "width": 3.0, "samples": 12.0, "horizon": 8.0, "progress": 0.5, "confidence": 2.0}
-W_WIDTH, W_SAMPLES, W_HORIZON, W_PROGRESS, W_CONFIDENCE = range(NP_PLANNER, NP_PLANNER + 5)
+    "width": 3.0, "samples": 12.0, "horizon": 8.0, "progress": 0.5, "confidence": 2.0, "deep": 0.0}
+W_WIDTH, W_SAMPLES, W_HORIZON, W_PROGRESS, W_CONFIDENCE, W_DEEP = range(NP_PLANNER, NP_PLANNER + 6)
+BASE = len(PARAMS)        # the search's memory follows its parameters in pp (simcore.search)
+SCRATCH = search.scratch_size(L.STATE_SIZE, L.MAX_LEGAL)
+# state slots a replay may differ in: the event log's counters (the copies log nothing)
+SKIP = np.array([L.G_LOG, L.G_LOGN, L.G_SNAPN], np.int64)
 DESCRIPTION = ("search: plays the planner's best few actions forward to the end of the game "
                "with the engine itself and keeps the best; planner elsewhere")
 
 
 @needs_nrt
 def continuation(s2, T, rng2, legal2, pp, h, ch):
-    """Play a copied game from hero ``h``'s decision ``ch`` to its end."""
+    """Play a copied game from hero ``h``'s turn decision ``ch`` to its end."""
     ev = np.zeros((1, L.EV_COLS), np.int32)
     snaps = np.zeros((1, L.STATE_SIZE), np.int32)
     if ch // OPB != L.A_END:
@@ -74,19 +88,53 @@ def value(s2, T, progress):
     return progress * w / (3.0 * T[TB.P_SHIM_WINS])
 
 
+@njit(cache=True)
+def forget_hidden(s2, rng2):
+    """The players know which cards are face down but not their order: sort
+    the equipment and relic decks (forget the real order), then shuffle."""
+    eq = s2[L.G_EQ_DECK:L.G_EQ_DECK + s2[L.G_EQ_N]]
+    eq.sort()
+    shuffle(rng2, STREAM_SETUP, eq, eq.shape[0])
+    rel = s2[L.G_RELIC_DECK:L.G_RELIC_DECK + s2[L.G_RELIC_N]]
+    rel.sort()
+    shuffle(rng2, STREAM_SETUP, rel, rel.shape[0])
+
+
 @needs_nrt
 def choose(s, T, legal, n, rng, pp, h):
-    """Pick one of ``legal[:n]`` for hero ``h`` (see the module docstring)."""
+    """Pick one of ``legal[:n]`` for hero ``h`` (see the module docstring);
+    in a copy that replays the game, the script's answer."""
+    resumable = legal[0] // OPB < L.R_ACCEPT      # a turn action: the engine resumes a copy here
+    # parameters only (called directly, not through policy_vector): no memory, no replay
+    memory = pp.shape[0] > BASE + SCRATCH
+    if memory and search.scripted(pp, BASE):
+        return scripted_answer(s, legal, n, rng, pp)
+    if memory and resumable:
+        search.remember_resumable(pp, BASE, s, rng, h)
+    ch = pick(s, T, legal, n, rng, pp, h, resumable, memory)
+    if memory:
+        search.remember_answer(pp, BASE, s.shape[0], legal.shape[0], ch, rng, resumable)
+    return ch
+
+
+@needs_nrt
+def pick(s, T, legal, n, rng, pp, h, resumable, memory):
+    """The search's answer: a turn decision searched by resuming copies, any
+    other by replaying them (simcore.search; ``memory``: ``pp`` holds the
+    search's memory); the planner's outside the horizon."""
     width = int(pp[W_WIDTH])
     samples = int(pp[W_SAMPLES])
-    if legal[0] // OPB >= L.R_ACCEPT or width < 2 or samples < 1 or \
-            (s[L.G_FINAL] == L.FB_NONE and moon_left(s, T) > pp[W_HORIZON]):
+    if width < 2 or samples < 1 or (s[L.G_FINAL] == L.FB_NONE and moon_left(s, T) > pp[W_HORIZON]):
         return planner(s, T, legal, n, rng, pp, h)
+    if not resumable:
+        if not memory or pp[W_DEEP] == 0 or not search.can_replay(pp, BASE, s, L.G_ROUND):
+            return planner(s, T, legal, n, rng, pp, h)
+        return search_replayed(s, T, legal, n, rng, pp, h, width, samples)
     scores = np.empty(n, np.float64)
     score_all(s, T, legal, n, pp, h, plan_goal(s, T, h, pp), scores, np.int64(1))
     # the planner's best few, best first (ties in legal order)
     k = min(width, n)
-    cand = np.empty(k, np.int64)
+    cand = np.empty(k, np.int32)      # legal codes, int32 as the engine passes them: one compile
     used = np.zeros(n, np.bool_)
     for j in range(k):
         b = -1
@@ -94,7 +142,7 @@ def choose(s, T, legal, n, rng, pp, h):
             if not used[i] and (b < 0 or scores[i] > scores[b]):
                 b = i
         used[b] = True
-        cand[j] = b
+        cand[j] = legal[b]
     vals = np.zeros((k, samples), np.float64)
     s2 = np.empty_like(s)
     rng2 = np.empty(N_STREAMS * 4, np.uint64)
@@ -106,25 +154,88 @@ def choose(s, T, legal, n, rng, pp, h):
             s2[L.G_POLICY] = POLICY_PLANNER
             s2[L.G_LOG] = 0
             seed_streams(sub, m, rng2)
-            # the players know which cards are face down but not their order:
-            # sort the decks (forget the real order), then shuffle
-            eq = s2[L.G_EQ_DECK:L.G_EQ_DECK + s2[L.G_EQ_N]]
-            eq.sort()
-            shuffle(rng2, STREAM_SETUP, eq, eq.shape[0])
-            rel = s2[L.G_RELIC_DECK:L.G_RELIC_DECK + s2[L.G_RELIC_N]]
-            rel.sort()
-            shuffle(rng2, STREAM_SETUP, rel, rel.shape[0])
-            continuation(s2, T, rng2, legal2, pp, h, legal[cand[j]])
+            forget_hidden(s2, rng2)
+            continuation(s2, T, rng2, legal2, pp, h, cand[j])
             vals[j, m] = value(s2, T, pp[W_PROGRESS])
-    # keep the planner's choice unless an alternative is better on the same
-    # futures by more than ``confidence`` standard errors of the paired mean
+    return cand[best_of(vals, pp[W_CONFIDENCE])]
+
+
+@needs_nrt
+def search_replayed(s, T, legal, n, rng, pp, h, width, samples):
+    """Search a decision inside a turn (a reaction, a card, a loss to choose):
+    each candidate is tried on copies that replay the game from the last turn
+    decision to this one (simcore.search). The planner's answer first, then
+    the other legal choices in order, ``width`` in all."""
+    base = planner(s, T, legal, n, rng, pp, h)
+    pp2 = np.empty_like(pp)
+    search.script_for(pp, pp2, BASE, s, legal, n)
+    s2 = np.empty_like(s)
+    rng2 = np.empty(N_STREAMS * 4, np.uint64)
+    legal2 = np.empty_like(legal)
+    # first check that the replay reaches this decision, drawing nothing from
+    # the real game's streams: if not, the planner's answer, as without a search
+    # (the arguments typed as in the calls below: numba compiles once per types)
+    replay(s2, T, rng2, legal2, pp2, np.int32(-1), np.uint64(0), np.int64(0))
+    failed = search.replay_status(pp2, BASE) != search.MATCHED
+    search.count(pp, BASE, failed)
+    if failed:
+        return base
+    k = min(width, n)
+    cand = np.empty(k, np.int32)
+    cand[0] = base
+    j = 1
+    for i in range(n):
+        if j < k and legal[i] != base:
+            cand[j] = legal[i]
+            j += 1
+    vals = np.zeros((k, samples), np.float64)
+    for m in range(samples):
+        sub = next_u64(rng, STREAM_POLICY)
+        for j in range(k):
+            replay(s2, T, rng2, legal2, pp2, cand[j], sub, m)
+            vals[j, m] = value(s2, T, pp[W_PROGRESS])
+    return cand[best_of(vals, pp[W_CONFIDENCE])]
+
+
+@needs_nrt
+def replay(s2, T, rng2, legal2, pp2, cand, sub, m):
+    """Play a copy from the snapshot to the decision searched, answer ``cand``
+    there (-1: stop there) and play on to the end of the game."""
+    who, ch = search.start_copy(pp2, BASE, s2, rng2, cand, sub, m)
+    s2[L.G_LOG] = 0
+    continuation(s2, T, rng2, legal2, pp2, who, ch)
+
+
+@njit(cache=True)
+def scripted_answer(s, legal, n, rng, pp):
+    """A replaying copy's answer: the game's own answers up to the decision
+    searched, then the candidate on re-seeded streams and reshuffled decks,
+    the planner playing on; a copy that is only checked, or that is not where
+    the game was, ends there."""
+    ch, done = search.next_scripted(pp, BASE, s, legal, n, rng, SKIP)
+    if not done:
+        return ch
+    s[L.G_POLICY] = POLICY_PLANNER
+    if ch < 0:
+        s[L.G_OUTCOME] = L.OUT_CAP
+        return legal[0]
+    forget_hidden(s, rng)
+    return ch
+
+
+@njit(cache=True)
+def best_of(vals, confidence):
+    """The row of ``vals`` (candidates × the same sampled futures) to play:
+    the first (the planner's) unless another is better on the same futures
+    by more than ``confidence`` standard errors of the paired mean."""
+    samples = vals.shape[1]
     best = 0
     best_gain = 0.0
-    for j in range(1, k):
+    for j in range(1, vals.shape[0]):
         d = vals[j] - vals[0]
         mean = d.mean()
         se = np.sqrt(max(d.var(), 1e-12) / samples)
-        if mean > pp[W_CONFIDENCE] * se and mean > best_gain:
+        if mean > confidence * se and mean > best_gain:
             best = j
             best_gain = mean
-    return legal[cand[best]]
+    return best

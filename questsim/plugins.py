@@ -18,6 +18,13 @@ kernel that calls a user's function, so your function is compiled on its own
 behind a C entry point (seconds, cached in ``$QUESTSIM_CACHE``, default
 ``~/.cache/questsim``) and the engine, compiled once for every policy, calls
 it through its address (simcore/fnptr.py).
+
+Each seat's row of ``pp`` holds its parameters (``MAX_PARAMS`` slots), then
+the working memory a plug-in registered with ``scratch=`` keeps from call to
+call (zeroed each batch), and last the plug-in's address. That memory starts
+with a copy of the table's rows: every seat's parameters and plug-in address
+(``MAX_PARAMS + 1`` slots per seat, ``MAX_PLAYERS`` seats), which a search
+needs to replay the other seats (rollout.py).
 """
 from __future__ import annotations
 
@@ -54,6 +61,7 @@ RANGES = {
     # rollout
     "samples": (1.0, 1000.0),
     "confidence": (0.0, 100.0),
+    "deep": (0.0, 1.0),                 # a switch: search the decisions other than movement too, by replay
 }
 
 
@@ -68,7 +76,7 @@ def _shipped(registry):
     futures, so it cannot be compiled into the engine it calls (rollout.py)."""
     from . import rollout
     registry.register("rollout", rollout.choose, rollout.PARAMS, rollout.DESCRIPTION,
-                      ranges={k: RANGES[k] for k in rollout.PARAMS})
+                      ranges={k: RANGES[k] for k in rollout.PARAMS}, scratch=rollout.SCRATCH)
 
 
 REGISTRY = PolicyRegistry("questsim", BUILTIN_POLICIES, _DESCRIPTIONS, RANGES, ARG_SPEC,

@@ -82,8 +82,10 @@ class Config:
         if len(pols) != self.players:
             raise InputError(f"--policy: give one policy, or one per seat ({self.players}), got {len(pols)}")
         pids = np.zeros(L.MAX_PLAYERS, np.int32)
-        # a row per seat: its parameters, and last a plug-in's entry point address
-        pp = np.zeros((L.MAX_PLAYERS, L.MAX_PARAMS + 1), np.float64)
+        # a row per seat: its parameters, a plug-in's working memory (questsim.plugins),
+        # and last a plug-in's entry point address
+        scratch = max(plugins.get(name).meta.get("scratch", 0) for name in pols)
+        pp = np.zeros((L.MAX_PLAYERS, L.MAX_PARAMS + scratch + 1), np.float64)
         for i, name in enumerate(pols):
             info = plugins.get(name)
             pids[i] = info.builtin_id if info.builtin_id >= 0 else plugins.PLUGIN_ID
@@ -95,7 +97,13 @@ class Config:
             check_params(name, info.param_names, vals, info.ranges)
             pp[i, :len(vals)] = vals
             if info.builtin_id < 0 and entry:
-                pp[i, L.MAX_PARAMS] = plugins.entry(info)
+                pp[i, -1] = plugins.entry(info)
+        # working memory starts with the table: every seat's parameters and
+        # plug-in address, which a search needs to replay the other seats
+        table = np.concatenate([pp[:, :L.MAX_PARAMS], pp[:, -1:]], axis=1).ravel()
+        for i, name in enumerate(pols):
+            if plugins.get(name).meta.get("scratch", 0):
+                pp[i, L.MAX_PARAMS:L.MAX_PARAMS + table.size] = table
         engine = plugins.engine_for(plugins.get(pols[0]))
         return chars, pids, pp, engine
 

@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 
 # simcore's files that every game's engine compiles in
-CORE_SOURCES = ("rng.py", "jit.py", "fnptr.py")
+CORE_SOURCES = ("rng.py", "jit.py", "fnptr.py", "search.py")   # search.py: compiled into rollout
 
 
 def engine_sources(package_dir, names):

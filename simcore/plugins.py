@@ -161,7 +161,7 @@ class PolicyRegistry:
         self._shipped_names = ()
         self._addresses = {}
 
-    def register(self, name, func, params=None, description="", batch=None, ranges=None):
+    def register(self, name, func, params=None, description="", batch=None, ranges=None, scratch=0):
         """Register numba function ``func`` as policy ``name``; ``params`` maps
         parameter names to default values (the ``pp`` vector, in that order).
         ``batch``: games per batch in grid runs, for a slow (search) policy,
@@ -180,7 +180,8 @@ class PolicyRegistry:
         params = dict(params or {})
         self._infos[name] = PolicyInfo(name, description, tuple(params), tuple(float(v) for v in params.values()),
                                        func=func, source=inspect.getsourcefile(py) or "", module=py.__module__,
-                                       meta={"batch": int(batch)} if batch else {},
+                                       meta=({"batch": int(batch)} if batch else {})
+                                       | ({"scratch": int(scratch)} if scratch else {}),
                                        ranges=checked_ranges(name, params, ranges))
         return func
 

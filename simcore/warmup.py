@@ -43,20 +43,22 @@ MAX_WORKERS = 4     # each compiling worker peaks near 1 GiB
 
 # ---- argument types as text ----------------------------------------------------
 
-_ARRAY = re.compile(r"array\((\w+), (\d)d, ([CFA])\)$")
+_ARRAY = re.compile(r"(readonly )?array\((\w+), (\d)d, ([CFA])\)$")   # readonly: a global array
 _LITERAL = re.compile(r"Literal\[int\]\((-?\d+)\)$")
 _TUPLE = re.compile(r"UniTuple\((\w+) x (\d+)\)$")
 
 
 def parse_type(text):
     """The numba type written ``text`` (``str()`` of a type), for the types
-    engine kernels take: C arrays, integers, floats, booleans, their
-    literals and tuples of one type. ``None`` for anything else."""
+    engine kernels take: C arrays (read-only too: a module's constant array),
+    integers, floats, booleans, their literals and tuples of one type.
+    ``None`` for anything else."""
     from numba.core import types
     m = _ARRAY.match(text)
     if m:
-        dtype = getattr(types, m.group(1), None)
-        return types.Array(dtype, int(m.group(2)), m.group(3)) if isinstance(dtype, types.Number) else None
+        dtype = getattr(types, m.group(2), None)
+        return (types.Array(dtype, int(m.group(3)), m.group(4), readonly=bool(m.group(1)))
+                if isinstance(dtype, types.Number) else None)
     m = _LITERAL.match(text)
     if m:
         return types.literal(int(m.group(1)))

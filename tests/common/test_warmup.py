@@ -18,7 +18,8 @@ from simcore.game import games
 
 
 @pytest.mark.parametrize("t", [types.Array(types.int32, 1, "C"), types.Array(types.float64, 2, "C"),
-                               types.Array(types.uint64, 1, "C"), types.int64, types.int32, types.uint64,
+                               types.Array(types.uint64, 1, "C"), types.Array(types.int64, 1, "C", readonly=True),
+                               types.int64, types.int32, types.uint64,
                                types.float64, types.boolean, types.literal(0), types.literal(-1),
                                types.literal(False), types.UniTuple(types.int64, 4)])
 def test_every_argument_type_of_the_engine_reads_back_from_its_text(t):

@@ -104,3 +104,62 @@ def test_search_choice_depends_on_its_own_stream_only_through_sampling():
         rng = np.zeros(R.N_STREAMS * 4, np.uint64)
         R.seed_streams(np.uint64(seed), 0, rng)
         assert INFO.func(s.copy(), RULES.T, legal, n, rng, PP.copy(), h) in legal[:n]
+
+
+def _counted_batch(n, players, deep=1.0, level="medium", seed=1, first=0):
+    """Play rollout games in this process; return (result rows, searched,
+    failed): the search's counts of decisions inside a turn it searched by
+    replay and of replays that did not reach the decision (simcore.search)."""
+    from mournesim import rollout
+    from simcore import search
+    params = list(PP)
+    params[INFO.param_names.index("deep")] = deep
+    cfg = sim.Config(level=level, players=players, policy="rollout", params=tuple(params))
+    lvl, heroes, pid, pp, engine = cfg.resolved(RULES)
+    out = np.zeros((n, L.NRES), np.int32)
+    engine.run_batch(np.uint64(seed), first, n, lvl, players, heroes, pid, pp, RULES.T, out)
+    return out, pp[rollout.BASE + search.SEARCHED], pp[rollout.BASE + search.FAILED]
+
+
+@pytest.mark.parametrize("players", [1, 4])
+def test_decisions_inside_a_turn_are_searched_on_copies_that_retrace_the_game(players):
+    """Reactions, cards and losses are searched too (``deep``): each candidate
+    is tried on a copy replayed from the last turn decision, and every replay
+    reaches the very state and legal choices of the real decision (checked
+    field by field before a candidate is tried), so none falls back."""
+    out, searched, failed = _counted_batch(8, players)
+    assert searched >= 8
+    assert failed == 0
+    assert (out[:, L.RESULT_INDEX["illegal_choices"]] == 0).all()
+
+
+def test_deep_off_searches_turn_decisions_only():
+    """``deep`` 0 is the search of engine behaviour v4 before the replay: no
+    decision inside a turn is searched, and the games differ from deep 1's."""
+    off, searched, _ = _counted_batch(12, 4, deep=0.0)
+    on, _, _ = _counted_batch(12, 4, deep=1.0)
+    assert searched == 0
+    assert not np.array_equal(off, on)
+
+
+def test_a_rollout_game_is_the_same_alone_as_in_a_batch():
+    """The search's memory lasts a batch, so game 5 follows four other games
+    in one and none in the other: it must still be the same game (a snapshot
+    of an earlier game is never replayed into this one's choices)."""
+    batch, _, _ = _counted_batch(6, 2, seed=9)
+    alone, _, _ = _counted_batch(1, 2, seed=9, first=5)
+    assert np.array_equal(batch[5], alone[0])
+
+
+def test_a_deep_rollout_game_replayed_with_its_log_is_the_batch_game():
+    """``replay`` logs events and snapshots (state counters the copies leave
+    alone): game 3 replayed with ``deep`` 1 rebuilds its batch row exactly."""
+    from mournesim import game as engine
+    batch, searched, _ = _counted_batch(4, 2, seed=9)
+    assert searched > 0
+    params = list(PP)
+    params[INFO.param_names.index("deep")] = 1.0
+    rp = sim.replay(seed=9, game=3, level="medium", players=2, policy="rollout", params=params, rules=RULES)
+    out = np.zeros(L.NRES, np.int32)
+    engine.result_row(rp.final_state, RULES.T, out)
+    assert np.array_equal(out, batch[3])

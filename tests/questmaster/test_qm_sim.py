@@ -308,7 +308,7 @@ def test_rollout_search_is_legal_fair_and_differs_from_the_planner():
     df = sim.simulate(games=30, seed=3, players=3, policies=tab, rules=RULES)
     assert (df["illegal_choices"] == 0).all() and (df["win_condition"] != "running").all()
     off = sim.simulate(games=30, seed=3, players=3, policies=tab,
-                       params=PLANNER_DEFAULTS + (1.0, 1.5), rules=RULES)
+                       params=PLANNER_DEFAULTS + (1.0, 1.5, 0.0), rules=RULES)
     plan = sim.simulate(games=30, seed=3, players=3, policies=("planner",), rules=RULES)
     cols = ["winner_seat", "rounds", "duels", "hp1", "hp2", "hp3"]
     pd.testing.assert_frame_equal(off[cols], plan[cols])

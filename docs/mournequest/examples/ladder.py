@@ -6,6 +6,12 @@ Every cell plays games 0..N-1 of the same seed, so the policies meet the same
 set-ups and (where their play coincides) the same dice: the rollout-vs-planner
 difference is a paired comparison. Cells run in parallel, one per core, in
 chunks so a long run shows its progress.
+
+``rollout_deep`` in ``--policies`` is rollout with ``deep`` 1 (it searches
+the decisions inside a turn too); with ``rollout`` beside it the paired
+difference is ``rollout_deep`` − ``rollout``:
+
+    python docs/mournequest/examples/ladder.py --games 600 --search-games 600 --players 4 --policies rollout,rollout_deep
 """
 import argparse
 import os
@@ -25,10 +31,15 @@ CHUNK = 20_000
 def cell(args):
     """Play one chunk of one cell; returns (key, wins array, seconds)."""
     policy, level, players, seed, first, n, ruleset = args
-    from mournesim import sim   # imported in the worker
+    from mournesim import plugins, sim   # imported in the worker
     t = time.perf_counter()
     rules = sim.prepare(ruleset)
-    rows = sim.run_games(rules, sim.Config(level=level, players=players, policy=policy), seed, first, n)
+    params = ()
+    if policy == "rollout_deep":
+        info = plugins.get("rollout")
+        params = tuple(1.0 if k == "deep" else v for k, v in zip(info.param_names, info.defaults))
+    config = sim.Config(level=level, players=players, policy=policy.removesuffix("_deep"), params=params)
+    rows = sim.run_games(rules, config, seed, first, n)
     from mournesim import layout as L
     wins = rows[:, L.RESULT_INDEX["outcome"]] == L.OUT_WIN
     return (policy, level, players), first, wins, time.perf_counter() - t
@@ -48,8 +59,9 @@ def main():
     a = ap.parse_args()
     jobs = []
     for policy in a.policies.split(","):
-        n = a.search_games if policy == "rollout" else a.games
-        chunk = 200 if policy == "rollout" else CHUNK
+        search = policy.startswith("rollout")
+        n = a.search_games if search else a.games
+        chunk = 200 if search else CHUNK
         for level in ("easy", "medium", "hard"):
             for players in a.players:
                 for first in range(0, n, chunk):
@@ -68,14 +80,15 @@ def main():
         rows.append(dict(policy=key[0], level=key[1], players=key[2], games=len(w), wins=int(w.sum()),
                          win_rate=w.mean(), low=lo, high=hi, games_per_s=len(w) / secs[key]))
     df = pd.DataFrame(rows)
-    # paired rollout - planner difference on the rollout's games
+    # paired differences on the search's games: rollout - planner, rollout_deep - rollout
     for key, parts in results.items():
-        if key[0] != "rollout" or ("planner",) + key[1:] not in results:
+        base = {"rollout": "planner", "rollout_deep": "rollout"}.get(key[0])
+        if base is None or (base,) + key[1:] not in results:
             continue
         r = np.concatenate([parts[f] for f in sorted(parts)]).astype(float)
-        p = np.concatenate([results[("planner",) + key[1:]][f] for f in sorted(results[("planner",) + key[1:]])])
+        p = np.concatenate([results[(base,) + key[1:]][f] for f in sorted(results[(base,) + key[1:]])])
         d = r - p[:len(r)].astype(float)
-        m = (df.policy == "rollout") & (df.level == key[1]) & (df.players == key[2])
+        m = (df.policy == key[0]) & (df.level == key[1]) & (df.players == key[2])
         df.loc[m, "paired_diff"] = d.mean()
         df.loc[m, "paired_half"] = 1.96 * d.std(ddof=1) / np.sqrt(len(d))
     df.to_csv(a.out, index=False)
