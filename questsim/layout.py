@@ -10,7 +10,10 @@ MAX_HAND = 12            # hand slots: the limit is 5, a draw may pass it before
 MAX_ITEM_CARDS = 80
 MAX_EVENT_CARDS = 60
 MAX_LEGAL = 64
-MAX_PARAMS = 16          # a policy's parameter vector (the planner has 9, rollout 11)
+MAX_PARAMS = 16          # a policy's parameter vector (the planner has 9, rollout 12)
+# a plug-in with working memory (register(..., scratch=)) finds it after its parameters, starting
+# with a copy of the table's rows: each seat's parameters and plug-in address (questsim.plugins)
+TABLE_SLOTS = MAX_PLAYERS * (MAX_PARAMS + 1)
 
 # ---- dice faces: numbers are 1..6, symbols negative -------------------------
 F_SWORD, F_BOMB, F_CHEST = -1, -2, -3

@@ -20,11 +20,11 @@ behind a C entry point (seconds, cached in ``$QUESTSIM_CACHE``, default
 it through its address (simcore/fnptr.py).
 
 Each seat's row of ``pp`` holds its parameters (``MAX_PARAMS`` slots), then
-the working memory a plug-in registered with ``scratch=`` keeps from call to
-call (zeroed each batch), and last the plug-in's address. That memory starts
-with a copy of the table's rows: every seat's parameters and plug-in address
-(``MAX_PARAMS + 1`` slots per seat, ``MAX_PLAYERS`` seats), which a search
-needs to replay the other seats (rollout.py).
+the working memory of a plug-in registered with ``scratch=N``, and last the
+plug-in's address. The memory is a copy of the table's rows (every seat's
+parameters and plug-in address, ``layout.TABLE_SLOTS``: a search needs them
+to replay the other seats, rollout.py), then the plug-in's own ``N`` slots,
+zeroed each batch and kept from call to call.
 """
 from __future__ import annotations
 

@@ -49,8 +49,8 @@ SAMPLES, CONFIDENCE, DEEP = NP, NP + 1, NP + 2
 # the working memory after the parameters: the table's rows (questsim.plugins), then the search's record
 TABLE = L.MAX_PARAMS
 ROW = L.MAX_PARAMS + 1
-BASE = TABLE + L.MAX_PLAYERS * ROW
-SCRATCH = BASE - TABLE + search.scratch_size(L.STATE_SIZE, L.MAX_LEGAL)
+BASE = TABLE + L.TABLE_SLOTS
+SCRATCH = search.scratch_size(L.STATE_SIZE, L.MAX_LEGAL)
 # state slots a replay may differ in: the event log's counters (the copies log nothing)
 SKIP = np.array([L.G_LOG, L.G_LOGN, L.G_NSNAP], np.int64)
 DESCRIPTION = ("search: plays each movement option to the end of the game on sampled futures "
@@ -95,7 +95,7 @@ def choose(s, T, legal, n, rng, pp, seat):
     copy that replays the game, the script's answer."""
     resumable = s[L.G_CTX] == L.CTX_MOVE      # the engine resumes a copy from a movement choice
     # parameters only (called directly, not by questsim.sim): no memory, no replay
-    memory = pp.shape[0] > TABLE + SCRATCH
+    memory = pp.shape[0] > BASE + SCRATCH
     if memory and search.scripted(pp, BASE):
         return scripted_answer(s, legal, n, rng, pp, seat)
     if memory and resumable:

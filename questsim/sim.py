@@ -85,7 +85,8 @@ class Config:
         # a row per seat: its parameters, a plug-in's working memory (questsim.plugins),
         # and last a plug-in's entry point address
         scratch = max(plugins.get(name).meta.get("scratch", 0) for name in pols)
-        pp = np.zeros((L.MAX_PLAYERS, L.MAX_PARAMS + scratch + 1), np.float64)
+        memory = L.TABLE_SLOTS + scratch if scratch else 0
+        pp = np.zeros((L.MAX_PLAYERS, L.MAX_PARAMS + memory + 1), np.float64)
         for i, name in enumerate(pols):
             info = plugins.get(name)
             pids[i] = info.builtin_id if info.builtin_id >= 0 else plugins.PLUGIN_ID
@@ -103,7 +104,7 @@ class Config:
         table = np.concatenate([pp[:, :L.MAX_PARAMS], pp[:, -1:]], axis=1).ravel()
         for i, name in enumerate(pols):
             if plugins.get(name).meta.get("scratch", 0):
-                pp[i, L.MAX_PARAMS:L.MAX_PARAMS + table.size] = table
+                pp[i, L.MAX_PARAMS:L.MAX_PARAMS + L.TABLE_SLOTS] = table
         engine = plugins.engine_for(plugins.get(pols[0]))
         return chars, pids, pp, engine
 

@@ -77,3 +77,26 @@ def test_a_deep_rollout_game_replayed_with_its_log_is_the_batch_game():
     out = np.zeros(L.NRES, np.int32)
     engine.result_row(rp.final_state, RULES.T, out)
     assert np.array_equal(out, batch[3])
+
+
+def test_a_plug_in_s_memory_holds_the_table_then_its_own_slots():
+    """Each seat's row: its parameters, then for a plug-in with ``scratch``
+    the table's rows (every seat's parameters and address) and its own slots
+    (the widest plug-in's), and last its address; a small memory beside
+    rollout's does not overlap the table."""
+    from numba import njit
+
+    @njit(cache=False)
+    def first(s, T, legal, n, rng, pp, seat):
+        return legal[0]
+
+    plugins.register_policy("tiny_memory", first, params={"x": 2.0}, scratch=3)
+    cfg = sim.Config(players=3, policies=("tiny_memory", "greedy", "rollout"))
+    _, _, pp, _ = cfg.resolved(RULES, entry=False)
+    assert pp.shape == (L.MAX_PLAYERS, L.MAX_PARAMS + L.TABLE_SLOTS + rollout.SCRATCH + 1)
+    row = L.MAX_PARAMS + 1
+    for seat in (0, 2):    # the plug-ins' rows hold the table
+        table = pp[seat, L.MAX_PARAMS:L.MAX_PARAMS + L.TABLE_SLOTS].reshape(L.MAX_PLAYERS, row)
+        assert np.array_equal(table[:, :L.MAX_PARAMS], pp[:, :L.MAX_PARAMS])
+    assert pp[0, 0] == 2.0 and np.array_equal(pp[2, :len(INFO.defaults)], INFO.defaults)
+    assert not pp[1, L.MAX_PARAMS:].any()     # a built-in seat keeps no memory
