@@ -22,8 +22,8 @@ BEHAVIOUR_VERSION = 4
 # file, so the guard clears every cached kernel when any of these (or simcore's
 # kernels) changes, and a plug-in's entry point is keyed on them (plugins.py).
 ENGINE_SOURCES = ("layout.py", "tables.py", "core.py", "odds.py", "scores.py", "plan.py", "plan_parts.py",
-                  "policies.py", "effects.py", "combat.py", "enemies.py", "final.py", "rules.py", "game.py",
-                  "rollout.py")
+                  "policies.py", "entries.py", "effects.py", "combat.py", "enemies.py", "final.py", "rules.py",
+                  "game.py", "rollout.py")
 
 _here = _Path(__file__).parent
 _core = _Path(_jitcache.__file__).parent

@@ -72,8 +72,10 @@ def make_plan(games=10_000, seed=1, levels=("medium",), players=(4,), policies=(
         for lv in levels:
             for p in players:
                 cfg = Config(level=lv, players=p, heroes=tuple(heroes), policy=pol, params=tuple(params))
-                _, _, _, pp, _ = cfg.resolved(rules)   # bad heroes/params fail here, before any game
-                cells.append((cfg, dict(level=lv, players=p, policy=pol, params=[float(x) for x in pp],
+                cfg.resolved(rules)   # bad heroes/params fail here, before any game
+                # the parameters (pp less a plug-in's memory and an entry point's address)
+                cells.append((cfg, dict(level=lv, players=p, policy=pol,
+                                        params=[float(x) for x in params or info.defaults],
                                         param_names=list(info.param_names), heroes=list(heroes) or "random"),
                               batch or info.meta.get("batch", DEFAULT_BATCH)))
     return grid.plan(GAME, rules, cells, games, seed, ruleset, overrides, target_ci, command, first)

@@ -106,7 +106,12 @@ def simulate(ctx, games, seed, level, players, policy, heroes, params, workers, 
         grid_axes = dict(levels=grid.parse_list(level, "level"), players=grid.parse_list(players, "players"),
                          policies=grid.parse_list(policy, "policy"), heroes=_heroes(heroes), params=_params(params))
         from .game import run_batch
-        compiled = compile_once(GAME, run_batch, lambda: sim.simulate(games=1, rules=rules), workers)
+        from .plugins import compile_entries
+        # the policies played (one game each) and no other: each built-in's entry
+        # point compiles here while the workers compile the engine
+        pols = grid_axes["policies"]
+        compiled = compile_once(GAME, run_batch, lambda: [sim.simulate(games=1, rules=rules, policy=p) for p in pols],
+                                workers, during=lambda: compile_entries(pols))
     t0 = time.perf_counter()
     bar = tqdm(disable=True if quiet else None, unit="game", unit_scale=True, file=sys.stderr,
                dynamic_ncols=True, desc="games")
@@ -192,11 +197,12 @@ def replay(seed, game, fmt, level, players, heroes, policy, params, ruleset, ove
     """Replay one game (seed, index) with its full event log."""
     from . import batch as grid, sim
     from .game import play_logged
+    from .plugins import compile_entries
     sim.prepare(ruleset, overrides)         # a bad ruleset is refused before a compile
     played = []       # the replay itself finishes a cold compile (a plan lacking a kernel: it compiles here)
     compile_once(GAME, play_logged, lambda: played.append(grid.replay(
         seed=seed, game=game, level=level, players=players, heroes=_heroes(heroes), policy=policy,
-        params=_params(params), ruleset=ruleset, overrides=overrides)))
+        params=_params(params), ruleset=ruleset, overrides=overrides)), during=lambda: compile_entries([policy]))
     rp = played[0]
     if fmt == "html":
         from .viewer import html

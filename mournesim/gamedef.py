@@ -17,7 +17,7 @@ class MourneQuest(Game):
         viewer="viewer", odds="odds", experiment="experiment", reference="reference", rollout="rollout",
         cli="cli").items()}
     default_batch = 10_000
-    compile_estimate = "about a minute on two cores (two minutes on one)"
+    compile_estimate = "about 40 seconds on two cores (a minute and a half on one)"
 
     def replay(self, **kw):
         """``mournesim.replay.replay``: one game with its event log."""

@@ -28,9 +28,10 @@ from pathlib import Path
 
 import numpy as np
 
+from simcore.errors import InputError
 from simcore.jitcache import engine_sources
 from simcore.plugins import PolicyInfo, PolicyRegistry
-from . import ENGINE_SOURCES
+from . import ENGINE_SOURCES, entries, policies
 from .policies import BUILTIN_POLICIES, POLICY_PLUGIN
 
 PLUGIN_ID = POLICY_PLUGIN   # the policy id the kernels give a plug-in (called through its address)
@@ -67,9 +68,7 @@ RANGES = {
 
 
 
-# a plug-in's arguments, in the order decide() passes them to its entry point
-ARG_SPEC = (("s", "int32"), ("T", "int32"), ("legal", "int32"), ("n", None), ("rng", "uint64"),
-            ("pp", "float64"), ("h", None))
+ARG_SPEC = policies.ARG_SPEC   # a plug-in's arguments, in the order decide() passes them to its entry point
 
 
 def _shipped(registry):
@@ -77,7 +76,7 @@ def _shipped(registry):
     futures, so it cannot be compiled into the engine it calls (rollout.py)."""
     from . import rollout
     registry.register("rollout", rollout.choose, rollout.PARAMS, rollout.DESCRIPTION, batch=50,
-                      ranges={k: RANGES[k] for k in rollout.PARAMS}, scratch=rollout.SCRATCH)
+                      ranges={k: RANGES[k] for k in rollout.PARAMS}, scratch=rollout.SCRATCH, uses=("planner",))
 
 
 REGISTRY = PolicyRegistry("mournesim", BUILTIN_POLICIES, _DESCRIPTIONS, RANGES, ARG_SPEC,
@@ -88,7 +87,7 @@ load_configured = REGISTRY.load_configured
 policies = REGISTRY.policies
 get = REGISTRY.get
 __all__ = ["PolicyInfo", "REGISTRY", "register_policy", "load_plugin", "load_configured", "policies", "get",
-           "policy_vector", "engine_for", "RANGES", "PLUGIN_ID", "ARG_SPEC"]
+           "policy_vector", "compile_entries", "engine_for", "RANGES", "PLUGIN_ID", "ARG_SPEC"]
 
 
 def engine_for(info: PolicyInfo):
@@ -98,13 +97,32 @@ def engine_for(info: PolicyInfo):
     return game
 
 
+def compile_entries(names):
+    """Compile (or load from the cache) the entry points of the built-in
+    policies among ``names`` (mournesim/entries.py); a plug-in's compiles
+    when it is first played, since it may call the engine."""
+    for name in names:
+        info = get(name)
+        if info.builtin_id in entries.ENTRIES:
+            entries.address(info.builtin_id)
+
+
 def policy_vector(info: PolicyInfo, params) -> np.ndarray:
     """The kernels' ``pp``: the parameters, then for a plug-in its working
-    memory (``scratch`` slots, zeroed) and last the address of its entry
-    point (compiled once and cached under ``$MOURNESIM_CACHE``, default
-    ``~/.cache/mournesim``; simcore/fnptr.py)."""
+    memory (``scratch`` slots, zeroed), the addresses of the built-in entry
+    points it ``uses`` and last the address of its own entry point
+    (compiled once and cached under ``$MOURNESIM_CACHE``, default
+    ``~/.cache/mournesim``; simcore/fnptr.py); for greedy and the planner
+    the address of theirs (entries.py); random's parameters alone."""
     pp = [float(v) for v in params]
     if info.builtin_id < 0:
         pp += [0.0] * info.meta.get("scratch", 0)
+        for name in info.meta.get("uses", ()):
+            used = get(name).builtin_id
+            if used not in entries.ENTRIES:
+                raise InputError(f"policy {info.name} uses {name}, which has no entry point (greedy or planner)")
+            pp.append(float(entries.address(used)))
         pp.append(float(REGISTRY.address(info)))
+    elif info.builtin_id in entries.ENTRIES:
+        pp.append(float(entries.address(info.builtin_id)))
     return np.array(pp, np.float64)

@@ -20,7 +20,9 @@ all of them 0 it plays exactly the planner of behaviour v2 (tested).
 
 This module holds the dispatch (``decide``), the policy ids and the built-in
 policies offered by name, the random and first-choice policies (one line
-each, in ``decide``), the ``greedy`` and ``planner`` kernels with the
+each, in ``decide``; every other policy is called through the address at the
+end of ``pp``, greedy and the planner behind the entry points of
+``entries``), the ``greedy`` and ``planner`` kernels with the
 planner's goal (``plan_goal``) and the best-scored choice both play
 (``best_scored_mode``, ``score_all``). What they score and plan is in
 ``scores`` (greedy's rules of thumb), ``plan`` (the planner's parameters and
@@ -53,6 +55,10 @@ BUILTIN_POLICIES = (
     (POLICY_PLANNER, "planner", PLANNER_PARAMS, PLANNER_DEFAULTS),
 )
 OPB = L.OP_BASE
+# a policy's arguments, in the order decide() passes them to an entry point
+# (C types: simcore.fnptr.c_signature; an array is (pointer, length))
+ARG_SPEC = (("s", "int32"), ("T", "int32"), ("legal", "int32"), ("n", None), ("rng", "uint64"),
+            ("pp", "float64"), ("h", None))
 
 
 @inlined
@@ -71,14 +77,12 @@ def _decide(s, T, legal, n, rng, pp, h):
     if n == 1:
         return legal[0]
     pid = s[L.G_POLICY]
-    if pid == POLICY_GREEDY:
-        ch = greedy(s, T, legal, n, rng, pp, h)
-    elif pid == POLICY_PLANNER:
-        ch = planner(s, T, legal, n, rng, pp, h)
-    elif pid == POLICY_FIRST:
+    if pid == POLICY_FIRST:
         ch = legal[0]
-    elif pid == POLICY_PLUGIN:
-        # compiled on its own; the address of its entry point is pp's last element
+    elif pid == POLICY_GREEDY or pid == POLICY_PLANNER or pid == POLICY_PLUGIN:
+        # compiled on its own (greedy and planner: mournesim/entries.py), not
+        # into every rule kernel that asks; the address of its entry point is
+        # pp's last element
         ch = call_address(np.int64(pp[pp.shape[0] - 1]), (s, T, legal, n, rng, pp, h))
         if ch == FAILED:
             s[L.G_ILLEGAL] |= FAILED_BIT

@@ -19,7 +19,7 @@ import numpy as np
 from simcore.fnptr import refuse_failed
 from simcore.plugins import policy_guard
 from simcore.warmup import compile_cold
-from . import layout as L
+from . import layout as L, plugins
 from .gamedef import GAME
 from .sim import Config, Rules, illegal, prepare
 
@@ -59,7 +59,9 @@ def replay(seed=1, game=0, level="medium", players=4, heroes=(), policy="greedy"
     identical to row ``game`` of a batch run with the same configuration."""
     rules = rules or prepare(ruleset, overrides)
     cfg = Config(level=level, players=players, heroes=tuple(heroes), policy=policy, params=tuple(params))
-    compile_cold(GAME, cfg.resolved(rules, entry=False)[-1].play_logged)   # checked, then a cold engine compiled
+    # checked, then a cold engine compiled (and the policy's entry point meanwhile)
+    compile_cold(GAME, cfg.resolved(rules, entry=False)[-1].play_logged,
+                 during=lambda: plugins.compile_entries([policy]))
     lv, hero_ids, pid, pp, engine = cfg.resolved(rules)
     ev = np.zeros((max_events, L.EV_COLS), np.int32)
     snaps = np.zeros((max_events // 20, L.STATE_SIZE), np.int32)

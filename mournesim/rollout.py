@@ -31,6 +31,9 @@ It is registered as a plug-in (``mournesim.plugins``) because it calls the
 engine from inside a policy: the engine calls this ``choose`` through its
 entry point's address (simcore/fnptr.py), and ``choose`` runs continuations
 on the engine with the planner playing — no recursion among numba kernels.
+The copies' ``pp`` ends with the planner's entry point (``uses``, which
+policy_vector puts before this policy's own), so the engine asks the planner
+there directly.
 """
 import numpy as np
 from numba import njit
@@ -105,29 +108,30 @@ def choose(s, T, legal, n, rng, pp, h):
     """Pick one of ``legal[:n]`` for hero ``h`` (see the module docstring);
     in a copy that replays the game, the script's answer."""
     resumable = legal[0] // OPB < L.R_ACCEPT      # a turn action: the engine resumes a copy here
-    # parameters only (called directly, not through policy_vector): no memory, no replay
-    memory = pp.shape[0] > BASE + SCRATCH
-    if memory and search.scripted(pp, BASE):
+    if pp.shape[0] < BASE + SCRATCH + 2:
+        # parameters only (called directly, not with policy_vector's pp): no
+        # planner's entry point for the copies to call, so no search
+        return planner(s, T, legal, n, rng, pp, h)
+    if search.scripted(pp, BASE):
         return scripted_answer(s, legal, n, rng, pp)
-    if memory and resumable:
+    if resumable:
         search.remember_resumable(pp, BASE, s, rng, h)
-    ch = pick(s, T, legal, n, rng, pp, h, resumable, memory)
-    if memory:
-        search.remember_answer(pp, BASE, s.shape[0], legal.shape[0], ch, rng, resumable)
+    ch = pick(s, T, legal, n, rng, pp, h, resumable)
+    search.remember_answer(pp, BASE, s.shape[0], legal.shape[0], ch, rng, resumable)
     return ch
 
 
 @needs_nrt
-def pick(s, T, legal, n, rng, pp, h, resumable, memory):
+def pick(s, T, legal, n, rng, pp, h, resumable):
     """The search's answer: a turn decision searched by resuming copies, any
-    other by replaying them (simcore.search; ``memory``: ``pp`` holds the
-    search's memory); the planner's outside the horizon."""
+    other by replaying them (simcore.search; ``pp`` holds the search's
+    memory); the planner's outside the horizon."""
     width = int(pp[W_WIDTH])
     samples = int(pp[W_SAMPLES])
     if width < 2 or samples < 1 or (s[L.G_FINAL] == L.FB_NONE and moon_left(s, T) > pp[W_HORIZON]):
         return planner(s, T, legal, n, rng, pp, h)
     if not resumable:
-        if not memory or pp[W_DEEP] == 0 or not search.can_replay(pp, BASE, s, L.G_ROUND):
+        if pp[W_DEEP] == 0 or not search.can_replay(pp, BASE, s, L.G_ROUND):
             return planner(s, T, legal, n, rng, pp, h)
         return search_replayed(s, T, legal, n, rng, pp, h, width, samples)
     scores = np.empty(n, np.float64)
@@ -147,6 +151,7 @@ def pick(s, T, legal, n, rng, pp, h, resumable, memory):
     s2 = np.empty_like(s)
     rng2 = np.empty(N_STREAMS * 4, np.uint64)
     legal2 = np.empty_like(legal)
+    pp2 = planner_plays(pp)
     for m in range(samples):
         sub = next_u64(rng, STREAM_POLICY)
         for j in range(k):
@@ -155,7 +160,7 @@ def pick(s, T, legal, n, rng, pp, h, resumable, memory):
             s2[L.G_LOG] = 0
             seed_streams(sub, m, rng2)
             forget_hidden(s2, rng2)
-            continuation(s2, T, rng2, legal2, pp, h, cand[j])
+            continuation(s2, T, rng2, legal2, pp2, h, cand[j])
             vals[j, m] = value(s2, T, pp[W_PROGRESS])
     return cand[best_of(vals, pp[W_CONFIDENCE])]
 
@@ -189,9 +194,11 @@ def search_replayed(s, T, legal, n, rng, pp, h, width, samples):
             cand[j] = legal[i]
             j += 1
     vals = np.zeros((k, samples), np.float64)
+    last = pp.shape[0] - 1
     for m in range(samples):
         sub = next_u64(rng, STREAM_POLICY)
         for j in range(k):
+            pp2[last] = pp[last]      # this entry point answers the script (scripted_answer)
             replay(s2, T, rng2, legal2, pp2, cand[j], sub, m)
             vals[j, m] = value(s2, T, pp[W_PROGRESS])
     return cand[best_of(vals, pp[W_CONFIDENCE])]
@@ -207,6 +214,16 @@ def replay(s2, T, rng2, legal2, pp2, cand, sub, m):
 
 
 @njit(cache=True)
+def planner_plays(pp):
+    """``pp`` for copies the planner plays on: the engine calls the address
+    in its last element, here the planner's entry point, which policy_vector
+    put before this policy's own (``uses``)."""
+    pp2 = pp.copy()
+    pp2[pp2.shape[0] - 1] = pp[pp.shape[0] - 2]
+    return pp2
+
+
+@njit(cache=True)
 def scripted_answer(s, legal, n, rng, pp):
     """A replaying copy's answer: the game's own answers up to the decision
     searched, then the candidate on re-seeded streams and reshuffled decks,
@@ -216,6 +233,7 @@ def scripted_answer(s, legal, n, rng, pp):
     if not done:
         return ch
     s[L.G_POLICY] = POLICY_PLANNER
+    pp[pp.shape[0] - 1] = pp[pp.shape[0] - 2]     # (a copy's pp) the planner's entry point answers on
     if ch < 0:
         s[L.G_OUTCOME] = L.OUT_CAP
         return legal[0]

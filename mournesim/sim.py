@@ -136,7 +136,7 @@ def simulate(games=1000, seed=1, level="medium", players=4, heroes=(), policy="g
     cfg = Config(level=level, players=players, heroes=tuple(heroes), policy=policy, params=tuple(params))
     # the configuration checked, then a cold engine compiled on every core, and
     # said; a plug-in's entry point after it (rollout's calls into the engine)
-    compile_cold(GAME, cfg.resolved(rules, entry=False)[-1].run_batch)
+    compile_cold(GAME, cfg.resolved(rules, entry=False)[-1].run_batch, during=lambda: plugins.compile_entries([policy]))
     rows = run_games(rules, cfg, seed, 0, games)
     return to_frame(rows, rules, cfg, seed, 0)
 

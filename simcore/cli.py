@@ -195,18 +195,18 @@ def run_summary(cells, seconds, compiled=0.0) -> str:
     return line
 
 
-def compile_once(game, dispatcher, warm, workers=None) -> float:
+def compile_once(game, dispatcher, warm, workers=None, during=None) -> float:
     """Compile (or load from numba's cache) ``game``'s engine before a run is
     timed, by calling ``warm`` (one game), so the run's summary counts only
     play. A cold ``dispatcher`` (the engine's entry point) is compiled on
     ``workers`` cores first and announced on stderr
     (:func:`simcore.warmup.compile_cold`), and then the user is told how long
-    it took. Returns the compile's seconds, or 0 when the engine came from
-    the cache."""
+    it took; ``during`` runs meanwhile (compile_cold). Returns the compile's
+    seconds, or 0 when the engine came from the cache."""
     import time
     from .warmup import compile_cold
     t = time.perf_counter()
-    cold = compile_cold(game, dispatcher, workers, say=lambda line: click.echo(line, err=True))
+    cold = compile_cold(game, dispatcher, workers, say=lambda line: click.echo(line, err=True), during=during)
     warm()
     seconds = time.perf_counter() - t
     if cold:

@@ -12,6 +12,12 @@ as int64. The engine's cache never depends on the plug-in, and a plug-in
 compiles in seconds (its own function and what it calls), cached like the
 engine under ``$MOURNESIM_CACHE`` / ``$QUESTSIM_CACHE``.
 
+MourneQuest's built-in greedy and planner are called the same way
+(:func:`builtin_address`, ``mournesim/entries.py``), so its engine holds no
+policy: numba links a callee's code into every kernel that calls it and
+optimises it again there, so a policy called from the rule kernels was most
+of the engine's compile.
+
 A plug-in's exception cannot cross a C call, so the entry point catches it
 and returns :data:`FAILED`; the engine then plays its first legal choice and
 sets the :data:`FAILED_BIT` of the game's illegal-choice count, and the
@@ -149,6 +155,36 @@ def entry_address(info, arg_spec, cache_dir, prefix, extra_key=b""):
                             {"__init__.py": f'"""Generated entry point of plug-in policy {info.name!r}."""\n',
                              "entry.py": src}, "entry")
     return mod.entry.address
+
+
+def c_signature(arg_spec):
+    """The numba signature of a C entry point for a policy taking ``arg_spec``
+    (see :func:`entry_address`): int32 of (pointer, int64 length) per array,
+    int64 per integer."""
+    args = []
+    for _, dtype in arg_spec:
+        args += [types.CPointer(getattr(types, dtype)), types.int64] if dtype else [types.int64]
+    return types.int32(*args)
+
+
+def builtin_address(entry, policy, arg_spec):
+    """The address of a built-in policy's C entry point ``entry`` (a plain
+    module-level function of :func:`c_signature`'s parameters that rebuilds
+    the arrays and calls ``policy`` with ``pp`` less its last element, this
+    address), compiled the first time and cached with its module's kernels.
+    Under ``NUMBA_DISABLE_JIT`` an address standing for ``policy`` itself."""
+    if config.DISABLE_JIT:
+        at = [name for name, _ in arg_spec].index("pp")
+
+        def python_entry(*args):
+            args = list(args)
+            args[at] = args[at][:-1]
+            return policy(*args)
+        addr = (id(entry) % (1 << 40)) + 1
+        _PY[addr] = python_entry
+        return addr
+    from numba import cfunc
+    return cfunc(c_signature(arg_spec), cache=True)(entry).address
 
 
 def refuse_failed(counts, policy):

@@ -161,14 +161,18 @@ class PolicyRegistry:
         self._shipped_names = ()
         self._addresses = {}
 
-    def register(self, name, func, params=None, description="", batch=None, ranges=None, scratch=0):
+    def register(self, name, func, params=None, description="", batch=None, ranges=None, scratch=0, uses=()):
         """Register numba function ``func`` as policy ``name``; ``params`` maps
         parameter names to default values (the ``pp`` vector, in that order).
         ``batch``: games per batch in grid runs, for a slow (search) policy,
         so an interrupted run loses little and the progress bar moves.
         ``ranges`` maps parameter names to their valid ``(low, high)``; a
         value outside is refused before any game (without a range a value
-        need only be finite)."""
+        need only be finite). ``scratch``: slots of working memory after the
+        parameters. ``uses``: built-in policies whose entry points the
+        plug-in's own copies of the game call (a search playing them on):
+        their addresses follow the memory, in that order, before the
+        plug-in's own."""
         if not name.isidentifier():
             raise InputError(f"policy name {name!r}: use letters, digits and underscores")
         if name in self._infos and self._infos[name].builtin_id >= 0:
@@ -181,7 +185,8 @@ class PolicyRegistry:
         self._infos[name] = PolicyInfo(name, description, tuple(params), tuple(float(v) for v in params.values()),
                                        func=func, source=inspect.getsourcefile(py) or "", module=py.__module__,
                                        meta=({"batch": int(batch)} if batch else {})
-                                       | ({"scratch": int(scratch)} if scratch else {}),
+                                       | ({"scratch": int(scratch)} if scratch else {})
+                                       | ({"uses": tuple(uses)} if uses else {}),
                                        ranges=checked_ranges(name, params, ranges))
         return func
 

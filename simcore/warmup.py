@@ -216,13 +216,15 @@ _RECORDING = False    # set while a plan is recorded: every kernel must compile 
 _TRIED = set()        # entry points compile_cold has compiled for in this process: never twice
 
 
-def compile_cold(game, dispatcher, workers=None, say=None) -> bool:
+def compile_cold(game, dispatcher, workers=None, say=None, during=None) -> bool:
     """Before the first call of ``dispatcher`` (an engine entry point of
     ``game``) that numba's cache cannot serve: tell the user (``say``, one
     line; default stderr) what is happening and roughly how long it takes,
     then compile the kernels it needs from ``game``'s plan on ``workers``
-    cores. Returns whether the engine was cold. The CLI (``compile_once``)
-    and the Python API (``sim.simulate``, ``replay``) both call it."""
+    cores, while this process runs ``during`` (compiling the entry points
+    of the policies the command plays, which the engine calls by address).
+    Returns whether the engine was cold. The CLI (``compile_once``) and the
+    Python API (``sim.simulate``, ``replay``) both call it."""
     from .jitcache import compiled
     if compiled(dispatcher):  # (True too without numba: NUMBA_DISABLE_JIT, a plain function)
         return False
@@ -234,7 +236,7 @@ def compile_cold(game, dispatcher, workers=None, say=None) -> bool:
     (say or _stderr)(f"{game.package}: compiling the game engine with numba, once{about}; "
                      "later runs load it from the cache in about a second")
     if not _RECORDING:
-        compile_parallel([load_plan(game)], roots=[root], workers=workers)
+        compile_parallel([load_plan(game)], roots=[root], workers=workers, during=during)
     return True
 
 
@@ -242,11 +244,12 @@ def _stderr(line):
     print(line, file=sys.stderr, flush=True)
 
 
-def compile_parallel(plans, roots=(), workers=None) -> dict:
+def compile_parallel(plans, roots=(), workers=None, during=None) -> dict:
     """Compile the kernels of ``plans`` (lists of tasks, one per game) into
     numba's cache with ``workers`` processes (default: every core, at most
     :data:`MAX_WORKERS`); with ``roots`` (kernel names), only the kernels
-    they need. Kernels already in the cache are skipped. Returns counts:
+    they need. Kernels already in the cache are skipped. ``during`` (no
+    arguments) runs in this process meanwhile. Returns counts:
     ``compiled``, ``failed`` (left to the first call), ``workers`` and
     ``seconds``."""
     tasks = []
@@ -319,6 +322,8 @@ def compile_parallel(plans, roots=(), workers=None) -> dict:
     try:
         for t in threads:
             t.start()
+        if during is not None:
+            during()
         for t in threads:
             while t.is_alive():     # a timed wait, so Ctrl-C reaches the main thread at once
                 t.join(0.2)

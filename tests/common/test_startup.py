@@ -32,7 +32,11 @@ FAKE_GAME = SimpleNamespace(package="mournesim", compile_estimate="about 4 minut
 def plan_calls(monkeypatch):
     """The roots each compile on every core was asked for (none is run)."""
     calls = []
-    monkeypatch.setattr(warmup, "compile_parallel", lambda plans, roots=(), workers=None: calls.append(roots))
+    def compile_parallel(plans, roots=(), workers=None, during=None):
+        calls.append(roots)
+        if during is not None:      # what the command's process does meanwhile: it still happens
+            during()
+    monkeypatch.setattr(warmup, "compile_parallel", compile_parallel)
     monkeypatch.setattr(warmup, "_TRIED", set())
     return calls
 

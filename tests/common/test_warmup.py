@@ -131,3 +131,12 @@ def test_ctrl_c_during_a_cold_compile_stops_its_workers_and_says_interrupted(tmp
     assert err.splitlines()[-1] == "mournesim: interrupted"
     time.sleep(0.5)
     assert session() == []
+
+
+def test_work_given_for_meanwhile_runs_once_while_the_workers_compile():
+    """compile_parallel runs ``during`` (a command's policy entry points) in
+    its own process while the workers compile, once, even with nothing left
+    to compile."""
+    ran = []
+    stats = warmup.compile_parallel([[]], during=lambda: ran.append(1))
+    assert ran == [1] and stats["compiled"] == 0

@@ -18,7 +18,7 @@ import functools
 import numpy as np
 
 import simcore.rng
-from mournesim import core, game, layout as L, rules, sim, tables as TB
+from mournesim import core, entries, game, layout as L, rules, sim, tables as TB
 
 OPB = L.OP_BASE
 POLICY_RANDOM, POLICY_GREEDY, POLICY_FIRST = 0, 1, 2
@@ -82,14 +82,29 @@ class Game:
         self.ev = np.zeros((20000, L.EV_COLS), np.int32)
         self.snaps = np.zeros((400, L.STATE_SIZE), np.int32)
         self.legal = np.zeros(L.MAX_LEGAL, np.int32)
-        self.pp = np.array([0.55, 1.0])
+        self.params = np.array([0.55, 1.0])
         nh = 2 if players == 1 else players
         h = np.full(4, -1, np.int32)
         for i, x in enumerate(list(heroes)[:nh]):
             h[i] = x
         self.heroes = h
+        self.s[L.G_POLICY] = int(policy)      # (setup sets it too) so pp carries its entry point
         game.setup(self.s, self.T, self.ev, self.rng, self.legal, self.pp, int(level), int(players),
                    h, int(policy), int(logging))
+
+    @property
+    def pp(self):
+        """The kernels' ``pp`` for the policy in ``s``: ``params`` and, for
+        greedy and the planner, the address of its entry point (the engine
+        calls them through it, mournesim/entries.py)."""
+        pid = int(self.s[L.G_POLICY])
+        if pid in entries.ENTRIES:
+            return np.append(self.params, float(entries.address(pid)))
+        return self.params
+
+    @pp.setter
+    def pp(self, params):
+        self.params = np.asarray(params, np.float64)
 
     # -- spaces
     def sp(self, name):

@@ -189,3 +189,85 @@ def test_ctrl_c_stops_a_policy_that_never_returns(faulty_plugin, plugin_cache, c
     assert err.strip().splitlines() == [said]
     time.sleep(2)
     assert not [c.pid for c in family if c.is_running() and c.status() != psutil.STATUS_ZOMBIE]
+
+
+def test_greedy_and_the_planner_are_called_through_their_entry_points():
+    """The engine holds no policy but random and first: greedy's and the
+    planner's ``pp`` end with the address of their own entry point
+    (mournesim/entries.py), random's is its parameters alone, and rollout's
+    holds its parameters, its memory, the planner's entry point (which its
+    copies of the game call) and last its own."""
+    from mournesim import entries, rollout
+    from mournesim.policies import POLICY_GREEDY, POLICY_PLANNER
+    greedy = sim.Config(policy="greedy").resolved(sim.prepare())[3]
+    assert list(greedy[:-1]) == list(plugins.get("greedy").defaults)
+    assert greedy[-1] == entries.address(POLICY_GREEDY) != 0
+    planner = sim.Config(policy="planner").resolved(sim.prepare())[3]
+    assert planner[-1] == entries.address(POLICY_PLANNER) != greedy[-1]
+    assert len(sim.Config(policy="random").resolved(sim.prepare())[3]) == 0
+    search = sim.Config(policy="rollout").resolved(sim.prepare())[3]
+    assert len(search) == rollout.BASE + rollout.SCRATCH + 2
+    assert search[-2] == planner[-1]
+    assert search[-1] == plugins.REGISTRY.address(plugins.get("rollout"))
+
+
+def test_an_entry_point_gives_the_policy_its_parameters_only():
+    """Called through its entry point, greedy answers every decision of a
+    game as the kernel itself does when given the parameters alone: the entry
+    point's address at the end of ``pp`` never reaches the policy."""
+    import numpy as np
+    from mournesim import layout as L, policies
+    from mournesim.policies import POLICY_GREEDY
+    rules_ = sim.prepare()
+    rp = sim.replay(seed=4, game=2, players=4, policy="greedy", rules=rules_)
+    pp = sim.Config(policy="greedy").resolved(rules_)[3]
+    params = pp[:-1].copy()
+    legal = np.zeros(L.MAX_LEGAL, np.int32)
+    from mournesim import rules as R
+    import simcore.rng as rng_
+    asked = 0
+    for snap in rp.snapshots:
+        s = snap.copy()
+        s[L.G_POLICY] = POLICY_GREEDY
+        h = int(s[L.G_CUR])
+        n = R.legal_turn(s, rules_.T, h, legal)
+        if n < 2:
+            continue
+        rng = np.zeros(rng_.N_STREAMS * 4, np.uint64)
+        rng_.seed_streams(np.uint64(asked), 0, rng)
+        a = policies._decide(s.copy(), rules_.T, legal, np.int64(n), rng.copy(), pp, np.int64(h))
+        b = policies.greedy(s.copy(), rules_.T, legal, np.int64(n), rng.copy(), params, np.int64(h))
+        assert a == b
+        asked += 1
+    assert asked >= 20
+
+
+def test_a_plug_in_can_use_only_a_policy_with_an_entry_point():
+    """``uses`` names built-in policies whose entry points a plug-in's copies
+    call: random has none, which is one line before any game."""
+    from simcore.errors import InputError
+    from mournesim import rollout
+    plugins.register_policy("uses_random", rollout.choose, {"x": 1.0}, uses=("random",))
+    try:
+        with pytest.raises(InputError, match="uses random, which has no entry point"):
+            sim.Config(policy="uses_random").resolved(sim.prepare())
+    finally:
+        del plugins.REGISTRY._infos["uses_random"]
+
+
+def test_a_plug_in_run_records_its_parameters_and_resumes(plugin_cache, tmp_path):
+    """A grid run of a plug-in stores the plug-in's parameters, not its
+    memory or its entry point's address (which differs from process to
+    process), so `--resume` rebuilds the same cells and finds nothing to play."""
+    import json
+    env = dict(os.environ, MOURNESIM_CACHE=str(plugin_cache))
+    out = tmp_path / "run"
+    base = [str(MOURNESIM), "--plugin", str(EXAMPLE), "simulate"]
+    first = subprocess.run(base + ["--policy", "cautious", "--games", "100", "--out", str(out)],
+                           capture_output=True, text=True, env=env, timeout=900)
+    assert first.returncode == 0, first.stderr
+    meta = json.loads((out / "_run.json").read_text())
+    assert [c["params"] for c in meta["cells"]] == [[0.8, 1.0]]
+    again = subprocess.run(base + ["--resume", str(out)], capture_output=True, text=True, env=env, timeout=900)
+    assert again.returncode == 0, again.stderr
+    assert "100 of its 100 games kept from before" in again.stdout

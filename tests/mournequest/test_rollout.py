@@ -15,6 +15,12 @@ INFO = plugins.get("rollout")
 PP = np.array(INFO.defaults, np.float64)
 
 
+def _vector():
+    """rollout's ``pp`` as a run gives it: its parameters, its memory, the
+    planner's entry point (which its copies call) and its own."""
+    return sim.Config(policy="rollout").resolved(RULES)[3]
+
+
 def test_rollout_is_registered_with_its_parameters():
     """`rollout` is offered by name with the planner's parameters and its own
     search parameters."""
@@ -88,9 +94,8 @@ def test_search_does_not_see_the_real_future():
     s_b = s.copy()
     k = int(s[L.G_EQ_N])
     s_b[L.G_EQ_DECK:L.G_EQ_DECK + k] = s[L.G_EQ_DECK:L.G_EQ_DECK + k][::-1]
-    pp = PP.copy()
-    a = choose(s.copy(), T, legal, n, rng_a.copy(), pp, h)
-    b = choose(s_b, T, legal, n, rng_b, pp, h)
+    a = choose(s.copy(), T, legal, n, rng_a.copy(), _vector(), h)
+    b = choose(s_b, T, legal, n, rng_b, _vector(), h)
     assert engine is not None
     assert a == b
     assert a in legal[:n]
@@ -103,7 +108,7 @@ def test_search_choice_depends_on_its_own_stream_only_through_sampling():
     for seed in range(4):
         rng = np.zeros(R.N_STREAMS * 4, np.uint64)
         R.seed_streams(np.uint64(seed), 0, rng)
-        assert INFO.func(s.copy(), RULES.T, legal, n, rng, PP.copy(), h) in legal[:n]
+        assert INFO.func(s.copy(), RULES.T, legal, n, rng, _vector(), h) in legal[:n]
 
 
 def _counted_batch(n, players, deep=1.0, level="medium", seed=1, first=0):
