@@ -79,7 +79,13 @@ def simulate(ctx, games, seed, players, policy, characters, params, workers, bat
                          tuple(c.strip().lower() for c in characters.split(",")),
                          params=parse_floats(params, "--params"))
         from .engine import run_batch
-        compiled = compile_once(GAME, run_batch, lambda: sim.simulate(games=1, rules=rules), workers)
+        from .plugins import compile_entries
+        # the tables played (one game each) and no other policy: each built-in's
+        # entry point compiles here while the workers compile the engine
+        tabs = grid_axes["tables"]
+        compiled = compile_once(GAME, run_batch, lambda: [sim.simulate(games=1, rules=rules, players=max(2, len(t)),
+                                                                       policies=t) for t in tabs],
+                                workers, during=lambda: compile_entries({p for t in tabs for p in t}))
     t0 = time.perf_counter()
     bar = tqdm(disable=True if quiet else None, unit="game", unit_scale=True, file=sys.stderr, dynamic_ncols=True,
                desc="games")
@@ -167,11 +173,12 @@ def replay(seed, game, players, policy, characters, params, fmt, ruleset, overri
     pars = parse_floats(params, "--params")
     from . import sim
     from .game import play_logged
+    from .plugins import compile_entries
     sim.prepare(ruleset, overrides)         # a bad ruleset is refused before a compile
     played = []       # the replay itself finishes a cold compile (a plan lacking a kernel: it compiles here)
     compile_once(GAME, play_logged, lambda: played.append(grid.replay(
         seed=seed, game=game, players=players, characters=chars, policies=tables[0], params=pars,
-        ruleset=ruleset, overrides=overrides)))
+        ruleset=ruleset, overrides=overrides)), during=lambda: compile_entries(tables[0]))
     rp = played[0]
     if fmt == "html":
         from .viewer import html

@@ -19,7 +19,7 @@ class QuestMaster(Game):
         cli="cli").items()}
     default_batch = 20_000
     rollout_option = {"policies": ("rollout",)}
-    compile_estimate = "about a minute on two cores"
+    compile_estimate = "about half a minute on two cores"
 
     def replay(self, **kw):
         """``questsim.replay.replay``: one game with its event log."""

@@ -20,8 +20,10 @@ behind a C entry point (seconds, cached in ``$QUESTSIM_CACHE``, default
 it through its address (simcore/fnptr.py).
 
 Each seat's row of ``pp`` holds its parameters (``MAX_PARAMS`` slots), then
-the working memory of a plug-in registered with ``scratch=N``, and last the
-plug-in's address. The memory is a copy of the table's rows (every seat's
+the working memory of a plug-in registered with ``scratch=N``, the addresses
+of the built-in entry points a plug-in ``uses`` (just before its own), and
+last the address of the seat's policy: a plug-in's entry point, or greedy's
+or the planner's (questsim/entries.py; 0 for random and first). The memory is a copy of the table's rows (every seat's
 parameters and plug-in address, ``layout.TABLE_SLOTS``: a search needs them
 to replay the other seats, rollout.py), then the plug-in's own ``N`` slots,
 zeroed each batch and kept from call to call.
@@ -32,7 +34,7 @@ from pathlib import Path
 
 from simcore.jitcache import engine_sources
 from simcore.plugins import PolicyInfo, PolicyRegistry
-from . import ENGINE_SOURCES
+from . import ENGINE_SOURCES, entries, policies
 from .policies import BUILTIN_POLICIES, POLICY_PLUGIN
 
 PLUGIN_ID = POLICY_PLUGIN   # the policy id the kernels give a plug-in (called through its address)
@@ -66,9 +68,7 @@ RANGES = {
 
 
 
-# a plug-in's arguments, in the order decide() passes them to its entry point
-ARG_SPEC = (("s", "int32"), ("T", "int32"), ("legal", "int32"), ("n", None), ("rng", "uint64"),
-            ("pp", "float64"), ("seat", None))
+ARG_SPEC = policies.ARG_SPEC   # a plug-in's arguments, in the order decide() passes them to its entry point
 
 
 def _shipped(registry):
@@ -76,7 +76,7 @@ def _shipped(registry):
     futures, so it cannot be compiled into the engine it calls (rollout.py)."""
     from . import rollout
     registry.register("rollout", rollout.choose, rollout.PARAMS, rollout.DESCRIPTION,
-                      ranges={k: RANGES[k] for k in rollout.PARAMS}, scratch=rollout.SCRATCH)
+                      ranges={k: RANGES[k] for k in rollout.PARAMS}, scratch=rollout.SCRATCH, uses=("planner",))
 
 
 REGISTRY = PolicyRegistry("questsim", BUILTIN_POLICIES, _DESCRIPTIONS, RANGES, ARG_SPEC,
@@ -87,7 +87,7 @@ load_configured = REGISTRY.load_configured
 policies = REGISTRY.policies
 get = REGISTRY.get
 __all__ = ["PolicyInfo", "REGISTRY", "register_policy", "load_plugin", "load_configured", "policies", "get",
-           "entry", "engine_for", "RANGES", "PLUGIN_ID", "ARG_SPEC"]
+           "entry", "builtin_entry", "compile_entries", "engine_for", "RANGES", "PLUGIN_ID", "ARG_SPEC"]
 
 
 def engine_for(info: PolicyInfo):
@@ -102,3 +102,20 @@ def entry(info: PolicyInfo) -> int:
     under ``$QUESTSIM_CACHE`` (default ``~/.cache/questsim``; simcore/fnptr.py).
     It goes in the last column of the seat's row of ``pp``."""
     return REGISTRY.address(info)
+
+
+def builtin_entry(name) -> int:
+    """The address of built-in policy ``name``'s entry point (greedy, the
+    planner and their v2 versions: questsim/entries.py), 0 for one the
+    engine plays itself (random, first)."""
+    pid = get(name).builtin_id
+    return entries.address(pid) if pid in entries.ENTRIES else 0
+
+
+def compile_entries(names):
+    """Compile (or load from the cache) the entry points of the built-in
+    policies among ``names``; a plug-in's compiles when it is first played,
+    since it may call the engine."""
+    for name in names:
+        if get(name).builtin_id >= 0:
+            builtin_entry(name)

@@ -57,6 +57,10 @@ V2_OFF = (0.0,) * len(NEW_PARAMS)
 GREEDY_PARAMS = ("aggression", "castle_weight") + NEW_PARAMS
 PLANNER_PARAMS = ("aggression", "castle_weight", "lookahead", "threat") + NEW_PARAMS
 GREEDY_NEW, PLANNER_NEW = 2, 4            # where the block starts in each vector
+# a policy's arguments, in the order decide() passes them to an entry point
+# (C types: simcore.fnptr.c_signature; an array is (pointer, length))
+ARG_SPEC = (("s", "int32"), ("T", "int32"), ("legal", "int32"), ("n", None), ("rng", "uint64"),
+            ("pp", "float64"), ("seat", None))
 # the shipped defaults of the block: the NTBEA tuning runs of
 # experiments/qm-greedy-tune.toml and qm-planner-tune.toml (one seat against
 # three v2 players, four players; docs/questmaster/policies.md)
@@ -308,14 +312,13 @@ def decide(s, T, legal, n, rng, pp, seat):
     ``planner_v2`` are greedy and the planner with their own defaults);
     ``pp`` is the seat's row of parameters."""
     policy = s[pbase(seat) + L.P_POLICY]
-    if policy == POLICY_GREEDY or policy == POLICY_GREEDY_V2:
-        return greedy(s, T, legal, n, rng, pp, seat, GREEDY_NEW)
-    if policy == POLICY_PLANNER or policy == POLICY_PLANNER_V2:
-        return planner(s, T, legal, n, rng, pp, seat)
     if policy == POLICY_FIRST:
         return legal[0]
-    if policy == POLICY_PLUGIN:
-        # compiled on its own; the address of its entry point is the row's last element
+    if (policy == POLICY_GREEDY or policy == POLICY_GREEDY_V2 or policy == POLICY_PLANNER
+            or policy == POLICY_PLANNER_V2 or policy == POLICY_PLUGIN):
+        # compiled on its own (greedy and the planner: questsim/entries.py),
+        # not into every rule kernel that asks; the address of its entry
+        # point is the row's last element
         c = call_address(np.int64(pp[pp.shape[0] - 1]), (s, T, legal, n, rng, pp, seat))
         if c == FAILED:
             s[L.G_ILLEGAL] |= FAILED_BIT

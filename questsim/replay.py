@@ -16,7 +16,7 @@ from simcore.fnptr import refuse_failed
 from simcore.plugins import policy_guard
 from simcore.warmup import compile_cold
 
-from . import layout as L
+from . import layout as L, plugins
 from .gamedef import GAME
 from .sim import Config, Rules, illegal, prepare
 
@@ -272,7 +272,9 @@ def replay(seed=1, game=0, players=4, characters=(), policies=("greedy",), param
     snapshot at the start of every turn."""
     rules = rules or prepare(ruleset, overrides)
     cfg = Config(players, tuple(characters), tuple(policies), tuple(params))
-    compile_cold(GAME, cfg.resolved(rules, entry=False)[-1].play_logged)   # checked, then a cold engine compiled
+    # checked, then a cold engine compiled (and the policies' entry points meanwhile)
+    compile_cold(GAME, cfg.resolved(rules, entry=False)[-1].play_logged,
+                 during=lambda: plugins.compile_entries(cfg.policies or ("greedy",)))
     chars, pids, pp, engine = cfg.resolved(rules)
     ev = np.zeros((max_events, L.EV_COLS), np.int32)
     snaps = np.zeros((int(rules.ruleset.rules.safety_cap_rounds) * players + 1, L.STATE_SIZE), np.int32)

@@ -16,7 +16,9 @@ planner's scoring does.)
 
 It calls the engine from inside a policy, so it is registered as a plug-in:
 the engine calls it through its entry point's address (simcore/fnptr.py), so
-there is no recursion between numba kernels.
+there is no recursion between numba kernels. Its row holds the planner's
+entry point just before its own (``uses``): its copies give every seat
+that address, so the engine asks the planner there directly.
 
 With ``deep`` 1 it also searches the other decisions (cards before and
 after the roll, warps, forks, targets, attacks, defences, discards) by
@@ -39,7 +41,7 @@ from simcore.rng import N_STREAMS, STREAM_POLICY, STREAM_SETUP, next_u64, seed_s
 from . import layout as L
 from .core import over, pb
 from .game import finish_round, play
-from .policies import PLANNER_DEFAULTS, PLANNER_PARAMS, POLICY_PLANNER, planner
+from .policies import PLANNER_DEFAULTS, PLANNER_PARAMS, POLICY_PLANNER, POLICY_PLUGIN, planner
 from .turn import after_choice
 
 # the planner's parameters (played by the search's every seat), then its own
@@ -94,29 +96,30 @@ def choose(s, T, legal, n, rng, pp, seat):
     """Pick one of ``legal[:n]`` for ``seat`` (see the module docstring); in a
     copy that replays the game, the script's answer."""
     resumable = s[L.G_CTX] == L.CTX_MOVE      # the engine resumes a copy from a movement choice
-    # parameters only (called directly, not by questsim.sim): no memory, no replay
-    memory = pp.shape[0] > BASE + SCRATCH
-    if memory and search.scripted(pp, BASE):
+    if pp.shape[0] < BASE + SCRATCH + 2:
+        # parameters only (called directly, not with questsim.sim's row): no
+        # planner's entry point for the copies to call, so no search
+        return planner(s, T, legal, n, rng, pp, seat)
+    if search.scripted(pp, BASE):
         return scripted_answer(s, legal, n, rng, pp, seat)
-    if memory and resumable:
+    if resumable:
         search.remember_resumable(pp, BASE, s, rng, seat)
-    c = pick(s, T, legal, n, rng, pp, seat, resumable, memory)
-    if memory:
-        search.remember_answer(pp, BASE, s.shape[0], legal.shape[0], c, rng, resumable)
+    c = pick(s, T, legal, n, rng, pp, seat, resumable)
+    search.remember_answer(pp, BASE, s.shape[0], legal.shape[0], c, rng, resumable)
     return c
 
 
 @needs_nrt
-def pick(s, T, legal, n, rng, pp, seat, resumable, memory):
+def pick(s, T, legal, n, rng, pp, seat, resumable):
     """The search's answer: a movement choice searched on resumed copies, any
-    other decision on replayed ones (simcore.search; ``memory``: ``pp`` holds
-    the search's memory)."""
+    other decision on replayed ones (simcore.search; ``pp`` holds the
+    search's memory)."""
     base = planner(s, T, legal, n, rng, pp, seat)
     samples = int(pp[SAMPLES])
     if n < 2 or samples < 2:
         return base
     if not resumable:
-        if not memory or pp[DEEP] == 0 or not search.can_replay(pp, BASE, s, L.G_ROUND) or other_plugins(s, pp, seat):
+        if pp[DEEP] == 0 or not search.can_replay(pp, BASE, s, L.G_ROUND) or other_plugins(s, seat):
             return base
         return search_replayed(s, T, legal, n, rng, pp, seat, samples, base)
     s2 = np.empty_like(s)
@@ -124,9 +127,11 @@ def pick(s, T, legal, n, rng, pp, seat, resumable, memory):
     legal2 = np.zeros(L.MAX_LEGAL, np.int32)
     ev2 = np.zeros((1, L.EV_COLS), np.int32)
     snaps2 = np.zeros((1, L.STATE_SIZE), np.int32)     # logging is off: never written
-    pp2 = np.zeros((L.MAX_PLAYERS, L.MAX_PARAMS))
+    # every seat the planner, through its entry point (uses: just before this policy's own)
+    pp2 = np.zeros((L.MAX_PLAYERS, L.MAX_PARAMS + 1))
     for p in range(L.MAX_PLAYERS):
         pp2[p, :NP] = pp[:NP]
+        pp2[p, L.MAX_PARAMS] = pp[pp.shape[0] - 2]
     vals = np.zeros((n, samples))
     for m in range(samples):
         seed = next_u64(rng, STREAM_POLICY)
@@ -136,10 +141,10 @@ def pick(s, T, legal, n, rng, pp, seat, resumable, memory):
 
 
 @njit(cache=True)
-def other_plugins(s, pp, seat):
+def other_plugins(s, seat):
     """Whether another seat plays a plug-in: a replay could not retrace its answers."""
     for p in range(s[L.G_NP]):
-        if p != seat and pp[TABLE + p * ROW + L.MAX_PARAMS] != 0:
+        if p != seat and s[pb(p) + L.P_POLICY] == POLICY_PLUGIN:
             return True
     return False
 
@@ -173,6 +178,7 @@ def search_replayed(s, T, legal, n, rng, pp, seat, samples, base):
     for m in range(samples):
         sub = next_u64(rng, STREAM_POLICY)
         for j in range(n):
+            pp3[seat, w - 1] = pp[w - 1]      # this entry point answers the script (scripted_answer)
             replay(s2, T, rng2, legal2, ev2, snaps2, pp3, seat, legal[j], sub, m)
             vals[j, m] = 1.0 if s2[L.G_WINNER] == seat else 0.0
     return best_of(legal, n, vals, base, pp[CONFIDENCE])
@@ -197,6 +203,7 @@ def scripted_answer(s, legal, n, rng, pp, seat):
     if not done:
         return c
     s[pb(seat) + L.P_POLICY] = POLICY_PLANNER
+    pp[pp.shape[0] - 1] = pp[pp.shape[0] - 2]     # (a copy's row) the planner's entry point answers on
     if c < 0:
         s[L.G_WIN] = L.WIN_CAP
         return legal[0]

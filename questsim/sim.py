@@ -55,8 +55,8 @@ class Config:
     def resolved(self, rules: Rules, entry=True):
         """Check against the rules; returns (chars, policy ids, params, engine):
         the arrays the kernels take and the engine module that runs the
-        table. ``entry`` False: check only, leaving a plug-in's entry point
-        uncompiled (its address 0)."""
+        table. ``entry`` False: check only, leaving the policies' entry
+        points uncompiled (their addresses 0)."""
         r = rules.ruleset.rules
         if not r.min_players <= self.players <= r.max_players:
             raise InputError(f"--players {self.players}: Quest Master takes {r.min_players} to {r.max_players} players")
@@ -83,10 +83,11 @@ class Config:
             raise InputError(f"--policy: give one policy, or one per seat ({self.players}), got {len(pols)}")
         pids = np.zeros(L.MAX_PLAYERS, np.int32)
         # a row per seat: its parameters, a plug-in's working memory (questsim.plugins),
-        # and last a plug-in's entry point address
+        # the entry points it uses, and last the address of the seat's policy
         scratch = max(plugins.get(name).meta.get("scratch", 0) for name in pols)
         memory = L.TABLE_SLOTS + scratch if scratch else 0
-        pp = np.zeros((L.MAX_PLAYERS, L.MAX_PARAMS + memory + 1), np.float64)
+        uses = max(len(plugins.get(name).meta.get("uses", ())) for name in pols)
+        pp = np.zeros((L.MAX_PLAYERS, L.MAX_PARAMS + memory + uses + 1), np.float64)
         for i, name in enumerate(pols):
             info = plugins.get(name)
             pids[i] = info.builtin_id if info.builtin_id >= 0 else plugins.PLUGIN_ID
@@ -97,10 +98,17 @@ class Config:
                                  f"({', '.join(info.param_names) or 'none'})")
             check_params(name, info.param_names, vals, info.ranges)
             pp[i, :len(vals)] = vals
-            if info.builtin_id < 0 and entry:
+            if entry and info.builtin_id >= 0:
+                pp[i, -1] = plugins.builtin_entry(name)
+            elif entry:
+                used = info.meta.get("uses", ())
+                for k, u in enumerate(used):
+                    if plugins.builtin_entry(u) == 0:
+                        raise InputError(f"policy {name} uses {u}, which has no entry point (greedy or planner)")
+                    pp[i, pp.shape[1] - 1 - len(used) + k] = plugins.builtin_entry(u)
                 pp[i, -1] = plugins.entry(info)
         # working memory starts with the table: every seat's parameters and
-        # plug-in address, which a search needs to replay the other seats
+        # policy's address, which a search needs to replay the other seats
         table = np.concatenate([pp[:, :L.MAX_PARAMS], pp[:, -1:]], axis=1).ravel()
         for i, name in enumerate(pols):
             if plugins.get(name).meta.get("scratch", 0):
@@ -159,5 +167,6 @@ def simulate(games=1000, seed=1, players=4, characters=(), policies=("greedy",),
     cfg = Config(players, tuple(characters), tuple(policies), tuple(params))
     # the configuration checked, then a cold engine compiled on every core, and
     # said; a plug-in's entry point after it (rollout's calls into the engine)
-    compile_cold(GAME, cfg.resolved(rules, entry=False)[-1].run_batch)
+    compile_cold(GAME, cfg.resolved(rules, entry=False)[-1].run_batch,
+                 during=lambda: plugins.compile_entries(cfg.policies or ("greedy",)))
     return to_frame(run_games(rules, cfg, seed, 0, games), rules, cfg, seed, 0)

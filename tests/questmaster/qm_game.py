@@ -15,7 +15,7 @@ import functools
 import numpy as np
 
 import simcore.rng
-from questsim import engine as E
+from questsim import engine as E, entries
 from questsim import layout as L
 from questsim import sim
 from questsim import tables as TB
@@ -62,15 +62,31 @@ class QGame:
         simcore.rng.seed_streams(np.uint64(seed), int(game), self.rng)
         self.legal = np.zeros(L.MAX_LEGAL, np.int32)
         self.ev = np.zeros((5000, L.EV_COLS), np.int32)
-        self.pp = np.zeros((L.MAX_PLAYERS, L.MAX_PARAMS), np.float64)
-        self.pp[:, 1] = 3.0                       # greedy defaults: aggression 0, castle_weight 3
+        self.params = np.zeros((L.MAX_PLAYERS, L.MAX_PARAMS), np.float64)
+        self.params[:, 1] = 3.0                   # greedy defaults: aggression 0, castle_weight 3
         c = np.full(L.MAX_PLAYERS, -1, np.int32)
         for i, x in enumerate(chars):
             c[i] = CH[x] if isinstance(x, str) else int(x)
         pol = np.zeros(L.MAX_PLAYERS, np.int32)
         pols = [policies] * self.n if isinstance(policies, int) else list(policies)
         pol[:self.n] = pols
-        E.setup(self.s, self.T, self.ev, self.rng, self.legal, self.pp, int(self.n), c, pol, int(logging))
+        E.setup(self.s, self.T, self.ev, self.rng, self.legal, self._rows(pol), int(self.n), c, pol, int(logging))
+
+    def _rows(self, pids):
+        """The kernels' ``pp`` for seats playing ``pids``: ``params`` and last
+        the address of each seat's policy, for greedy and the planner their
+        entry point (the engine calls them through it, questsim/entries.py)."""
+        pp = np.zeros((L.MAX_PLAYERS, L.MAX_PARAMS + 1), np.float64)
+        pp[:, :L.MAX_PARAMS] = self.params
+        for p, pid in enumerate(pids):
+            if int(pid) in entries.ENTRIES:
+                pp[p, -1] = entries.address(int(pid))
+        return pp
+
+    @property
+    def pp(self):
+        """``pp`` for the policies the state's seats play (a new array: set ``params``)."""
+        return self._rows([self.s[L.G_P + p * L.PS + L.P_POLICY] for p in range(L.MAX_PLAYERS)])
 
     # ---- seat fields
     def b(self, p):

@@ -49,8 +49,8 @@ def _game(chars, policy, params=None, **kw):
     (default: that policy's shipped defaults)."""
     g = QGame(chars, policies=policy, **kw)
     vals = params if params is not None else next(d for i, _n, _p, d in P.BUILTIN_POLICIES if i == policy)
-    g.pp[:, :] = 0.0
-    g.pp[:, :len(vals)] = vals
+    g.params[:, :] = 0.0
+    g.params[:, :len(vals)] = vals
     return g
 
 

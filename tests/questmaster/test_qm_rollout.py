@@ -82,8 +82,9 @@ def test_a_deep_rollout_game_replayed_with_its_log_is_the_batch_game():
 def test_a_plug_in_s_memory_holds_the_table_then_its_own_slots():
     """Each seat's row: its parameters, then for a plug-in with ``scratch``
     the table's rows (every seat's parameters and address) and its own slots
-    (the widest plug-in's), and last its address; a small memory beside
-    rollout's does not overlap the table."""
+    (the widest plug-in's), the entry points rollout uses (the planner's),
+    and last its address; a small memory beside rollout's does not overlap
+    the table."""
     from numba import njit
 
     @njit(cache=False)
@@ -93,10 +94,27 @@ def test_a_plug_in_s_memory_holds_the_table_then_its_own_slots():
     plugins.register_policy("tiny_memory", first, params={"x": 2.0}, scratch=3)
     cfg = sim.Config(players=3, policies=("tiny_memory", "greedy", "rollout"))
     _, _, pp, _ = cfg.resolved(RULES, entry=False)
-    assert pp.shape == (L.MAX_PLAYERS, L.MAX_PARAMS + L.TABLE_SLOTS + rollout.SCRATCH + 1)
+    assert pp.shape == (L.MAX_PLAYERS, L.MAX_PARAMS + L.TABLE_SLOTS + rollout.SCRATCH + 2)
     row = L.MAX_PARAMS + 1
     for seat in (0, 2):    # the plug-ins' rows hold the table
         table = pp[seat, L.MAX_PARAMS:L.MAX_PARAMS + L.TABLE_SLOTS].reshape(L.MAX_PLAYERS, row)
         assert np.array_equal(table[:, :L.MAX_PARAMS], pp[:, :L.MAX_PARAMS])
     assert pp[0, 0] == 2.0 and np.array_equal(pp[2, :len(INFO.defaults)], INFO.defaults)
     assert not pp[1, L.MAX_PARAMS:].any()     # a built-in seat keeps no memory
+
+
+def test_every_seat_s_row_ends_with_its_policy_s_entry_point():
+    """The engine holds no policy but random and first: a seat playing greedy
+    or the planner (or their v2 versions) has its entry point's address last
+    in its row (questsim/entries.py), a random seat 0; rollout's row holds
+    the planner's entry point just before its own, for its copies."""
+    from questsim import entries
+    from questsim.policies import POLICY_GREEDY, POLICY_PLANNER
+    cfg = sim.Config(players=4, policies=("greedy", "planner_v2", "random", "rollout"))
+    _, _, pp, _ = cfg.resolved(RULES)
+    greedy, planner = entries.address(POLICY_GREEDY), entries.address(POLICY_PLANNER)
+    assert 0 != greedy != planner != 0
+    assert list(pp[:3, -1]) == [greedy, planner, 0.0]
+    assert pp[3, -2] == planner and pp[3, -1] == plugins.entry(INFO)
+    table = pp[3, L.MAX_PARAMS:L.MAX_PARAMS + L.TABLE_SLOTS].reshape(L.MAX_PLAYERS, L.MAX_PARAMS + 1)
+    assert list(table[:4, -1]) == list(pp[:4, -1])     # a replay of the other seats calls them the same way
