@@ -23,10 +23,11 @@ Each seat's row of ``pp`` holds its parameters (``MAX_PARAMS`` slots), then
 the working memory of a plug-in registered with ``scratch=N``, the addresses
 of the built-in entry points a plug-in ``uses`` (just before its own), and
 last the address of the seat's policy: a plug-in's entry point, or greedy's
-or the planner's (questsim/entries.py; 0 for random and first). The memory is a copy of the table's rows (every seat's
-parameters and plug-in address, ``layout.TABLE_SLOTS``: a search needs them
-to replay the other seats, rollout.py), then the plug-in's own ``N`` slots,
-zeroed each batch and kept from call to call.
+or the planner's (questsim/entries.py; 0 for random and first). The memory
+is a copy of the table's rows (every seat's parameters and policy address,
+``layout.TABLE_SLOTS``: a search needs them to replay the other seats,
+rollout.py), then the plug-in's own ``N`` slots, zeroed each batch and kept
+from call to call.
 """
 from __future__ import annotations
 

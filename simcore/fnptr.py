@@ -12,9 +12,9 @@ as int64. The engine's cache never depends on the plug-in, and a plug-in
 compiles in seconds (its own function and what it calls), cached like the
 engine under ``$MOURNESIM_CACHE`` / ``$QUESTSIM_CACHE``.
 
-MourneQuest's built-in greedy and planner are called the same way
-(:func:`builtin_address`, ``mournesim/entries.py``), so its engine holds no
-policy: numba links a callee's code into every kernel that calls it and
+Both games' built-in greedy and planner are called the same way
+(:func:`builtin_address`, each game's ``entries.py``), so an engine holds
+no policy: numba links a callee's code into every kernel that calls it and
 optimises it again there, so a policy called from the rule kernels was most
 of the engine's compile.
 
