@@ -28,7 +28,6 @@ from pathlib import Path
 
 import numpy as np
 
-from simcore.errors import InputError
 from simcore.jitcache import engine_sources
 from simcore.plugins import PolicyInfo, PolicyRegistry
 from . import ENGINE_SOURCES, entries, policies
@@ -80,12 +79,14 @@ def _shipped(registry):
 
 
 REGISTRY = PolicyRegistry("mournesim", BUILTIN_POLICIES, _DESCRIPTIONS, RANGES, ARG_SPEC,
-                          engine_sources(Path(__file__).parent, ENGINE_SOURCES), _shipped)
+                          engine_sources(Path(__file__).parent, ENGINE_SOURCES), _shipped, entries)
 register_policy = REGISTRY.register
 load_plugin = REGISTRY.load_plugin
 load_configured = REGISTRY.load_configured
 policies = REGISTRY.policies
 get = REGISTRY.get
+builtin_entry = REGISTRY.builtin_entry     # greedy's and the planner's (entries.py)
+compile_entries = REGISTRY.compile_entries
 __all__ = ["PolicyInfo", "REGISTRY", "register_policy", "load_plugin", "load_configured", "policies", "get",
            "policy_vector", "compile_entries", "engine_for", "RANGES", "PLUGIN_ID", "ARG_SPEC"]
 
@@ -95,16 +96,6 @@ def engine_for(info: PolicyInfo):
     runs every policy, a plug-in through the address in :func:`policy_vector`."""
     from . import game
     return game
-
-
-def compile_entries(names):
-    """Compile (or load from the cache) the entry points of the built-in
-    policies among ``names`` (mournesim/entries.py); a plug-in's compiles
-    when it is first played, since it may call the engine."""
-    for name in names:
-        info = get(name)
-        if info.builtin_id in entries.ENTRIES:
-            entries.address(info.builtin_id)
 
 
 def policy_vector(info: PolicyInfo, params) -> np.ndarray:
@@ -117,12 +108,8 @@ def policy_vector(info: PolicyInfo, params) -> np.ndarray:
     pp = [float(v) for v in params]
     if info.builtin_id < 0:
         pp += [0.0] * info.meta.get("scratch", 0)
-        for name in info.meta.get("uses", ()):
-            used = get(name).builtin_id
-            if used not in entries.ENTRIES:
-                raise InputError(f"policy {info.name} uses {name}, which has no entry point (greedy or planner)")
-            pp.append(float(entries.address(used)))
+        pp += REGISTRY.used_addresses(info)
         pp.append(float(REGISTRY.address(info)))
-    elif info.builtin_id in entries.ENTRIES:
-        pp.append(float(entries.address(info.builtin_id)))
+    elif builtin_entry(info.name):
+        pp.append(float(builtin_entry(info.name)))
     return np.array(pp, np.float64)

@@ -81,12 +81,14 @@ def _shipped(registry):
 
 
 REGISTRY = PolicyRegistry("questsim", BUILTIN_POLICIES, _DESCRIPTIONS, RANGES, ARG_SPEC,
-                          engine_sources(Path(__file__).parent, ENGINE_SOURCES), _shipped)
+                          engine_sources(Path(__file__).parent, ENGINE_SOURCES), _shipped, entries)
 register_policy = REGISTRY.register
 load_plugin = REGISTRY.load_plugin
 load_configured = REGISTRY.load_configured
 policies = REGISTRY.policies
 get = REGISTRY.get
+builtin_entry = REGISTRY.builtin_entry     # greedy's and the planner's (entries.py), 0 for random and first
+compile_entries = REGISTRY.compile_entries
 __all__ = ["PolicyInfo", "REGISTRY", "register_policy", "load_plugin", "load_configured", "policies", "get",
            "entry", "builtin_entry", "compile_entries", "engine_for", "RANGES", "PLUGIN_ID", "ARG_SPEC"]
 
@@ -103,20 +105,3 @@ def entry(info: PolicyInfo) -> int:
     under ``$QUESTSIM_CACHE`` (default ``~/.cache/questsim``; simcore/fnptr.py).
     It goes in the last column of the seat's row of ``pp``."""
     return REGISTRY.address(info)
-
-
-def builtin_entry(name) -> int:
-    """The address of built-in policy ``name``'s entry point (greedy, the
-    planner and their v2 versions: questsim/entries.py), 0 for one the
-    engine plays itself (random, first)."""
-    pid = get(name).builtin_id
-    return entries.address(pid) if pid in entries.ENTRIES else 0
-
-
-def compile_entries(names):
-    """Compile (or load from the cache) the entry points of the built-in
-    policies among ``names``; a plug-in's compiles when it is first played,
-    since it may call the engine."""
-    for name in names:
-        if get(name).builtin_id >= 0:
-            builtin_entry(name)

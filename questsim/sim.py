@@ -101,11 +101,8 @@ class Config:
             if entry and info.builtin_id >= 0:
                 pp[i, -1] = plugins.builtin_entry(name)
             elif entry:
-                used = info.meta.get("uses", ())
-                for k, u in enumerate(used):
-                    if plugins.builtin_entry(u) == 0:
-                        raise InputError(f"policy {name} uses {u}, which has no entry point (greedy or planner)")
-                    pp[i, pp.shape[1] - 1 - len(used) + k] = plugins.builtin_entry(u)
+                used = plugins.REGISTRY.used_addresses(info)     # just before its own
+                pp[i, pp.shape[1] - 1 - len(used):pp.shape[1] - 1] = used
                 pp[i, -1] = plugins.entry(info)
         # working memory starts with the table: every seat's parameters and
         # policy's address, which a search needs to replay the other seats

@@ -149,10 +149,13 @@ class PolicyRegistry:
     ``$PROG_CACHE``, the entry-point group ``prog.policies``); ``arg_spec`` is
     a plug-in's arguments in the order the engine passes them; ``sources``
     the engine files a compiled entry point depends on; ``shipped`` registers
-    the policies the game ships as plug-ins (the rollout search)."""
+    the policies the game ships as plug-ins (the rollout search);
+    ``entries`` the game's module of built-in entry points (``ENTRIES``, its
+    policy ids, and ``address(id)``: greedy's and the planner's)."""
 
-    def __init__(self, prog, builtins, descriptions, ranges, arg_spec, sources, shipped=None):
+    def __init__(self, prog, builtins, descriptions, ranges, arg_spec, sources, shipped=None, entries=None):
         self.prog, self.arg_spec, self.sources, self._shipped = prog, arg_spec, tuple(sources), shipped
+        self.entries = entries
         self.ranges = ranges
         self._infos = {name: PolicyInfo(name, descriptions.get(name, ""), tuple(pn), tuple(d), builtin_id=pid,
                                         ranges={n: ranges[n] for n in pn})
@@ -233,6 +236,32 @@ class PolicyRegistry:
         plug-ins (the shipped ones register themselves)."""
         return tuple(sorted({p.source if Path(p.source).is_file() else p.module
                              for p in self.policies() if p.builtin_id < 0 and p.name not in self._shipped_names}))
+
+    def builtin_entry(self, name) -> int:
+        """The address of built-in policy ``name``'s entry point (compiled or
+        loaded from the cache on first use), 0 for one the engine plays
+        itself (random, first)."""
+        pid = self.get(name).builtin_id
+        return self.entries.address(pid) if self.entries and pid in self.entries.ENTRIES else 0
+
+    def compile_entries(self, names):
+        """Compile (or load) the entry points of the built-in policies among
+        ``names``; a plug-in's compiles when it is first played, since it may
+        call the engine."""
+        for name in names:
+            if self.get(name).builtin_id >= 0:
+                self.builtin_entry(name)
+
+    def used_addresses(self, info: PolicyInfo) -> list:
+        """The addresses of the built-in entry points plug-in ``info``
+        ``uses``, in order; one InputError line for a policy without one."""
+        out = []
+        for name in info.meta.get("uses", ()):
+            addr = self.builtin_entry(name)
+            if not addr:
+                raise InputError(f"policy {info.name} uses {name}, which has no entry point (greedy or planner)")
+            out.append(float(addr))
+        return out
 
     def address(self, info: PolicyInfo) -> int:
         """The address of plug-in ``info``'s entry point, compiled once and
