@@ -295,8 +295,9 @@ def arrive(s, T, ev, rng, legal, pp, h):
         draw_relic(s, T, ev, rng, legal, pp, h)
 
 
-@kernel
+@inlined
 def can_enter(s, T, h, sp):
+    """Whether hero ``h`` may step onto ``sp`` (inlined: asked for every neighbour)."""
     if T[TB.O_KIND + sp] == L.K_DISC:
         return False
     if sp == s[L.G_FORBID]:

@@ -61,10 +61,13 @@ def combat_effects(s, T, ev, rng, legal, pp, seat, opp, start, count, attacking,
             gain_hp(s, T, ev, seat, n)
 
 
-@kernel
+@inlined
 def card_window(s, T, ev, rng, legal, pp, seat, opp, attacking):
     """The attacker adds attack cards and abilities, or the defender shield
-    cards and abilities, each paid from Mp, until done (QM-DUEL-05/06, QM-GAP-20)."""
+    cards and abilities, each paid from Mp, until done (QM-DUEL-05/06, QM-GAP-20).
+    Inlined into its two calls in ``duel_with``, as is ``count_target``:
+    that wins back part of what calling the policies through an address
+    costs (random 2.7%, greedy 1.3% more games/s; the same games)."""
     b = pb(seat)
     ch = TB.O_CHAR + s[b + L.P_CHAR] * TB.CH
     items = 0
@@ -169,7 +172,7 @@ def one_attack(s, T, ev, rng, legal, pp, att, dfn, at, cost):
     lose_hp(s, T, ev, dfn, np.int64(dmg))
 
 
-@kernel
+@inlined
 def count_target(s, T, legal, n, att, dfn):
     """Count a fight's target choice by what the target was among the
     ``n`` opponents on offer (``legal``): the castle leader, within 5 Hp of
