@@ -55,6 +55,10 @@ BUILTIN_POLICIES = (
     (POLICY_PLANNER, "planner", PLANNER_PARAMS, PLANNER_DEFAULTS),
 )
 OPB = L.OP_BASE
+# ``need`` outside a turn, where no score reads it: int64 like team_needs'
+# own result, which is inlined, so that numba types ``need`` as one tuple and
+# compiles plan_turn once (literal zeros made it a second type)
+NO_NEED = (np.int64(0), np.int64(0), np.int64(0), np.int64(0))
 # a policy's arguments, in the order decide() passes them to an entry point
 # (C types: simcore.fnptr.c_signature; an array is (pointer, length))
 ARG_SPEC = (("s", "int32"), ("T", "int32"), ("legal", "int32"), ("n", None), ("rng", "uint64"),
@@ -231,7 +235,7 @@ def score_all(s, T, legal, n, pp, h, goal, scores, mode=0):
     returns the best score."""
     is_turn = legal[0] // OPB < L.R_ACCEPT
     # the scoring loop of best_scored, storing every score
-    need = team_needs(s, T) if is_turn else (0, 0, 0, 0)
+    need = team_needs(s, T) if is_turn else NO_NEED
     mg = -1
     mgoal = -1
     best = -1e9
@@ -282,7 +286,7 @@ def best_scored_mode(s, T, legal, n, rng, pp, h, goal, mode):
     if n > 62:
         return best_scored_array(s, T, legal, n, rng, pp, h, goal, mode)
     is_turn = legal[0] // OPB < L.R_ACCEPT
-    need = team_needs(s, T) if is_turn else (0, 0, 0, 0)
+    need = team_needs(s, T) if is_turn else NO_NEED
     # goal_space of the hero a move_to would move, kept for the last such
     # hero: its choices come one per crossroads in a row
     mg = -1

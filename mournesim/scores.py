@@ -40,10 +40,12 @@ def team_need(s, T, t):
     return need
 
 
-@kernel
+@inlined
 def team_needs(s, T):
     """``team_need`` of the four charm types at once, in one pass over the
-    discs and heroes (the scoring of a turn reads it for many choices)."""
+    discs and heroes (the scoring of a turn reads it for many choices).
+    Inlined, as ``danger_at``: a call passes the state and rules arrays field
+    by field (both inlined: greedy 4% more games/s, the same games)."""
     n0 = 0
     n1 = 0
     n2 = 0
@@ -137,9 +139,10 @@ def goal_space(s, T, h):
     return nearest_of(T, pos, TB.O_NEXUS)
 
 
-@kernel
+@inlined
 def danger_at(s, T, h, sp, risk):
-    """Penalty for stepping onto ``sp``: an enemy there the hero cannot beat."""
+    """Penalty for stepping onto ``sp``: an enemy there the hero cannot beat
+    (inlined: asked for every move scored, see ``team_needs``)."""
     pen = 0.0
     for k in range(4):
         if s[nb(k) + L.NM_POS] == sp:

@@ -27,19 +27,10 @@ def pbase(seat):
 @inlined
 def card_value(T, kind):
     """Rough worth of an Item card: the sum of its effect amounts (a shield +5
-    beats a +2; a Phoenix's revival counts its Hp)."""
+    beats a +2; a Phoenix's revival counts its Hp), summed once by the
+    tables (``tables._item_worth``), less 0.3 a point of its cost."""
     o = TB.O_ITEM + kind * TB.IK
-    v = 0.0
-    for i in range(T[o + 6]):
-        row = TB.O_EFF + (T[o + 5] + i) * L.EW
-        op = T[row + L.E_OP]
-        if op == L.OP_ABSORB:
-            v += 4.0
-        elif op == L.OP_REVIVE:
-            v += T[row + L.E_N] + 3.0
-        else:
-            v += T[row + L.E_N]
-    return v - 0.3 * T[o + 3]
+    return float(T[o + TB.IK_WORTH]) - 0.3 * T[o + 3]
 
 
 @kernel

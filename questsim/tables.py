@@ -56,7 +56,8 @@ O_CASTLE_UP = _sec(16)                        # (start, count) per castle
 O_CASTLE_LOW = _sec(16)
 CH = 4 + 2 * MAX_ATTACKS + 5 * MAX_ABILITIES  # race, hp, at, n_attacks, attacks, n_ab... (see _char_block)
 O_CHAR = _sec(MAX_CHARACTERS * CH)
-IK = 7                                        # count, colour(0 red/1 blue), symbol, cost, when, eff start, eff n
+IK = 8                                        # count, colour(0 red/1 blue), symbol, cost, when, eff start, eff n, worth
+IK_WORTH = 7                                  # the card's effect amounts summed, see _item_worth
 O_ITEM = _sec(MAX_ITEM_KINDS * IK)
 EK = 3                                        # count, eff start, eff n
 O_EVENT = _sec(MAX_EVENT_KINDS * EK)
@@ -92,6 +93,24 @@ class Names:
 
 def _face(f):
     return f if isinstance(f, int) else -("", "sword", "bomb", "chest").index(f)
+
+
+def _item_worth(T, o):
+    """The whole-number part of the policies' rough worth of the Item card
+    whose block starts at ``o`` (scores.card_value, read for every card in
+    every hand it weighs): its effect amounts summed, an absorb counting 4
+    and a revival its Hp plus 3."""
+    v = 0
+    for i in range(int(T[o + 6])):
+        row = O_EFF + (int(T[o + 5]) + i) * L.EW
+        op = int(T[row + L.E_OP])
+        if op == L.OP_ABSORB:
+            v += 4
+        elif op == L.OP_REVIVE:
+            v += int(T[row + L.E_N]) + 3
+        else:
+            v += int(T[row + L.E_N])
+    return v
 
 
 class _Effects:
@@ -247,6 +266,7 @@ def compile_tables(rs: Ruleset):
         T[o], T[o + 1], T[o + 2], T[o + 3] = it.count, int(it.colour == "blue"), ITEM_SYMBOLS.index(it.symbol), it.cost
         T[o + 4] = FOOT_TIMES.index(it.when) if it.when else -1
         T[o + 5: o + 7] = E.add(it.effects)
+        T[o + IK_WORTH] = _item_worth(T, o)
     if sum(rs.items[k].count for k in items) > L.MAX_ITEM_CARDS:
         raise InputError(f"items: at most {L.MAX_ITEM_CARDS} cards in the deck")
     if sum(rs.events[k].count for k in events) > L.MAX_EVENT_CARDS:

@@ -11,10 +11,10 @@ from collections import Counter
 
 import pytest
 
-from questsim import layout as L, sim, tables as TB
+from questsim import layout as L, scores, sim, tables as TB
 from questsim.replay import replay
 
-from .qm_game import BOMB, SWORD, _quiet_pair
+from .qm_game import BOMB, IT, SWORD, _quiet_pair
 
 RULES = sim.prepare()
 TOGGLES = list(RULES.ruleset.toggles.model_dump())
@@ -88,6 +88,22 @@ def _square_choice(hp, kind):
     g.clear_log()
     g.land(0, 5)
     return not g.events("decline_square")
+
+
+@pytest.mark.parametrize("item,worth", [
+    ("sword", 1.0),                      # attack +1, no cost
+    ("battle_axe", 3.0 - 0.3 * 2),       # attack +3, cost 2
+    ("fairy_bow", 1.0 + 1.0 - 0.3 * 2),  # attack +1 and destroys 1 card
+    ("great_sword", 2.0 - 0.3),          # +1, and +1 more for a warrior
+    ("shield_5", 5.0 - 0.3 * 3),
+    ("life_mirror", 4.0 - 0.3 * 3),      # an absorbed attack counts 4
+    ("phoenix", 5.0 + 3.0),              # a revival counts its Hp 5, plus 3
+])
+def test_the_policies_worth_of_an_item_card_sums_its_effects_less_its_cost(item, worth):
+    """The policies' rough worth of an Item card (``scores.card_value``, the
+    tables summing its effect amounts once): each shipped card's effects, as
+    the ruleset prints them, less 0.3 a point of its cost."""
+    assert scores.card_value(RULES.T, IT[item]) == pytest.approx(worth, abs=1e-12)
 
 
 def test_greedy_declines_an_event_card_only_when_it_could_be_knocked_out():
