@@ -31,7 +31,7 @@ its plan of behaviour v2) and ``plan_parts`` (the parts added in issue 15).
 import numpy as np
 
 from simcore.fnptr import FAILED, FAILED_BIT, call_address
-from simcore.jit import inlined, kernel, needs_nrt
+from simcore.jit import inlined, kernel
 from simcore.rng import STREAM_POLICY, randint
 from . import layout as L
 from . import tables as TB
@@ -234,7 +234,7 @@ def score_all(s, T, legal, n, pp, h, goal, scores, mode=0):
     (``mode`` 1: with the planner's changes, see ``best_scored_mode``);
     returns the best score."""
     is_turn = legal[0] // OPB < L.R_ACCEPT
-    # the scoring loop of best_scored, storing every score
+    # best_scored_mode's scoring loop, storing every score (for rollout)
     need = team_needs(s, T) if is_turn else NO_NEED
     mg = -1
     mgoal = -1
@@ -263,13 +263,6 @@ def score_all(s, T, legal, n, pp, h, goal, scores, mode=0):
 
 
 @kernel
-def best_scored(s, T, legal, n, rng, pp, h, goal):
-    """The legal choice with greedy's best score towards ``goal`` (ties:
-    random); see ``best_scored_mode``."""
-    return best_scored_mode(s, T, legal, n, rng, pp, h, goal, np.int64(0))
-
-
-@kernel
 def best_scored_mode(s, T, legal, n, rng, pp, h, goal, mode):
     """The legal choice with the best score towards ``goal`` (ties: random);
     ``mode`` 0 scores as greedy, 1 adds the planner's changes (``plan_turn``,
@@ -282,74 +275,76 @@ def best_scored_mode(s, T, legal, n, rng, pp, h, goal, mode):
     bit mask, so no score array is allocated: when a new best arrives, the
     earlier ties all stay (the lowest of them is within 1e-9 of it) or all
     drop (the old best is not). Anything else, or more than 62 choices, is
-    settled exactly by ``best_scored_array``."""
-    if n > 62:
-        return best_scored_array(s, T, legal, n, rng, pp, h, goal, mode)
+    settled exactly by scoring again (scores read the position only, so they
+    come out the same): a second pass counts the ties of the best score and
+    a third finds the one drawn. One scoring loop serves all three passes,
+    so numba compiles the scoring once here (rollout's ``score_all`` keeps
+    every score)."""
     is_turn = legal[0] // OPB < L.R_ACCEPT
     need = team_needs(s, T) if is_turn else NO_NEED
-    # goal_space of the hero a move_to would move, kept for the last such
-    # hero: its choices come one per crossroads in a row
-    mg = -1
-    mgoal = -1
     best = -1e9
     mask = 0
     nbest = 0
     lowest = np.inf   # the lowest score among the ties so far
-    for i in range(n):
-        op = legal[i] // OPB
-        arg = legal[i] % OPB
-        if is_turn:
-            g = moved_hero(s, T, op, arg)
-            if g >= 0 and g != h and g != mg:
-                mg = g
-                mgoal = goal_space(s, T, g)
-            v = score_turn(s, T, h, op, arg, goal, pp, need, mgoal)
-            if mode == 1 and op != L.A_MOVE and op != L.A_ATTACK and op != L.A_END:
-                v = plan_turn(s, T, h, op, arg, goal, pp, need, v)
-        else:
-            v = score_other(s, T, h, op, arg)
-            if mode == 1 and (op == L.R_TALISMAN or op == L.A_LOSE_CHARM or op >= L.A_REWARD_EQUIPMENT):
-                v = plan_other(s, T, h, op, arg, pp, v)
-            elif mode == 0 and op == L.R_TALISMAN and param(pp, 2, 1.0) > 0:
-                v = greedy_talisman(s, T, v)
-        if v > best:
-            if best < v - 1e-9:
-                mask = 0
-                nbest = 0
-                lowest = v
-            elif lowest < v - 1e-9:
-                return best_scored_array(s, T, legal, n, rng, pp, h, goal, mode)
+    exact = n <= 62   # the bit mask holds the ties
+    pick = 0
+    for rnd in range(3):
+        # goal_space of the hero a move_to would move, kept for the last such
+        # hero: its choices come one per crossroads in a row
+        mg = -1
+        mgoal = -1
+        for i in range(n):
+            op = legal[i] // OPB
+            arg = legal[i] % OPB
+            if is_turn:
+                g = moved_hero(s, T, op, arg)
+                if g >= 0 and g != h and g != mg:
+                    mg = g
+                    mgoal = goal_space(s, T, g)
+                v = score_turn(s, T, h, op, arg, goal, pp, need, mgoal)
+                if mode == 1 and op != L.A_MOVE and op != L.A_ATTACK and op != L.A_END:
+                    v = plan_turn(s, T, h, op, arg, goal, pp, need, v)
             else:
-                lowest = min(lowest, v)
-            best = v
-            mask |= 1 << i
-            nbest += 1
-        elif v >= best - 1e-9:
-            mask |= 1 << i
-            nbest += 1
-            lowest = min(lowest, v)
-    pick = randint(rng, STREAM_POLICY, nbest) if nbest > 1 else 0
-    for i in range(n):
-        if (mask >> i) & 1:
-            if pick == 0:
-                return legal[i]
-            pick -= 1
-    return legal[0]
-
-
-@needs_nrt
-def best_scored_array(s, T, legal, n, rng, pp, h, goal, mode):
-    """``best_scored_mode`` by storing every score, then the ties."""
-    scores = np.empty(n, np.float64)
-    best = score_all(s, T, legal, n, pp, h, goal, scores, mode)
-    nbest = 0
-    for i in range(n):
-        if scores[i] >= best - 1e-9:
-            nbest += 1
-    pick = randint(rng, STREAM_POLICY, nbest) if nbest > 1 else 0
-    for i in range(n):
-        if scores[i] >= best - 1e-9:
-            if pick == 0:
-                return legal[i]
-            pick -= 1
+                v = score_other(s, T, h, op, arg)
+                if mode == 1 and (op == L.R_TALISMAN or op == L.A_LOSE_CHARM or op >= L.A_REWARD_EQUIPMENT):
+                    v = plan_other(s, T, h, op, arg, pp, v)
+                elif mode == 0 and op == L.R_TALISMAN and param(pp, 2, 1.0) > 0:
+                    v = greedy_talisman(s, T, v)
+            if rnd == 0:
+                if v > best:
+                    if best < v - 1e-9:
+                        mask = 0
+                        nbest = 0
+                        lowest = v
+                    elif lowest < v - 1e-9:
+                        exact = False
+                    else:
+                        lowest = min(lowest, v)
+                    best = v
+                    if exact:
+                        mask |= 1 << i
+                        nbest += 1
+                elif v >= best - 1e-9 and exact:
+                    mask |= 1 << i
+                    nbest += 1
+                    lowest = min(lowest, v)
+            elif v >= best - 1e-9:
+                if rnd == 1:
+                    nbest += 1
+                elif pick == 0:
+                    return legal[i]
+                else:
+                    pick -= 1
+        if rnd == 0 and exact:
+            pick = randint(rng, STREAM_POLICY, nbest) if nbest > 1 else 0
+            for i in range(n):
+                if (mask >> i) & 1:
+                    if pick == 0:
+                        return legal[i]
+                    pick -= 1
+            return legal[0]
+        if rnd == 0:
+            nbest = 0
+        elif rnd == 1:
+            pick = randint(rng, STREAM_POLICY, nbest) if nbest > 1 else 0
     return legal[0]

@@ -219,17 +219,18 @@ def score_turn(s, T, h, op, arg, goal, pp, need, other_goal):
                 and s[L.G_NEXUS_USED] == 0 and s[L.G_EQ_N] > 0 and T[TB.P_T_NEXUS_STANDING] == 0):
             # a Nexus gives Equipment to a hero who moves on to it (MQ-GAP-60):
             # step off, to step back on
-            return 0.5 - danger_at(s, T, h, arg, risk)
-        d0 = T[TB.O_DIST_H + pos * TB.DIST_W + goal]
-        d1 = T[TB.O_DIST_H + arg * TB.DIST_W + goal]
-        if T[TB.O_KIND + pos] == L.K_DISC:
-            d0 = 3
-            d1 = 0 if arg == goal else 2
-        v = 1.0 + 2.0 * (d0 - d1)
-        if T[TB.O_KIND + arg] == L.K_NEXUS and s[L.G_NEXUS_USED] == 0 and s[L.G_EQ_N] > 0:
-            v += 1.5
-        v -= danger_at(s, T, h, arg, risk)
-        return v
+            v = 0.5
+        else:
+            d0 = T[TB.O_DIST_H + pos * TB.DIST_W + goal]
+            d1 = T[TB.O_DIST_H + arg * TB.DIST_W + goal]
+            if T[TB.O_KIND + pos] == L.K_DISC:
+                d0 = 3
+                d1 = 0 if arg == goal else 2
+            v = 1.0 + 2.0 * (d0 - d1)
+            if T[TB.O_KIND + arg] == L.K_NEXUS and s[L.G_NEXUS_USED] == 0 and s[L.G_EQ_N] > 0:
+                v += 1.5
+        # one call site: danger_at is inlined
+        return v - danger_at(s, T, h, arg, risk)
     if op == L.A_TRADE:
         a = arg // 4
         b = arg % 4
