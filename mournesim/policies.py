@@ -112,7 +112,7 @@ def greedy(s, T, legal, n, rng, pp, h):
     """Pick the legal choice with the best rule-of-thumb score (ties: random)."""
     # turn actions have ops below R_ACCEPT (END is absent on a first turn)
     goal = goal_space(s, T, h) if legal[0] // OPB < L.R_ACCEPT else -1
-    return best_scored_mode(s, T, legal, n, rng, pp, h, goal, np.int64(0))
+    return best_scored_mode(s, T, legal, n, rng, pp, h, goal, None)
 
 
 @kernel
@@ -198,7 +198,7 @@ def planner(s, T, legal, n, rng, pp, h):
     most urgent first; the team gets ready for the Shimnavore; talismans are
     kept for the Final Battle; in it each hero holds its own Key Stone."""
     if legal[0] // OPB < L.R_ACCEPT:
-        return best_scored_mode(s, T, legal, n, rng, pp, h, plan_goal(s, T, h, pp), np.int64(1))
+        return best_scored_mode(s, T, legal, n, rng, pp, h, plan_goal(s, T, h, pp), True)
     op0 = legal[n - 1] // OPB
     if (op0 == L.R_TALISMAN or op0 == L.R_RELIC or op0 == L.R_SKILL) and param(pp, 3, 1.0) > 0 \
             and s[L.G_FINAL] == L.FB_NONE and life_left(s, T, h) > 1:
@@ -210,7 +210,7 @@ def planner(s, T, legal, n, rng, pp, h):
                 for i in range(n):
                     if legal[i] // OPB == L.R_ACCEPT:
                         return legal[i]
-    return best_scored_mode(s, T, legal, n, rng, pp, h, np.int64(-1), np.int64(1))
+    return best_scored_mode(s, T, legal, n, rng, pp, h, np.int64(-1), True)
 
 
 @kernel
@@ -229,9 +229,10 @@ def moved_hero(s, T, op, arg):
 
 
 @kernel
-def score_all(s, T, legal, n, pp, h, goal, scores, mode=0):
+def score_all(s, T, legal, n, pp, h, goal, scores, plan):
     """Fill ``scores[:n]`` with the rule-of-thumb score of each legal choice
-    (``mode`` 1: with the planner's changes, see ``best_scored_mode``);
+    (``plan``: None as greedy, True with the planner's changes, see
+    ``best_scored_mode``);
     returns the best score."""
     is_turn = legal[0] // OPB < L.R_ACCEPT
     # best_scored_mode's scoring loop, storing every score (for rollout)
@@ -248,13 +249,13 @@ def score_all(s, T, legal, n, pp, h, goal, scores, mode=0):
                 mg = g
                 mgoal = goal_space(s, T, g)
             v = score_turn(s, T, h, op, arg, goal, pp, need, mgoal)
-            if mode == 1 and op != L.A_MOVE and op != L.A_ATTACK and op != L.A_END:
+            if plan is not None and op != L.A_MOVE and op != L.A_ATTACK and op != L.A_END:
                 v = plan_turn(s, T, h, op, arg, goal, pp, need, v)
         else:
             v = score_other(s, T, h, op, arg)
-            if mode == 1 and (op == L.R_TALISMAN or op == L.A_LOSE_CHARM or op >= L.A_REWARD_EQUIPMENT):
+            if plan is not None and (op == L.R_TALISMAN or op == L.A_LOSE_CHARM or op >= L.A_REWARD_EQUIPMENT):
                 v = plan_other(s, T, h, op, arg, pp, v)
-            elif mode == 0 and op == L.R_TALISMAN and param(pp, 2, 1.0) > 0:
+            elif plan is None and op == L.R_TALISMAN and param(pp, 2, 1.0) > 0:
                 v = greedy_talisman(s, T, v)
         scores[i] = v
         if v > best:
@@ -263,12 +264,16 @@ def score_all(s, T, legal, n, pp, h, goal, scores, mode=0):
 
 
 @kernel
-def best_scored_mode(s, T, legal, n, rng, pp, h, goal, mode):
+def best_scored_mode(s, T, legal, n, rng, pp, h, goal, plan):
     """The legal choice with the best score towards ``goal`` (ties: random);
-    ``mode`` 0 scores as greedy, 1 adds the planner's changes (``plan_turn``,
-    ``plan_other``), which leave every score as it is when their parts are off.
-    Callers pass ``goal`` and ``mode`` as np.int64: a literal (0, 1, -1) would
-    make numba compile this function once per literal value.
+    ``plan`` None scores as greedy, True adds the planner's changes
+    (``plan_turn``, ``plan_other``), which leave every score as it is when
+    their parts are off. Callers pass ``goal`` as np.int64 (a literal would
+    make numba compile this function once per value) and ``plan`` as None or
+    the literal True on purpose: numba compiles it once for each, and in
+    greedy's (None) prunes the planner's branches before typing them, so
+    greedy's compile leaves out the planner's scoring and all it calls
+    (about 5 s of compile, most of the first run's greedy entry).
 
     The ties are every choice scoring within 1e-9 of the best score, and one
     is drawn uniformly in legal order. They are tracked while scoring as a
@@ -302,13 +307,13 @@ def best_scored_mode(s, T, legal, n, rng, pp, h, goal, mode):
                     mg = g
                     mgoal = goal_space(s, T, g)
                 v = score_turn(s, T, h, op, arg, goal, pp, need, mgoal)
-                if mode == 1 and op != L.A_MOVE and op != L.A_ATTACK and op != L.A_END:
+                if plan is not None and op != L.A_MOVE and op != L.A_ATTACK and op != L.A_END:
                     v = plan_turn(s, T, h, op, arg, goal, pp, need, v)
             else:
                 v = score_other(s, T, h, op, arg)
-                if mode == 1 and (op == L.R_TALISMAN or op == L.A_LOSE_CHARM or op >= L.A_REWARD_EQUIPMENT):
+                if plan is not None and (op == L.R_TALISMAN or op == L.A_LOSE_CHARM or op >= L.A_REWARD_EQUIPMENT):
                     v = plan_other(s, T, h, op, arg, pp, v)
-                elif mode == 0 and op == L.R_TALISMAN and param(pp, 2, 1.0) > 0:
+                elif plan is None and op == L.R_TALISMAN and param(pp, 2, 1.0) > 0:
                     v = greedy_talisman(s, T, v)
             if rnd == 0:
                 if v > best:

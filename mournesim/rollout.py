@@ -135,7 +135,7 @@ def pick(s, T, legal, n, rng, pp, h, resumable):
             return planner(s, T, legal, n, rng, pp, h)
         return search_replayed(s, T, legal, n, rng, pp, h, width, samples)
     scores = np.empty(n, np.float64)
-    score_all(s, T, legal, n, pp, h, plan_goal(s, T, h, pp), scores, np.int64(1))
+    score_all(s, T, legal, n, pp, h, plan_goal(s, T, h, pp), scores, True)
     # the planner's best few, best first (ties in legal order)
     k = min(width, n)
     cand = np.empty(k, np.int32)      # legal codes, int32 as the engine passes them: one compile

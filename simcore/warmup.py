@@ -51,7 +51,7 @@ _TUPLE = re.compile(r"UniTuple\((\w+) x (\d+)\)$")
 def parse_type(text):
     """The numba type written ``text`` (``str()`` of a type), for the types
     engine kernels take: C arrays (read-only too: a module's constant array),
-    integers, floats, booleans, their literals and tuples of one type.
+    integers, floats, booleans, their literals, tuples of one type and None.
     ``None`` for anything else."""
     from numba.core import types
     m = _ARRAY.match(text)
@@ -65,7 +65,9 @@ def parse_type(text):
     m = _TUPLE.match(text)
     if m:
         item = parse_type(m.group(1))
-        return types.UniTuple(item, int(m.group(2))) if item is not None else None
+        return types.UniTuple(item, int(m.group(2))) if item not in (None, types.none) else None
+    if text == "none":          # an argument passed as None, so numba prunes its branches
+        return types.none
     if text in ("Literal[bool](True)", "Literal[bool](False)"):
         return types.literal(text.endswith("(True)"))
     t = types.boolean if text == "bool" else getattr(types, text, None)

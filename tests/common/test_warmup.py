@@ -21,13 +21,13 @@ from simcore.game import games
                                types.Array(types.uint64, 1, "C"), types.Array(types.int64, 1, "C", readonly=True),
                                types.int64, types.int32, types.uint64,
                                types.float64, types.boolean, types.literal(0), types.literal(-1),
-                               types.literal(False), types.UniTuple(types.int64, 4)])
+                               types.literal(False), types.UniTuple(types.int64, 4), types.none])
 def test_every_argument_type_of_the_engine_reads_back_from_its_text(t):
     assert warmup.parse_type(str(t)) == t
 
 
 def test_a_type_it_cannot_read_is_refused_not_guessed():
-    for text in ("array(int32, 1d, A, readonly)", "Tuple(int64, float64)", "UniTuple(none x 2)", "float", "none", "class(int32)"):
+    for text in ("array(int32, 1d, A, readonly)", "Tuple(int64, float64)", "UniTuple(none x 2)", "float", "class(int32)"):
         assert warmup.parse_type(text) is None
 
 

@@ -300,10 +300,10 @@ def test_final_battle_posts_cover_the_wall():
         assert int(post_for(g.s, g.T, 0, True, g.pp)) == -1
 
 
-@pytest.mark.parametrize("mode", [0, 1])
+@pytest.mark.parametrize("plan", [None, True])
 @pytest.mark.parametrize("copies", [1, 3, 12])
-def test_the_best_scored_choice_is_drawn_among_every_choice_tied_with_the_best(mode, copies):
-    """greedy (mode 0) and the planner (mode 1) take the legal choice with
+def test_the_best_scored_choice_is_drawn_among_every_choice_tied_with_the_best(plan, copies):
+    """greedy (``plan`` None) and the planner (True) take the legal choice with
     the best score, a tie (within 1e-9 of it) drawn uniformly in legal order
     with one draw of the policy stream. ``best_scored_mode`` keeps the ties
     as a bit mask and past 62 choices scores again instead: checked against
@@ -315,21 +315,21 @@ def test_the_best_scored_choice_is_drawn_among_every_choice_tied_with_the_best(m
     from mournesim.scores import goal_space
     from .mq_positions import quiet_game
     g = quiet_game()
-    pp = np.array(PLANNER_DEFAULTS if mode else (0.55, 1.0, 1.0))
+    pp = np.array(PLANNER_DEFAULTS if plan else (0.55, 1.0, 1.0))
     checked = past_62 = 0
     for turn in range(24):
         h = turn % 4
         g.begin_turn(h)
         legal = np.tile(np.array(g.legal_codes(h), np.int32), copies)
         n = len(legal)
-        goal = int(plan_goal(g.s, g.T, h, pp) if mode else goal_space(g.s, g.T, h))
+        goal = int(plan_goal(g.s, g.T, h, pp) if plan else goal_space(g.s, g.T, h))
         scores = np.empty(n)
-        best = score_all(g.s, g.T, legal, n, pp, h, goal, scores, mode)
+        best = score_all(g.s, g.T, legal, n, pp, h, goal, scores, plan)
         ties = [i for i in range(n) if scores[i] >= best - 1e-9]
         want_rng = g.rng.copy()
         pick = randint(want_rng, STREAM_POLICY, len(ties)) if len(ties) > 1 else 0
         got_rng = g.rng.copy()
-        assert best_scored_mode(g.s, g.T, legal, n, got_rng, pp, h, goal, mode) == legal[ties[pick]]
+        assert best_scored_mode(g.s, g.T, legal, n, got_rng, pp, h, goal, plan) == legal[ties[pick]]
         assert (got_rng == want_rng).all()
         checked += 1
         past_62 += n > 62
