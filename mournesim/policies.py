@@ -24,7 +24,7 @@ each, in ``decide``; every other policy is called through the address at the
 end of ``pp``, greedy and the planner behind the entry points of
 ``entries``), the ``greedy`` and ``planner`` kernels with the
 planner's goal (``plan_goal``) and the best-scored choice both play
-(``best_scored_mode``, ``score_all``). What they score and plan is in
+(``best_scored_mode``). What they score and plan is in
 ``scores`` (greedy's rules of thumb), ``plan`` (the planner's parameters and
 its plan of behaviour v2) and ``plan_parts`` (the parts added in issue 15).
 """
@@ -112,7 +112,7 @@ def greedy(s, T, legal, n, rng, pp, h):
     """Pick the legal choice with the best rule-of-thumb score (ties: random)."""
     # turn actions have ops below R_ACCEPT (END is absent on a first turn)
     goal = goal_space(s, T, h) if legal[0] // OPB < L.R_ACCEPT else -1
-    return best_scored_mode(s, T, legal, n, rng, pp, h, goal, None)
+    return best_scored_mode(s, T, legal, n, rng, pp, h, goal, None, None)
 
 
 @kernel
@@ -198,7 +198,7 @@ def planner(s, T, legal, n, rng, pp, h):
     most urgent first; the team gets ready for the Shimnavore; talismans are
     kept for the Final Battle; in it each hero holds its own Key Stone."""
     if legal[0] // OPB < L.R_ACCEPT:
-        return best_scored_mode(s, T, legal, n, rng, pp, h, plan_goal(s, T, h, pp), True)
+        return best_scored_mode(s, T, legal, n, rng, pp, h, plan_goal(s, T, h, pp), True, None)
     op0 = legal[n - 1] // OPB
     if (op0 == L.R_TALISMAN or op0 == L.R_RELIC or op0 == L.R_SKILL) and param(pp, 3, 1.0) > 0 \
             and s[L.G_FINAL] == L.FB_NONE and life_left(s, T, h) > 1:
@@ -210,7 +210,7 @@ def planner(s, T, legal, n, rng, pp, h):
                 for i in range(n):
                     if legal[i] // OPB == L.R_ACCEPT:
                         return legal[i]
-    return best_scored_mode(s, T, legal, n, rng, pp, h, np.int64(-1), True)
+    return best_scored_mode(s, T, legal, n, rng, pp, h, np.int64(-1), True, None)
 
 
 @kernel
@@ -229,42 +229,7 @@ def moved_hero(s, T, op, arg):
 
 
 @kernel
-def score_all(s, T, legal, n, pp, h, goal, scores, plan):
-    """Fill ``scores[:n]`` with the rule-of-thumb score of each legal choice
-    (``plan``: None as greedy, True with the planner's changes, see
-    ``best_scored_mode``);
-    returns the best score."""
-    is_turn = legal[0] // OPB < L.R_ACCEPT
-    # best_scored_mode's scoring loop, storing every score (for rollout)
-    need = team_needs(s, T) if is_turn else NO_NEED
-    mg = -1
-    mgoal = -1
-    best = -1e9
-    for i in range(n):
-        op = legal[i] // OPB
-        arg = legal[i] % OPB
-        if is_turn:
-            g = moved_hero(s, T, op, arg)
-            if g >= 0 and g != h and g != mg:
-                mg = g
-                mgoal = goal_space(s, T, g)
-            v = score_turn(s, T, h, op, arg, goal, pp, need, mgoal)
-            if plan is not None and op != L.A_MOVE and op != L.A_ATTACK and op != L.A_END:
-                v = plan_turn(s, T, h, op, arg, goal, pp, need, v)
-        else:
-            v = score_other(s, T, h, op, arg)
-            if plan is not None and (op == L.R_TALISMAN or op == L.A_LOSE_CHARM or op >= L.A_REWARD_EQUIPMENT):
-                v = plan_other(s, T, h, op, arg, pp, v)
-            elif plan is None and op == L.R_TALISMAN and param(pp, 2, 1.0) > 0:
-                v = greedy_talisman(s, T, v)
-        scores[i] = v
-        if v > best:
-            best = v
-    return best
-
-
-@kernel
-def best_scored_mode(s, T, legal, n, rng, pp, h, goal, plan):
+def best_scored_mode(s, T, legal, n, rng, pp, h, goal, plan, scores):
     """The legal choice with the best score towards ``goal`` (ties: random);
     ``plan`` None scores as greedy, True adds the planner's changes
     (``plan_turn``, ``plan_other``), which leave every score as it is when
@@ -273,7 +238,10 @@ def best_scored_mode(s, T, legal, n, rng, pp, h, goal, plan):
     the literal True on purpose: numba compiles it once for each, and in
     greedy's (None) prunes the planner's branches before typing them, so
     greedy's compile leaves out the planner's scoring and all it calls
-    (about 5 s of compile, most of the first run's greedy entry).
+    (about 5 s of compile, most of the first run's greedy entry). With an
+    array ``scores`` (rollout's, which ranks every choice) it stores each
+    choice's score there and returns -1, drawing nothing; greedy and the
+    planner pass None, and numba prunes that too.
 
     The ties are every choice scoring within 1e-9 of the best score, and one
     is drawn uniformly in legal order. They are tracked while scoring as a
@@ -282,9 +250,8 @@ def best_scored_mode(s, T, legal, n, rng, pp, h, goal, plan):
     drop (the old best is not). Anything else, or more than 62 choices, is
     settled exactly by scoring again (scores read the position only, so they
     come out the same): a second pass counts the ties of the best score and
-    a third finds the one drawn. One scoring loop serves all three passes,
-    so numba compiles the scoring once here (rollout's ``score_all`` keeps
-    every score)."""
+    a third finds the one drawn. One scoring loop serves all three passes
+    and rollout, so no other copy of the scoring is compiled."""
     is_turn = legal[0] // OPB < L.R_ACCEPT
     need = team_needs(s, T) if is_turn else NO_NEED
     best = -1e9
@@ -315,6 +282,8 @@ def best_scored_mode(s, T, legal, n, rng, pp, h, goal, plan):
                     v = plan_other(s, T, h, op, arg, pp, v)
                 elif plan is None and op == L.R_TALISMAN and param(pp, 2, 1.0) > 0:
                     v = greedy_talisman(s, T, v)
+            if scores is not None:
+                scores[i] = v
             if rnd == 0:
                 if v > best:
                     if best < v - 1e-9:
@@ -340,6 +309,8 @@ def best_scored_mode(s, T, legal, n, rng, pp, h, goal, plan):
                     return legal[i]
                 else:
                     pick -= 1
+        if scores is not None:
+            return -1
         if rnd == 0 and exact:
             pick = randint(rng, STREAM_POLICY, nbest) if nbest > 1 else 0
             for i in range(n):

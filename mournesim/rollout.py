@@ -47,7 +47,7 @@ from .core import running
 from .final import end_of_turn
 from .game import finish_round, play
 from .plan import NP_PLANNER, PLANNER_DEFAULTS, PLANNER_PARAMS, moon_left
-from .policies import POLICY_PLANNER, plan_goal, planner, score_all
+from .policies import POLICY_PLANNER, best_scored_mode, plan_goal, planner
 from .rules import apply_turn, turn_actions
 
 OPB = L.OP_BASE
@@ -135,7 +135,7 @@ def pick(s, T, legal, n, rng, pp, h, resumable):
             return planner(s, T, legal, n, rng, pp, h)
         return search_replayed(s, T, legal, n, rng, pp, h, width, samples)
     scores = np.empty(n, np.float64)
-    score_all(s, T, legal, n, pp, h, plan_goal(s, T, h, pp), scores, True)
+    best_scored_mode(s, T, legal, n, rng, pp, h, plan_goal(s, T, h, pp), True, scores)
     # the planner's best few, best first (ties in legal order)
     k = min(width, n)
     cand = np.empty(k, np.int32)      # legal codes, int32 as the engine passes them: one compile

@@ -307,11 +307,12 @@ def test_the_best_scored_choice_is_drawn_among_every_choice_tied_with_the_best(p
     the best score, a tie (within 1e-9 of it) drawn uniformly in legal order
     with one draw of the policy stream. ``best_scored_mode`` keeps the ties
     as a bit mask and past 62 choices scores again instead: checked against
-    every score kept (``score_all``) on the turns of random playouts, with
-    the legal list repeated ``copies`` times so that each choice ties with
-    its copies (12 copies: more than 62 choices)."""
+    every score kept (as rollout keeps them, drawing nothing) on the turns
+    of random playouts, with the legal list repeated ``copies`` times so
+    that each choice ties with its copies (12 copies: more than 62
+    choices)."""
     from simcore.rng import STREAM_POLICY, randint
-    from mournesim.policies import best_scored_mode, plan_goal, score_all
+    from mournesim.policies import best_scored_mode, plan_goal
     from mournesim.scores import goal_space
     from .mq_positions import quiet_game
     g = quiet_game()
@@ -324,12 +325,15 @@ def test_the_best_scored_choice_is_drawn_among_every_choice_tied_with_the_best(p
         n = len(legal)
         goal = int(plan_goal(g.s, g.T, h, pp) if plan else goal_space(g.s, g.T, h))
         scores = np.empty(n)
-        best = score_all(g.s, g.T, legal, n, pp, h, goal, scores, plan)
+        kept_rng = g.rng.copy()
+        assert best_scored_mode(g.s, g.T, legal, n, kept_rng, pp, h, goal, plan, scores) == -1
+        assert (kept_rng == g.rng).all()
+        best = scores.max()
         ties = [i for i in range(n) if scores[i] >= best - 1e-9]
         want_rng = g.rng.copy()
         pick = randint(want_rng, STREAM_POLICY, len(ties)) if len(ties) > 1 else 0
         got_rng = g.rng.copy()
-        assert best_scored_mode(g.s, g.T, legal, n, got_rng, pp, h, goal, plan) == legal[ties[pick]]
+        assert best_scored_mode(g.s, g.T, legal, n, got_rng, pp, h, goal, plan, None) == legal[ties[pick]]
         assert (got_rng == want_rng).all()
         checked += 1
         past_62 += n > 62
