@@ -238,7 +238,7 @@ def best_scored_mode(s, T, legal, n, rng, pp, h, goal, plan, scores):
     the literal True on purpose: numba compiles it once for each, and in
     greedy's (None) prunes the planner's branches before typing them, so
     greedy's compile leaves out the planner's scoring and all it calls
-    (about 5 s of compile, most of the first run's greedy entry). With an
+    (about 5 s of compile CPU on greedy's first run). With an
     array ``scores`` (rollout's, which ranks every choice) it stores each
     choice's score there and returns -1, drawing nothing; greedy and the
     planner pass None, and numba prunes that too.
