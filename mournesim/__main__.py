@@ -1,4 +1,4 @@
 """``python -m mournesim``: the same as the ``mournesim`` command."""
-from .cli import main
+from .cli import run
 
-main()
+run()

@@ -1,4 +1,4 @@
 """``python -m questsim``: the same as the ``questsim`` command."""
-from .cli import main
+from .cli import run
 
-main()
+run()

@@ -13,7 +13,7 @@ import sys
 import click
 
 from simcore.cli import check_resume, compile_once, game_cli, interrupted, headline_of, note_for, open_report, \
-    ruleset_options as ruleset_options_for, run_summary, timed_start
+    ruleset_options as ruleset_options_for, run_summary, script, timed_start
 from simcore import identity
 from simcore.errors import InputError
 from simcore.inputs import MAX_SEED, MAX_WORKERS, batch_option, cluster_address, game_index_option, games_option, \
@@ -25,6 +25,7 @@ PROG = "questsim"
 EXAMPLE_SET = "characters.robot.hp=25"   # an example --set in help texts
 ruleset_options = ruleset_options_for(EXAMPLE_SET)
 main = game_cli(GAME, "Quest Master balance simulator: seeded Monte Carlo games with error bars.", EXAMPLE_SET)
+run = script(main)       # the console script and `python -m questsim`
 
 
 GRID_OPTIONS = ("games", "seed", "players", "policy", "characters", "params", "batch", "target_ci", "ruleset",

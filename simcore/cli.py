@@ -215,6 +215,17 @@ def compile_once(game, dispatcher, warm, workers=None, during=None) -> float:
     return 0.0
 
 
+def script(main):
+    """The console script (and ``python -m``) of a game's click group
+    ``main``: the command, in a process that ends after it, so without the
+    interpreter's final garbage collections (shutdown.skip_final_collection).
+    Tests call ``main`` itself."""
+    def run():
+        shutdown.skip_final_collection()
+        main()
+    return run
+
+
 def timed_start(prog, workers=1, cold=False) -> float:
     """Seconds of ``prog simulate --games 1`` in a new process (``bench``):
     the warm start, or with ``cold`` the engine compiled from an empty numba

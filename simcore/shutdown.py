@@ -9,10 +9,16 @@
   ``kill -9``; elsewhere a watchdog thread notices the parent is gone between
   batches. No worker, and so no multiprocessing resource tracker (which waits
   for the workers), outlives the run.
+- A command or worker process that ends skips the interpreter's last
+  garbage collections (``skip_final_collection``): a quarter of a second of
+  walking numba's, pandas' and scipy's objects just before the memory is
+  returned to the system anyway.
 """
 from __future__ import annotations
 
+import atexit
 import ctypes
+import gc
 import os
 import signal
 import sys
@@ -52,8 +58,28 @@ def _watch_parent(parent):
             os._exit(1)
 
 
+def skip_final_collection():
+    """Spare this process, which ends when its work does, the interpreter's
+    final garbage collections: freeze the objects alive now (the imports),
+    and at exit all the rest.
+
+    Python collects every tracked object at exit, and again while it clears
+    the modules; with numba, pandas and scipy loaded that was 0.27 s of a
+    1.6 s ``simulate --games 1``, and the 0.06 s of full collections during
+    the run walked the same imports. Frozen objects are never collected:
+    what the process writes is closed explicitly, standard output is flushed
+    by the interpreter, atexit handlers still run, and the memory goes back
+    to the system when the process ends. Only for processes that end: a
+    test calling a command in-process does not call this.
+    """
+    gc.freeze()
+    atexit.register(gc.freeze)
+
+
 def worker_init(parent):
-    """Initializer of every worker process: ignore Ctrl-C, die with ``parent``."""
+    """Initializer of every worker process: ignore Ctrl-C, die with
+    ``parent``, and end without the final garbage collections."""
+    skip_final_collection()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if sys.platform.startswith("linux"):
