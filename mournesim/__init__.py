@@ -26,5 +26,4 @@ ENGINE_SOURCES = ("layout.py", "tables.py", "core.py", "odds.py", "scores.py", "
                   "game.py", "rollout.py")
 
 _here = _Path(__file__).parent
-_core = _Path(_jitcache.__file__).parent
-_jitcache.guard([_here, _core], _jitcache.engine_sources(_here, ENGINE_SOURCES))
+_jitcache.guard_engine(_here, ENGINE_SOURCES)

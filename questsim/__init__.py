@@ -30,5 +30,4 @@ ENGINE_SOURCES = ("layout.py", "tables.py", "scores.py", "policies.py", "entries
                   "life.py", "combat.py", "movement.py", "effects.py", "turn.py", "game.py", "rollout.py")
 
 _here = _Path(__file__).parent
-_core = _Path(_jitcache.__file__).parent
-_jitcache.guard([_here, _core], _jitcache.engine_sources(_here, ENGINE_SOURCES))
+_jitcache.guard_engine(_here, ENGINE_SOURCES)

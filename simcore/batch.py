@@ -22,6 +22,7 @@ import concurrent.futures as cf
 import functools
 import multiprocessing
 import os
+import socket
 import time
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -204,6 +205,15 @@ class LocalBackend:
         ex.shutdown(wait=not cancel, cancel_futures=cancel)
 
 
+def _reachable(address, seconds=10):
+    """Raise OSError at once when nothing listens at ``address``'s host and
+    port: Dask's client retries a refused connection until its timeout runs
+    out, so a mistyped port would cost the whole 10 s before saying so."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+    host, port = parse_host_port(parse_address(address)[1])
+    socket.create_connection((host, port), timeout=seconds).close()
+
+
 class DaskBackend:
     """The same batches on a Dask distributed cluster: ``address`` is a
     scheduler address (``tcp://host:8786``) or ``local`` for a cluster of
@@ -219,6 +229,7 @@ class DaskBackend:
                                             dashboard_address=None)
                 self.client = Client(self.cluster)
             else:
+                _reachable(address)
                 self.client = Client(address, timeout="10s")
         except (OSError, TimeoutError, ValueError) as e:
             self.close()

@@ -37,6 +37,19 @@ def sources_key(paths):
     return b"".join(Path(p).read_bytes() for p in paths)
 
 
+def guard_engine(package_dir, names):
+    """Guard a game's cached kernels and simcore's, each against its own
+    sources: ``package_dir/__pycache__`` against the game's engine sources
+    ``names`` and simcore's (:func:`engine_sources`), simcore's
+    ``__pycache__`` against simcore's :data:`CORE_SOURCES` alone. simcore's
+    kernels freeze in nothing of a game's, and a stamp made of one game's
+    sources would clear them whenever the other game is imported (the two
+    games took turns wiping them)."""
+    here = Path(__file__).parent
+    guard([package_dir], engine_sources(package_dir, names))
+    guard([here], [here / n for n in CORE_SOURCES])
+
+
 def guard(package_dirs, sources):
     """Clear ``*.nbi``/``*.nbc`` under each ``package_dirs/__pycache__`` when the
     combined hash of ``sources`` (file paths) differs from the stored stamp."""

@@ -1,7 +1,9 @@
 """Designer experiments (issue 6): the file format and its errors, the paired
 statistics against statsmodels/scipy, variants / sweeps / sensitivity / tune
 on small game counts, re-use of finished games, the exact-odds commands, and
-every shipped experiment file."""
+every shipped experiment file with its committed report (each file is also
+played, on 20 games a cell, by the publish pipeline's test:
+tests/common/test_publish.py)."""
 from __future__ import annotations
 
 import json
@@ -505,30 +507,6 @@ def test_at_least_six_shipped_experiments_with_committed_reports():
         assert page == markdown_page((d / "report.md").read_text(encoding="utf-8"), d), \
             f"{f.stem}/index.html is stale: python -m simcore.html_report {d.relative_to(ROOT)}"
         assert "src=\"data:image/png;base64," in page
-
-
-@pytest.mark.parametrize("path", SHIPPED, ids=[p.stem for p in SHIPPED])
-def test_shipped_experiment_runs_on_a_few_games(path, tmp_path):
-    """Every shipped experiment file runs through the CLI on 20 games per
-    cell. A tune searches with a budget of 8 evaluations (as the publish's
-    --quick does): its budget only sets how long the search goes on, and
-    each evaluation starts the batch driver anew, so the shipped 160-240
-    would spend a minute and more of the suite on start-ups."""
-    import re
-    exp = ex.load(path)
-    from simcore import game
-    prog = game.get(exp.game).package
-    main = mq_main if prog == "mournesim" else qm_main
-    if exp.policy_tune is not None:
-        text, n = re.subn(r"(?m)^budget = \d+", "budget = 8", path.read_text())
-        assert n == 1
-        path = tmp_path / path.name          # the shipped files name no relative path to lose
-        path.write_text(text)
-        assert ex.load(path).policy_tune.budget == 8
-    r = CliRunner().invoke(main, ["experiment", str(path), "--games", "20", "--workers", "1", "--quiet",
-                                  "--out", str(tmp_path / "out")])
-    assert r.exit_code == 0, r.output
-    assert (tmp_path / "out" / "report.md").read_text().startswith(f"# {exp.title}")
 
 
 def test_interrupted_experiment_keeps_its_batches_and_the_same_command_finishes_it(tmp_path):

@@ -14,11 +14,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from numba import njit
 
 from mournesim import layout as L
 from mournesim import tables as TB
 from mournesim import plugins, reference, sim
-from mournesim.policies import NP_PLANNER, PLANNER_DEFAULTS, PLANNER_PARAMS, PLANNER_V2, PLANNER_V3
+from mournesim.policies import NP_PLANNER, PLANNER_DEFAULTS, PLANNER_PARAMS, PLANNER_V2, PLANNER_V3, best_scored_mode
 from simcore.golden import digest_array
 
 RULES = sim.prepare()
@@ -300,6 +301,19 @@ def test_final_battle_posts_cover_the_wall():
         assert int(post_for(g.s, g.T, 0, True, g.pp)) == -1
 
 
+@njit
+def _best_scored_as_greedy(s, T, legal, n, rng, pp, h, goal, scores):
+    return best_scored_mode(s, T, legal, n, rng, pp, h, goal, None, scores)
+
+
+@njit
+def _best_scored_as_planner(s, T, legal, n, rng, pp, h, goal, scores):
+    # the planner's literal True, as the planner and rollout pass it: the
+    # code they run (and compiled already), where a plain bool from Python
+    # would compile another variant of the scoring loop
+    return best_scored_mode(s, T, legal, n, rng, pp, h, goal, True, scores)
+
+
 @pytest.mark.parametrize("plan", [None, True])
 @pytest.mark.parametrize("copies", [1, 3, 12])
 def test_the_best_scored_choice_is_drawn_among_every_choice_tied_with_the_best(plan, copies):
@@ -312,11 +326,12 @@ def test_the_best_scored_choice_is_drawn_among_every_choice_tied_with_the_best(p
     that each choice ties with its copies (12 copies: more than 62
     choices)."""
     from simcore.rng import STREAM_POLICY, randint
-    from mournesim.policies import best_scored_mode, plan_goal
+    from mournesim.policies import plan_goal
     from mournesim.scores import goal_space
     from .mq_positions import quiet_game
     g = quiet_game()
     pp = np.array(PLANNER_DEFAULTS if plan else (0.55, 1.0, 1.0))
+    scored = _best_scored_as_planner if plan else _best_scored_as_greedy
     checked = past_62 = 0
     for turn in range(24):
         h = turn % 4
@@ -326,14 +341,14 @@ def test_the_best_scored_choice_is_drawn_among_every_choice_tied_with_the_best(p
         goal = int(plan_goal(g.s, g.T, h, pp) if plan else goal_space(g.s, g.T, h))
         scores = np.empty(n)
         kept_rng = g.rng.copy()
-        assert best_scored_mode(g.s, g.T, legal, n, kept_rng, pp, h, goal, plan, scores) == -1
+        assert scored(g.s, g.T, legal, n, kept_rng, pp, h, goal, scores) == -1
         assert (kept_rng == g.rng).all()
         best = scores.max()
         ties = [i for i in range(n) if scores[i] >= best - 1e-9]
         want_rng = g.rng.copy()
         pick = randint(want_rng, STREAM_POLICY, len(ties)) if len(ties) > 1 else 0
         got_rng = g.rng.copy()
-        assert best_scored_mode(g.s, g.T, legal, n, got_rng, pp, h, goal, plan, None) == legal[ties[pick]]
+        assert scored(g.s, g.T, legal, n, got_rng, pp, h, goal, None) == legal[ties[pick]]
         assert (got_rng == want_rng).all()
         checked += 1
         past_62 += n > 62
