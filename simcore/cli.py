@@ -206,8 +206,9 @@ def compile_once(game, dispatcher, warm, workers=None, during=None) -> float:
     import time
     from .warmup import compile_cold
     t = time.perf_counter()
-    cold = compile_cold(game, dispatcher, workers, say=lambda line: click.echo(line, err=True), during=during)
-    warm()
+    with shutdown.interrupts_kept():     # a Ctrl-C inside one of LLVM's callbacks is not lost
+        cold = compile_cold(game, dispatcher, workers, say=lambda line: click.echo(line, err=True), during=during)
+        warm()
     seconds = time.perf_counter() - t
     if cold:
         click.echo(f"{game.package}: engine compiled and cached in {seconds:.0f}s", err=True)

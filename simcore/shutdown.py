@@ -9,6 +9,11 @@
   ``kill -9``; elsewhere a watchdog thread notices the parent is gone between
   batches. No worker, and so no multiprocessing resource tracker (which waits
   for the workers), outlives the run.
+- During a compile, a Ctrl-C or SIGTERM is kept as well as raised
+  (``interrupts_kept``): numba's compile runs Python inside LLVM's
+  callbacks (ctypes), and ctypes prints and drops an exception raised
+  there, so an interruption landing in one would be lost and the compile go
+  on; the compile raises a kept one again at its next check.
 - A command or worker process that ends skips the interpreter's last
   garbage collections (``skip_final_collection``): a quarter of a second of
   walking numba's, pandas' and scipy's objects just before the memory is
@@ -17,6 +22,7 @@
 from __future__ import annotations
 
 import atexit
+import contextlib
 import ctypes
 import gc
 import os
@@ -49,6 +55,49 @@ def terminate_as_interrupt():
     """Make SIGTERM raise ``Terminated`` in the main thread (a no-op elsewhere)."""
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _terminated)
+
+
+_KEPT: dict = {"depth": 0, "signal": None, "handlers": {}}
+
+
+def _keep(signum, frame):
+    _KEPT["signal"] = signum
+    _KEPT["handlers"][signum](signum, frame)     # raises KeyboardInterrupt (Terminated)
+
+
+@contextlib.contextmanager
+def interrupts_kept():
+    """Within: a Ctrl-C (or SIGTERM, in a command) raises as before, and is
+    also kept, so that :func:`raise_kept` raises it again if it was lost.
+    numba runs Python inside LLVM's callbacks (ctypes) while it compiles and
+    loads kernels, and ctypes prints and drops an exception raised in one: a
+    Ctrl-C that lands there would vanish and the compile go on. Leaving the
+    block raises a kept interruption that nothing raised since. Only the main
+    thread can take signals; elsewhere, and when nested, this does nothing."""
+    if _KEPT["depth"] or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    handlers = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    handlers = {s: h for s, h in handlers.items() if callable(h)}   # not SIG_DFL / SIG_IGN
+    _KEPT.update(depth=1, signal=None, handlers=handlers)
+    for s in handlers:
+        signal.signal(s, _keep)
+    try:
+        yield
+        raise_kept()
+    finally:
+        for s, h in handlers.items():
+            signal.signal(s, h)
+        _KEPT.update(depth=0, signal=None, handlers={})
+
+
+def raise_kept():
+    """Raise the interruption :func:`interrupts_kept` kept, if there is one
+    (a no-op otherwise): for the loops of a compile to call between steps."""
+    signum = _KEPT["signal"]
+    if signum is not None:
+        _KEPT["signal"] = None
+        _KEPT["handlers"][signum](signum, None)
 
 
 def _watch_parent(parent):

@@ -37,6 +37,8 @@ import threading
 import time
 from pathlib import Path
 
+from .shutdown import interrupts_kept, raise_kept
+
 PLAN_NAME = "compile-plan.json"
 MAX_WORKERS = 4     # each compiling worker peaks near 1 GiB
 
@@ -322,13 +324,15 @@ def compile_parallel(plans, roots=(), workers=None, during=None) -> dict:
 
     threads = [threading.Thread(target=drive, args=(p,), daemon=True) for p in procs]
     try:
-        for t in threads:
-            t.start()
-        if during is not None:
-            during()
-        for t in threads:
-            while t.is_alive():     # a timed wait, so Ctrl-C reaches the main thread at once
-                t.join(0.2)
+        with interrupts_kept():      # a Ctrl-C inside one of LLVM's callbacks is not lost
+            for t in threads:
+                t.start()
+            if during is not None:
+                during()
+            for t in threads:
+                while t.is_alive():     # a timed wait, so Ctrl-C reaches the main thread at once
+                    raise_kept()
+                    t.join(0.2)
     finally:
         for p in procs:
             p.kill()

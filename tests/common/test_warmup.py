@@ -140,3 +140,59 @@ def test_work_given_for_meanwhile_runs_once_while_the_workers_compile():
     ran = []
     stats = warmup.compile_parallel([[]], during=lambda: ran.append(1))
     assert ran == [1] and stats["compiled"] == 0
+
+
+def test_importing_either_game_keeps_simcore_cached_kernels():
+    """Each game's import guards numba's cache (simcore.jitcache): its own
+    kernels against its engine sources and simcore's, simcore's kernels
+    against simcore's sources alone. So importing one game, then the other,
+    clears none of simcore's cached kernels (rng, search), which the session's
+    warm-up compiled; before, each game stamped simcore's cache with its own
+    sources and the two took turns clearing it."""
+    import simcore
+    cache = Path(simcore.__file__).parent / "__pycache__"
+    before = sorted(p.name for p in cache.glob("*.nbi"))
+    assert any(n.startswith("rng.") for n in before) and any(n.startswith("search.") for n in before), before
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}
+    for first, then in (("mournesim", "questsim"), ("questsim", "mournesim")):
+        subprocess.run([sys.executable, "-c", f"import {first}"], check=True, env=env)
+        subprocess.run([sys.executable, "-c", f"import {then}"], check=True, env=env)
+    assert sorted(p.name for p in cache.glob("*.nbi")) == before
+
+
+def test_a_ctrl_c_that_lands_inside_an_llvm_callback_is_not_lost():
+    """numba runs Python inside LLVM's callbacks (ctypes) while it compiles,
+    and ctypes prints and drops an exception raised in one: a cold compile's
+    Ctrl-C landed in ``_raw_object_cache_notify`` once (CI, fifteenth
+    session) and the compile went on. Inside ``shutdown.interrupts_kept``
+    (the compile's) the interruption is kept: raised again at the compile's
+    next check, or on leaving the block; the handlers are restored after."""
+    code = textwrap.dedent("""
+        import ctypes, os, signal, time
+        from simcore.shutdown import interrupts_kept, raise_kept
+
+        def callback():
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.5)                 # the handler runs here, inside the callback
+
+        call = ctypes.CFUNCTYPE(None)(callback)
+        call()
+        print("dropped")                    # what ctypes does
+        try:
+            with interrupts_kept():
+                call()
+                print("dropped inside")
+                raise_kept()
+                print("not raised")
+        except KeyboardInterrupt:
+            print("raised at the check")
+        try:
+            with interrupts_kept():
+                call()
+        except KeyboardInterrupt:
+            print("raised on leaving")
+        print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)
+    """)
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split("\n")[:-1] == ["dropped", "dropped inside", "raised at the check", "raised on leaving", "True"]
