@@ -171,6 +171,8 @@ def test_a_ctrl_c_that_lands_inside_an_llvm_callback_is_not_lost():
         import ctypes, os, signal, time
         from simcore.shutdown import interrupts_kept, raise_kept
 
+        signal.signal(signal.SIGINT, signal.default_int_handler)   # not inherited ignored (a background job)
+
         def callback():
             os.kill(os.getpid(), signal.SIGINT)
             time.sleep(0.5)                 # the handler runs here, inside the callback
