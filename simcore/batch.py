@@ -205,13 +205,16 @@ class LocalBackend:
         ex.shutdown(wait=not cancel, cancel_futures=cancel)
 
 
-def _reachable(address, seconds=10):
+CONNECT_SECONDS = 10     # --cluster: how long to wait for a scheduler to answer
+
+
+def _reachable(address):
     """Raise OSError at once when nothing listens at ``address``'s host and
     port: Dask's client retries a refused connection until its timeout runs
-    out, so a mistyped port would cost the whole 10 s before saying so."""
+    out, so a mistyped port would cost the whole wait before saying so."""
     from distributed.comm.addressing import parse_address, parse_host_port
     host, port = parse_host_port(parse_address(address)[1])
-    socket.create_connection((host, port), timeout=seconds).close()
+    socket.create_connection((host, port), timeout=CONNECT_SECONDS).close()
 
 
 class DaskBackend:
@@ -230,7 +233,7 @@ class DaskBackend:
                 self.client = Client(self.cluster)
             else:
                 _reachable(address)
-                self.client = Client(address, timeout="10s")
+                self.client = Client(address, timeout=f"{CONNECT_SECONDS}s")
         except (OSError, TimeoutError, ValueError) as e:
             self.close()
             raise InputError(f"--cluster {address}: cannot connect ({type(e).__name__}: "
