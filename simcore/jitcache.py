@@ -47,7 +47,7 @@ def guard_engine(package_dir, names):
     games took turns wiping them)."""
     here = Path(__file__).parent
     guard([package_dir], engine_sources(package_dir, names))
-    guard([here], [here / n for n in CORE_SOURCES])
+    guard([here], engine_sources(here, ()))     # simcore's own sources alone
 
 
 def guard(package_dirs, sources):
