@@ -48,6 +48,67 @@ def guard_engine(package_dir, names):
     here = Path(__file__).parent
     guard([package_dir], engine_sources(package_dir, names))
     guard([here], engine_sources(here, ()))     # simcore's own sources alone
+    load_without_refresh(Path(package_dir).name, here.name)
+
+
+# packages whose cached kernels load without numba's registry refresh
+_QUICK_LOAD = set()
+
+
+def load_without_refresh(*packages):
+    """Load the cached kernels of ``packages`` (top-level package names)
+    without numba's registry refresh: a quarter of a warm start.
+
+    numba's ``Cache.load_overload`` calls ``target_context.refresh()`` before
+    every load. The first call imports about 250 modules of numba's typing
+    and lowering registries and, through its BLAS check, ``scipy.linalg``:
+    0.20–0.25 s of a 1 s ``simulate --games 1`` (docs/common/performance.md,
+    Start-up). A loaded kernel is machine code and uses none of them. What
+    it does need from the refresh is the runtime's symbols (``NRT_*``,
+    ``rtsys.initialize``), so that is done here; numba's helper, math and
+    exception symbols are registered when numba is imported. Anything that
+    compiles still refreshes first (numba's compiler does, in
+    ``CompilerBase``), so a later compile in the same process is unchanged.
+
+    Only the named packages' kernels (the games' and simcore's own, which
+    the tests load this way on every run) take this path; a plug-in policy,
+    or any other numba code in the process, loads as numba does it. A kernel
+    that used a symbol only the refresh registers (numba's string hashing
+    registers ``_numba_hashsecret_*`` when imported) would stop a warm
+    start with ``LLVM ERROR: Symbol not found``, and the tests with it.
+    Where numba's internals differ from these (another numba version), the
+    quick path is not installed and numba's own is used."""
+    if not _QUICK_LOAD and not _install_quick_load():
+        return
+    _QUICK_LOAD.update(packages)
+
+
+def _install_quick_load():
+    """Replace ``numba.core.caching.Cache.load_overload`` with one that skips
+    the refresh for :data:`_QUICK_LOAD` packages. False (nothing replaced)
+    where numba does not have the internals it relies on."""
+    try:
+        from numba.core import caching
+        from numba.core.registry import cpu_target
+        from numba.core.runtime import rtsys
+    except ImportError:
+        return False
+    numba_load = caching.Cache.load_overload
+    if not (hasattr(caching.Cache, "_load_overload") and hasattr(rtsys, "initialize")
+            and hasattr(caching.Cache, "_guard_against_spurious_io_errors")):
+        return False
+
+    def load_overload(self, sig, target_context):
+        py_func = getattr(self, "_py_func", None)
+        package = getattr(py_func, "__module__", "").partition(".")[0]
+        if package not in _QUICK_LOAD or target_context is not cpu_target.target_context:
+            return numba_load(self, sig, target_context)
+        rtsys.initialize(target_context)
+        with self._guard_against_spurious_io_errors():
+            return self._load_overload(sig, target_context)
+
+    caching.Cache.load_overload = load_overload
+    return True
 
 
 def guard(package_dirs, sources):

@@ -3,6 +3,7 @@ is announced with what it is and roughly how long it takes, a run's summary
 counts only play, and a command imports only what it needs."""
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
@@ -15,6 +16,7 @@ from simcore import jitcache, warmup
 from simcore.batch import Summary
 from simcore.cli import compile_once, run_summary
 from simcore.errors import InputError
+from simcore.game import games, get
 from simcore.jitcache import compiled
 
 
@@ -161,6 +163,58 @@ def test_a_command_process_skips_the_final_garbage_collections(prog):
     assert out.strip().splitlines()[-1] == "frozen True True True"
     main_py = subprocess.run([sys.executable, "-m", prog, "policies"], capture_output=True, text=True, check=True)
     assert main_py.stdout == out[:out.rindex("frozen")]
+
+
+QUICK_LOAD_OFF = "import simcore.jitcache as j; j._install_quick_load = lambda: False"
+# a module numba's registry refresh imports and no engine kernel's cached code
+# refers to (a cached kernel's environment imports the modules its code came
+# from: Quest Master's planner brings numba.np.arraymath with np.argsort)
+REFRESHED = "numba.np.polynomial.polynomial_functions"
+
+
+@pytest.mark.parametrize("key", sorted(games()))
+def test_a_warm_process_loads_the_engine_without_numbas_registry_refresh(key):
+    """simcore.jitcache.load_without_refresh: a process that only loads the
+    cached engine never runs numba's registry refresh (which imports about
+    250 modules of its typing and lowering registries, :data:`REFRESHED`
+    among them),
+    plays the same games as a process that loads it numba's way, and still
+    compiles new code afterwards (numba's compiler refreshes first)."""
+    game = get(key)
+    game.module("sim").run_games(game.module("sim").prepare(), game.sample_config(), 7, 0, 1)   # cached
+    code = textwrap.dedent(f"""\
+        import hashlib, sys
+        {{setup}}
+        from simcore.game import get
+        g = get("{key}")
+        sim = g.module("sim")
+        rows = sim.run_games(sim.prepare(), g.sample_config(), 7, 0, 30)
+        print(hashlib.sha256(rows.tobytes()).hexdigest(), "{REFRESHED}" in sys.modules)
+        import numba, numpy as np
+        print(numba.njit(lambda a: np.sort(a)[0])(np.array([3, 1, 2])), "{REFRESHED}" in sys.modules)
+        """)
+    quick = subprocess.run([sys.executable, "-c", code.format(setup="")],
+                           capture_output=True, text=True, check=True).stdout.split()
+    numba_way = subprocess.run([sys.executable, "-c", code.format(setup=QUICK_LOAD_OFF)],
+                               capture_output=True, text=True, check=True).stdout.split()
+    assert quick[1:] == ["False", "1", "True"]
+    assert numba_way[1:] == ["True", "1", "True"]
+    assert quick[0] == numba_way[0]                             # the same games
+
+
+def test_other_cached_numba_code_still_loads_numbas_way(tmp_path):
+    """Only the games' and simcore's kernels skip the refresh: a cached
+    function of any other module, in a process that has imported a game,
+    loads through numba's own ``load_overload``, refresh included."""
+    (tmp_path / "elsewhere.py").write_text("import numba\n\n@numba.njit(cache=True)\ndef one(x):\n    return x + 1\n")
+    code = ("import sys, mournesim, elsewhere; from simcore import jitcache; "
+            f"print(elsewhere.one(1), sorted(jitcache._QUICK_LOAD), '{REFRESHED}' in sys.modules)")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    for _ in range(2):          # the first compiles and caches, the second loads
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                             env=env).stdout
+        assert out.split() == ["2", "['mournesim',", "'simcore']", "True"]
+    assert list(tmp_path.glob("__pycache__/elsewhere.one-*.nbi"))
 
 
 def test_a_worker_process_ends_without_the_final_garbage_collections():
