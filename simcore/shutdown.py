@@ -13,7 +13,9 @@
   (``interrupts_kept``): numba's compile runs Python inside LLVM's
   callbacks (ctypes), and ctypes prints and drops an exception raised
   there, so an interruption landing in one would be lost and the compile go
-  on; the compile raises a kept one again at its next check.
+  on; a kept one is raised again at the compile's next step (each of
+  numba's compiler passes and each function it compiles is one) and at
+  each check of the compile's own loops.
 - A command or worker process that ends skips the interpreter's last
   garbage collections (``skip_final_collection``): a quarter of a second of
   walking numba's, pandas' and scipy's objects just before the memory is
@@ -71,8 +73,12 @@ def interrupts_kept():
     also kept, so that :func:`raise_kept` raises it again if it was lost.
     numba runs Python inside LLVM's callbacks (ctypes) while it compiles and
     loads kernels, and ctypes prints and drops an exception raised in one: a
-    Ctrl-C that lands there would vanish and the compile go on. Leaving the
-    block raises a kept interruption that nothing raised since. Only the main
+    Ctrl-C that lands there would vanish and the compile go on. A kept
+    interruption is raised again at the start and end of each of numba's
+    compiler passes and of each function it compiles (its ``numba:run_pass``
+    and ``numba:compile`` events), so a compile in this process stops within
+    a pass (CI once waited a whole engine compile, over 60 s, when only the
+    compile's own loops checked), and on leaving the block. Only the main
     thread can take signals; elsewhere, and when nested, this does nothing."""
     if _KEPT["depth"] or threading.current_thread() is not threading.main_thread():
         yield
@@ -83,12 +89,32 @@ def interrupts_kept():
     for s in handlers:
         signal.signal(s, _keep)
     try:
-        yield
+        with _raised_at_each_compile_step():
+            yield
         raise_kept()
     finally:
         for s, h in handlers.items():
             signal.signal(s, h)
         _KEPT.update(depth=0, signal=None, handlers={})
+
+
+@contextlib.contextmanager
+def _raised_at_each_compile_step():
+    """Within: numba's compiler raises a kept interruption at the start and
+    end of each pass and of each function it compiles (not at the end of
+    one an exception already leaves)."""
+    from numba.core import event
+
+    class Step(event.Listener):
+        def on_start(self, ev):
+            raise_kept()
+
+        def on_end(self, ev):
+            if sys.exc_info()[0] is None:       # not while an exception leaves the step
+                raise_kept()
+
+    with event.install_listener("numba:run_pass", Step()), event.install_listener("numba:compile", Step()):
+        yield
 
 
 def raise_kept():

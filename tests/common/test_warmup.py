@@ -166,7 +166,8 @@ def test_a_ctrl_c_that_lands_inside_an_llvm_callback_is_not_lost():
     Ctrl-C landed in ``_raw_object_cache_notify`` once (CI, fifteenth
     session) and the compile went on. Inside ``shutdown.interrupts_kept``
     (the compile's) the interruption is kept: raised again at the compile's
-    next check, or on leaving the block; the handlers are restored after."""
+    next check, by numba's compiler at its next step (the function is left
+    uncompiled), or on leaving the block; the handlers are restored after."""
     code = textwrap.dedent("""
         import ctypes, os, signal, time
         from simcore.shutdown import interrupts_kept, raise_kept
@@ -193,8 +194,18 @@ def test_a_ctrl_c_that_lands_inside_an_llvm_callback_is_not_lost():
                 call()
         except KeyboardInterrupt:
             print("raised on leaving")
+        import numba
+        one = numba.njit(lambda x: x + 1)
+        try:
+            with interrupts_kept():
+                call()
+                one(1)
+                print("compiled")
+        except KeyboardInterrupt:
+            print("raised by the compile", len(one.overloads))
         print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)
     """)
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
-    assert r.stdout.split("\n")[:-1] == ["dropped", "dropped inside", "raised at the check", "raised on leaving", "True"]
+    assert r.stdout.split("\n")[:-1] == ["dropped", "dropped inside", "raised at the check", "raised on leaving",
+                                         "raised by the compile 0", "True"]
