@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from simcore.cli import check_resume, compile_once, game_cli, interrupted, headline_of, note_for, open_report, \
+from simcore.cli import check_resume, compile_once, game_cli, interrupted, note_for, \
     ruleset_options as ruleset_options_for, run_summary, script, timed_start
 from simcore import identity
 from simcore.errors import InputError
@@ -146,46 +146,6 @@ def _cell_table(cells):
     t = pd.DataFrame([dict(policy=lab["policy"], level=lab["level"], players=lab["players"], games=n, wins=w)
                       for lab, n, w in cells])
     return with_interval(t)
-
-
-@main.command()
-@click.argument("directory", type=click.Path())
-@click.option("--by", default=None, metavar="COL[,COL..]",
-              help="Win rate by these columns (any of docs/mournequest/results.md, or hero) "
-                   "instead of the standard report.")
-@click.option("--format", "fmt", default="table", show_default=True,
-              type=click.Choice(["table", "markdown", "csv", "json", "html"]),
-              help="html: one self-contained page (tables and plots) to open in a browser or mail.")
-@click.option("--plots", type=click.Path(file_okay=False), default=None, help="Also write the PNG plots here.")
-def report(directory, by, fmt, plots):
-    """The balance report of a results directory written by simulate --out."""
-    from simcore import store
-    from simcore.report import render
-    from . import report as rep
-    cols = None if by is None else [c.strip() for c in by.split(",") if c.strip()]
-    if cols is not None and not cols:
-        raise InputError("--by: give at least one column")
-    run = open_report(PROG, directory, cols, plots)
-    names = store.column_names(directory, PROG)
-    extra = [c for c in names if c.startswith(("fate_", "escaped_"))]
-    wanted = rep.COLUMNS + extra + [c for c in (cols or []) if c in names and c not in rep.COLUMNS]
-    df = store.read_dataset(directory, columns=[c for c in wanted if c in names], package=PROG)
-    if not run.get("complete"):
-        click.echo(f"mournesim: note: the run in {directory} is unfinished; this report covers its finished "
-                   f"batches (finish with: mournesim simulate --resume {directory})", err=True)
-    title = (f"MourneQuest balance report: {directory}  seed={run['seed']} rules={run.get('rules_version')} "
-             f"hash={run.get('ruleset_hash')}\n{identity.describe(PROG, run)}\n{headline_of(run, df, rep.headline)}")
-    tables = rep.standard_report(df) if cols is None else rep.by_report(df, cols)
-    if fmt == "html":
-        from simcore.html_report import figures, tables_page
-        from .plots import PLOTS
-        click.echo(tables_page(title, tables, figures(df, PLOTS)), nl=False)
-    else:
-        click.echo(render(tables, fmt, title), nl=False)
-    if plots:
-        from .plots import write_plots
-        for path in write_plots(df, plots):
-            click.echo(f"wrote {path}", err=True)
 
 
 @main.command()

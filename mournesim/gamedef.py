@@ -18,6 +18,7 @@ class MourneQuest(Game):
         cli="cli").items()}
     default_batch = 10_000
     compile_estimate = "about 40 seconds on two cores (a minute and a half on one)"
+    report_by = "any of docs/mournequest/results.md, or hero"
 
     def replay(self, **kw):
         """``mournesim.replay.replay``: one game with its event log."""

@@ -28,6 +28,14 @@ COLUMNS = ["level", "players", "policy", "outcome", "win", "rounds", "hero_turns
            *HERO_COLS]
 
 
+def columns_read(names, by=None) -> list:
+    """The columns ``mournesim report`` loads out of a dataset's ``names``:
+    :data:`COLUMNS`, each enemy's fate, and the ``--by`` columns ``by``."""
+    extra = [c for c in names if c.startswith(("fate_", "escaped_"))]
+    wanted = COLUMNS + extra + [c for c in (by or []) if c in names and c not in COLUMNS]
+    return [c for c in wanted if c in names]
+
+
 def _grid_keys(df):
     """The configuration columns that vary in this dataset (level and players always)."""
     keys = ["policy"] if df["policy"].nunique() > 1 else []

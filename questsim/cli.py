@@ -12,7 +12,7 @@ import sys
 
 import click
 
-from simcore.cli import check_resume, compile_once, game_cli, interrupted, headline_of, note_for, open_report, \
+from simcore.cli import check_resume, compile_once, game_cli, interrupted, note_for, \
     ruleset_options as ruleset_options_for, run_summary, script, timed_start
 from simcore import identity
 from simcore.errors import InputError
@@ -114,43 +114,6 @@ def simulate(ctx, games, seed, players, policy, characters, params, workers, bat
     title = f"Quest Master  players={players} policy={policy} games={games} seed={seed} rules={rules.hash}  " \
             f"({speed})\n{identity.describe(PROG)}\n{headline(df)}"
     click.echo(render(standard_report(df), "table", title), nl=False)
-
-
-@main.command()
-@click.argument("directory", type=click.Path())
-@click.option("--by", default=None, metavar="COL[,COL..]",
-              help="Win rate by these columns (character, position, or any result column) instead of the "
-                   "standard report.")
-@click.option("--format", "fmt", default="table", show_default=True,
-              type=click.Choice(["table", "markdown", "csv", "json", "html"]),
-              help="html: one self-contained page (tables and plots) to open in a browser or mail.")
-@click.option("--plots", type=click.Path(file_okay=False), default=None, help="Also write the PNG plots here.")
-def report(directory, by, fmt, plots):
-    """The balance report of a results directory written by simulate --out."""
-    from simcore import store
-    from simcore.report import render
-    from . import report as rep
-    cols = None if by is None else [c.strip() for c in by.split(",") if c.strip()]
-    if cols is not None and not cols:
-        raise InputError("--by: give at least one column")
-    run = open_report(PROG, directory, cols, plots)
-    df = store.read_dataset(directory, package=PROG)
-    if not run.get("complete"):
-        click.echo(f"questsim: note: the run in {directory} is unfinished; this report covers its finished "
-                   f"batches (finish with: questsim simulate --resume {directory})", err=True)
-    title = (f"Quest Master balance report: {directory}  seed={run['seed']} rules={run.get('rules_version')} "
-             f"hash={run.get('ruleset_hash')}\n{identity.describe(PROG, run)}\n{headline_of(run, df, rep.headline)}")
-    tables = rep.standard_report(df) if cols is None else rep.by_report(df, cols)
-    if fmt == "html":
-        from simcore.html_report import figures, tables_page
-        from .plots import PLOTS
-        click.echo(tables_page(title, tables, figures(df, PLOTS)), nl=False)
-    else:
-        click.echo(render(tables, fmt, title), nl=False)
-    if plots:
-        from .plots import write_plots
-        for path in write_plots(df, plots):
-            click.echo(f"wrote {path}", err=True)
 
 
 @main.command()

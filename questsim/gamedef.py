@@ -20,6 +20,7 @@ class QuestMaster(Game):
     default_batch = 20_000
     rollout_option = {"policies": ("rollout",)}
     compile_estimate = "about half a minute on two cores"
+    report_by = "character, position, or any result column"
 
     def replay(self, **kw):
         """``questsim.replay.replay``: one game with its event log."""

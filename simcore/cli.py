@@ -305,14 +305,62 @@ def add_experiment_command(main, prog):
     return experiment
 
 
-def open_report(prog, directory, by, plots=None):
+def add_report_command(main, game):
+    """``prog report DIRECTORY [--by COL,..]``: the balance report of a
+    dataset written by ``simulate --out`` (or an experiment), from the
+    game's report module: ``standard_report``, ``by_report``, ``headline``
+    and, where a big dataset should be read in part, ``columns_read(names,
+    by)`` (the columns to load, out of the dataset's ``names``)."""
+    prog = game.package
+
+    @main.command()
+    @click.argument("directory", type=click.Path())
+    @click.option("--by", default=None, metavar="COL[,COL..]",
+                  help=f"Win rate by these columns ({game.report_by}) instead of the standard report.")
+    @click.option("--format", "fmt", default="table", show_default=True,
+                  type=click.Choice(["table", "markdown", "csv", "json", "html"]),
+                  help="html: one self-contained page (tables and plots) to open in a browser or mail.")
+    @click.option("--plots", type=click.Path(file_okay=False), default=None, help="Also write the PNG plots here.")
+    def report(directory, by, fmt, plots):
+        """The balance report of a results directory written by simulate --out."""
+        from . import identity, store
+        from .report import render
+        rep = game.module("report")
+        cols = None if by is None else [c.strip() for c in by.split(",") if c.strip()]
+        if cols is not None and not cols:
+            raise InputError("--by: give at least one column")
+        run = _open_report(prog, directory, cols, plots)
+        wanted = None
+        if hasattr(rep, "columns_read"):
+            wanted = rep.columns_read(store.column_names(directory, prog), cols)
+        df = store.read_dataset(directory, columns=wanted, package=prog)
+        if not run.get("complete"):
+            click.echo(f"{prog}: note: the run in {directory} is unfinished; this report covers its finished "
+                       f"batches (finish with: {prog} simulate --resume {directory})", err=True)
+        title = (f"{game.title} balance report: {directory}  seed={run['seed']} rules={run.get('rules_version')} "
+                 f"hash={run.get('ruleset_hash')}\n{identity.describe(prog, run)}\n{_headline_of(run, df, rep.headline)}")
+        tables = rep.standard_report(df) if cols is None else rep.by_report(df, cols)
+        figures_of = game.module("plots")
+        if fmt == "html":
+            from .html_report import figures, tables_page
+            click.echo(tables_page(title, tables, figures(df, figures_of.PLOTS)), nl=False)
+        else:
+            click.echo(render(tables, fmt, title), nl=False)
+        if plots:
+            for path in figures_of.write_plots(df, plots):
+                click.echo(f"wrote {path}", err=True)
+
+    return report
+
+
+def _open_report(prog, directory, by, plots=None):
     """The run description behind ``prog report DIRECTORY [--by ...]``: the
     directory must hold this game's dataset, and the games of an
     experiment's arms (each with its own rules) are never pooled into one
     rate: they are reported only ``--by arm``, and not plotted."""
     from . import store
     run = store.read_run(directory, prog)
-    arms = arm_names(run)
+    arms = _arm_names(run)
     if len(arms) > 1 and ("arm" not in (by or []) or plots):
         raise InputError(f"{directory}: holds the {len(arms)} arms of experiment {run.get('experiment', '')!r}, "
                          "each with its own rules; one rate or plot over them would mix them: use "
@@ -320,15 +368,15 @@ def open_report(prog, directory, by, plots=None):
     return run
 
 
-def arm_names(run) -> list:
+def _arm_names(run) -> list:
     """The experiment arms a dataset holds (empty for a simulate run)."""
     return sorted({c["arm"] for c in run["cells"] if isinstance(c, dict) and c.get("arm") is not None})
 
 
-def headline_of(run, df, headline) -> str:
+def _headline_of(run, df, headline) -> str:
     """The report title's one-line summary: ``headline(df)``, except over an
     experiment's arms, which have no pooled rate."""
-    arms = arm_names(run)
+    arms = _arm_names(run)
     if len(arms) > 1:
         return f"{len(df):,} games of the {len(arms)} arms of experiment {run.get('experiment', '')!r}: rates by arm below"
     return headline(df)
@@ -337,8 +385,9 @@ def headline_of(run, df, headline) -> str:
 def game_cli(game, help_text, example):
     """The click group of ``game``'s command (a simcore.game.Game): the
     bad-input contract, ``--version``, ``--plugin``, and the commands every
-    game has (``policies``, ``rules show/check``, ``experiment``). The game
-    adds its own commands (simulate, replay, report, bench...) to it."""
+    game has (``policies``, ``rules show/check``, ``report``,
+    ``experiment``). The game adds its own commands (simulate, replay,
+    bench...) to it."""
     from . import __version__
     prog = game.package
 
@@ -360,5 +409,6 @@ def game_cli(game, help_text, example):
             click.echo(f"{'':<12} parameters: {params}  ({kind})")
 
     add_rules_commands(main, game.title, game.parts["ruleset"], example)
+    add_report_command(main, game)
     add_experiment_command(main, prog)
     return main

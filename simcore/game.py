@@ -60,6 +60,7 @@ class Game(ABC):
     default_batch = 10_000   # games per batch of a grid cell (a search policy may ask for fewer)
     rollout_option = {"policy": "rollout"}   # simulate's keyword seating the rollout search (warm_up)
     compile_estimate = ""    # how long a cold engine's compile takes here, as the user is told
+    report_by = "any result column"   # what `report --by` takes, for its help
 
     def module(self, part):
         """The game's module for ``part`` (one of :data:`PARTS`)."""
