@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from simcore.cli import check_resume, compile_once, game_cli, interrupted, note_for, \
+from simcore.cli import check_resume, compile_once, game_cli, interrupted, note_for, print_replay, \
     ruleset_options as ruleset_options_for, run_summary, script, timed_start
 from simcore import identity
 from simcore.errors import InputError
@@ -157,19 +157,10 @@ def _cell_table(cells):
 def replay(seed, game, fmt, level, players, heroes, policy, params, ruleset, overrides):
     """Replay one game (seed, index) with its full event log."""
     from . import batch as grid, sim
-    from .game import play_logged
-    from .plugins import compile_entries
     sim.prepare(ruleset, overrides)         # a bad ruleset is refused before a compile
-    played = []       # the replay itself finishes a cold compile (a plan lacking a kernel: it compiles here)
-    compile_once(GAME, play_logged, lambda: played.append(grid.replay(
-        seed=seed, game=game, level=level, players=players, heroes=_heroes(heroes), policy=policy,
-        params=_params(params), ruleset=ruleset, overrides=overrides)), during=lambda: compile_entries([policy]))
-    rp = played[0]
-    if fmt == "html":
-        from .viewer import html
-        click.echo(html(rp), nl=False)
-    else:
-        click.echo(rp.to_text() if fmt == "text" else rp.to_jsonl(), nl=False)
+    print_replay(GAME, lambda: grid.replay(seed=seed, game=game, level=level, players=players, heroes=_heroes(heroes),
+                                           policy=policy, params=_params(params), ruleset=ruleset,
+                                           overrides=overrides), [policy], fmt)
 
 
 @main.command()

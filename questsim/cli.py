@@ -12,7 +12,7 @@ import sys
 
 import click
 
-from simcore.cli import check_resume, compile_once, game_cli, interrupted, note_for, \
+from simcore.cli import check_resume, compile_once, game_cli, interrupted, note_for, print_replay, \
     ruleset_options as ruleset_options_for, run_summary, script, timed_start
 from simcore import identity
 from simcore.errors import InputError
@@ -136,19 +136,10 @@ def replay(seed, game, players, policy, characters, params, fmt, ruleset, overri
     chars = () if characters.strip().lower() == "random" else tuple(c.strip().lower() for c in characters.split(","))
     pars = parse_floats(params, "--params")
     from . import sim
-    from .game import play_logged
-    from .plugins import compile_entries
     sim.prepare(ruleset, overrides)         # a bad ruleset is refused before a compile
-    played = []       # the replay itself finishes a cold compile (a plan lacking a kernel: it compiles here)
-    compile_once(GAME, play_logged, lambda: played.append(grid.replay(
-        seed=seed, game=game, players=players, characters=chars, policies=tables[0], params=pars,
-        ruleset=ruleset, overrides=overrides)), during=lambda: compile_entries(tables[0]))
-    rp = played[0]
-    if fmt == "html":
-        from .viewer import html
-        click.echo(html(rp), nl=False)
-    else:
-        click.echo(rp.to_text() if fmt == "text" else rp.to_jsonl(), nl=False)
+    print_replay(GAME, lambda: grid.replay(seed=seed, game=game, players=players, characters=chars,
+                                           policies=tables[0], params=pars, ruleset=ruleset, overrides=overrides),
+                 tables[0], fmt)
 
 
 @main.command()

@@ -216,6 +216,21 @@ def compile_once(game, dispatcher, warm, workers=None, during=None) -> float:
     return 0.0
 
 
+def print_replay(game, play, policies, fmt):
+    """``prog replay``'s end, for every game: play one logged game with
+    ``play()`` (after a cold engine's compile on every core, while this
+    process compiles the entry points of ``policies``) and print it as
+    ``fmt``: ``text``, ``jsonl`` or ``html`` (the board viewer)."""
+    played = []       # the replay itself finishes a cold compile (a plan lacking a kernel: it compiles here)
+    compile_once(game, game.module("engine").play_logged, lambda: played.append(play()),
+                 during=lambda: game.registry.compile_entries(policies))
+    rp = played[0]
+    if fmt == "html":
+        click.echo(game.module("viewer").html(rp), nl=False)
+    else:
+        click.echo(rp.to_text() if fmt == "text" else rp.to_jsonl(), nl=False)
+
+
 def script(main):
     """The console script (and ``python -m``) of a game's click group
     ``main``: the command, in a process that ends after it, so without the
