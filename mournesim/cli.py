@@ -7,14 +7,13 @@ prints one clear line per problem and exits with status 2, never a traceback.
 """
 from __future__ import annotations
 
-import sys
 import time
 from pathlib import Path
 
 import click
 
-from simcore.cli import check_resume, compile_once, game_cli, interrupted, note_for, print_replay, \
-    ruleset_options as ruleset_options_for, run_summary, script, timed_start
+from simcore.cli import check_resume, compile_once, game_cli, play_grid, print_replay, \
+    ruleset_options as ruleset_options_for, script, timed_start
 from simcore import identity
 from simcore.errors import InputError
 from simcore.inputs import MAX_SEED, MAX_WORKERS, batch_option, cluster_address, game_index_option, games_option, \
@@ -93,8 +92,6 @@ def simulate(ctx, games, seed, level, players, policy, heroes, params, workers, 
              cluster, quiet, ruleset, overrides):
     """Play seeded games over a grid of levels x players x policies and
     print the balance report (or write a dataset with --out)."""
-    from tqdm import tqdm
-    from simcore.batch import Interrupted
     from . import batch as grid, sim
     from .report import headline, standard_report
     from simcore.report import render
@@ -113,23 +110,9 @@ def simulate(ctx, games, seed, level, players, policy, heroes, params, workers, 
         pols = grid_axes["policies"]
         compiled = compile_once(GAME, run_batch, lambda: [sim.simulate(games=1, rules=rules, policy=p) for p in pols],
                                 workers, during=lambda: compile_entries(pols))
-    t0 = time.perf_counter()
-    bar = tqdm(disable=True if quiet else None, unit="game", unit_scale=True, file=sys.stderr,
-               dynamic_ncols=True, desc="games")
-    try:
-        if resume:
-            df, cells = grid.resume(resume, workers, cluster, bar, note=note_for(PROG))
-            out = resume
-        else:
-            df, cells = grid.run_grid(
-                games=games, seed=seed, **grid_axes, rules=rules, ruleset=ruleset,
-                overrides=overrides, batch=batch, target_ci=target_ci, out=out, workers=workers, cluster=cluster,
-                progress=bar, command=" ".join(["mournesim"] + sys.argv[1:]), note=note_for(PROG))
-    except Interrupted as e:
-        bar.close()
-        interrupted(PROG, e)
-    bar.close()
-    speed = run_summary(cells, time.perf_counter() - t0, compiled)
+    grid_kw = None if resume else dict(games=games, seed=seed, **grid_axes, rules=rules, ruleset=ruleset,
+                                       overrides=overrides, batch=batch, target_ci=target_ci, out=out)
+    df, cells, out, speed = play_grid(GAME, grid_kw, resume, workers, cluster, quiet, compiled)
     if out:
         click.echo(render({"win rate by cell": _cell_table(cells)}, "table",
                           f"MourneQuest run in {out}  seed={cells.seed}  ({speed})\n{identity.describe(PROG)}"))

@@ -8,12 +8,11 @@ status 2, never a traceback (the same contract as ``mournesim``).
 """
 from __future__ import annotations
 
-import sys
 
 import click
 
-from simcore.cli import check_resume, compile_once, game_cli, interrupted, note_for, print_replay, \
-    ruleset_options as ruleset_options_for, run_summary, script, timed_start
+from simcore.cli import check_resume, compile_once, game_cli, play_grid, print_replay, \
+    ruleset_options as ruleset_options_for, script, timed_start
 from simcore import identity
 from simcore.errors import InputError
 from simcore.inputs import MAX_SEED, MAX_WORKERS, batch_option, cluster_address, game_index_option, games_option, \
@@ -62,9 +61,6 @@ def simulate(ctx, games, seed, players, policy, characters, params, workers, bat
              cluster, quiet, ruleset, overrides):
     """Play seeded Quest Master games over player counts x policy tables and
     print the balance report (or write a dataset with --out)."""
-    import time
-    from tqdm import tqdm
-    from simcore.batch import Interrupted
     from simcore.report import render, with_interval
     from . import batch as grid, sim
     from .report import headline, standard_report
@@ -87,23 +83,9 @@ def simulate(ctx, games, seed, players, policy, characters, params, workers, bat
         compiled = compile_once(GAME, run_batch, lambda: [sim.simulate(games=1, rules=rules, players=max(2, len(t)),
                                                                        policies=t) for t in tabs],
                                 workers, during=lambda: compile_entries({p for t in tabs for p in t}))
-    t0 = time.perf_counter()
-    bar = tqdm(disable=True if quiet else None, unit="game", unit_scale=True, file=sys.stderr, dynamic_ncols=True,
-               desc="games")
-    try:
-        if resume:
-            df, cells = grid.resume(resume, workers, cluster, bar, note=note_for(PROG))
-            out = resume
-        else:
-            df, cells = grid.run_grid(
-                games=games, seed=seed, **grid_axes, rules=rules, ruleset=ruleset,
-                overrides=overrides, batch=batch, target_ci=target_ci, out=out, workers=workers, cluster=cluster,
-                progress=bar, command=" ".join(["questsim"] + sys.argv[1:]), note=note_for(PROG))
-    except Interrupted as e:
-        bar.close()
-        interrupted(PROG, e)
-    bar.close()
-    speed = run_summary(cells, time.perf_counter() - t0, compiled)
+    grid_kw = None if resume else dict(games=games, seed=seed, **grid_axes, rules=rules, ruleset=ruleset,
+                                       overrides=overrides, batch=batch, target_ci=target_ci, out=out)
+    df, cells, out, speed = play_grid(GAME, grid_kw, resume, workers, cluster, quiet, compiled)
     if out:
         t = pd.DataFrame([dict(policy=lab["policy"], players=lab["players"], games=n, wins=w) for lab, n, w in cells])
         t = with_interval(t, name="decided_rate")

@@ -216,6 +216,36 @@ def compile_once(game, dispatcher, warm, workers=None, during=None) -> float:
     return 0.0
 
 
+def play_grid(game, grid_kw, resume, workers, cluster, quiet, compiled):
+    """``prog simulate``'s run, for every game: the grid ``grid_kw`` (the
+    game's ``batch.run_grid`` arguments but where it runs) or, with
+    ``resume``, the rest of that interrupted run, played with a progress bar
+    on stderr; an interruption ends the command with one line. Returns
+    ``(rows, cells, out, summary)``: ``out`` the run's directory (None
+    without one), ``summary`` the line of games per second of play alone
+    (``compiled``: the seconds of a one-time compile before it)."""
+    import time
+    from tqdm import tqdm
+    from .batch import Interrupted
+    grid, prog = game.module("batch"), game.package
+    t0 = time.perf_counter()
+    bar = tqdm(disable=True if quiet else None, unit="game", unit_scale=True, file=sys.stderr, dynamic_ncols=True,
+               desc="games")
+    try:
+        if resume:
+            df, cells = grid.resume(resume, workers, cluster, bar, note=note_for(prog))
+            out = resume
+        else:
+            df, cells = grid.run_grid(**grid_kw, workers=workers, cluster=cluster, progress=bar,
+                                      command=" ".join([prog] + sys.argv[1:]), note=note_for(prog))
+            out = grid_kw.get("out")
+    except Interrupted as e:
+        bar.close()
+        interrupted(prog, e)
+    bar.close()
+    return df, cells, out, run_summary(cells, time.perf_counter() - t0, compiled)
+
+
 def print_replay(game, play, policies, fmt):
     """``prog replay``'s end, for every game: play one logged game with
     ``play()`` (after a cold engine's compile on every core, while this
