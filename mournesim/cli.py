@@ -1,5 +1,5 @@
-"""The ``mournesim`` command line: simulate, replay, report, bench, odds and
-the commands every game has (``policies``, ``rules show/check``,
+"""The ``mournesim`` command line: simulate, replay, bench, odds and the
+commands every game has (``policies``, ``rules show/check``, ``report``,
 ``experiment``: simcore.cli.game_cli).
 
 Bad input (an unknown option value, a malformed ruleset, a bad ``--set``)

@@ -1,5 +1,5 @@
-"""The ``questsim`` command line: simulate, replay, report, bench, odds and
-the commands every game has (``policies``, ``rules show/check``,
+"""The ``questsim`` command line: simulate, replay, bench, odds and the
+commands every game has (``policies``, ``rules show/check``, ``report``,
 ``experiment``: simcore.cli.game_cli).
 
 Bad input (an unknown option value, a malformed ruleset, a bad ``--set``)
@@ -7,7 +7,6 @@ prints one ``questsim: error: ...`` line per problem on stderr and exits with
 status 2, never a traceback (the same contract as ``mournesim``).
 """
 from __future__ import annotations
-
 
 import click
 

@@ -385,14 +385,13 @@ def add_report_command(main, game):
         title = (f"{game.title} balance report: {directory}  seed={run['seed']} rules={run.get('rules_version')} "
                  f"hash={run.get('ruleset_hash')}\n{identity.describe(prog, run)}\n{_headline_of(run, df, rep.headline)}")
         tables = rep.standard_report(df) if cols is None else rep.by_report(df, cols)
-        figures_of = game.module("plots")
         if fmt == "html":
             from .html_report import figures, tables_page
-            click.echo(tables_page(title, tables, figures(df, figures_of.PLOTS)), nl=False)
+            click.echo(tables_page(title, tables, figures(df, game.module("plots").PLOTS)), nl=False)
         else:
             click.echo(render(tables, fmt, title), nl=False)
-        if plots:
-            for path in figures_of.write_plots(df, plots):
+        if plots:       # the plots module (matplotlib) only when plots are drawn
+            for path in game.module("plots").write_plots(df, plots):
                 click.echo(f"wrote {path}", err=True)
 
     return report

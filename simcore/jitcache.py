@@ -57,12 +57,12 @@ _QUICK_LOAD = set()
 
 def load_without_refresh(*packages):
     """Load the cached kernels of ``packages`` (top-level package names)
-    without numba's registry refresh: a quarter of a warm start.
+    without numba's registry refresh: about a fifth of a warm start.
 
     numba's ``Cache.load_overload`` calls ``target_context.refresh()`` before
     every load. The first call imports about 250 modules of numba's typing
     and lowering registries and, through its BLAS check, ``scipy.linalg``:
-    0.20–0.25 s of a 1 s ``simulate --games 1`` (docs/common/performance.md,
+    0.20–0.25 s of a 0.9 s ``simulate --games 1`` (docs/common/performance.md,
     Start-up). A loaded kernel is machine code and uses none of them. What
     it does need from the refresh is the runtime's symbols (``NRT_*``,
     ``rtsys.initialize``), so that is done here; numba's helper, math and

@@ -177,9 +177,9 @@ def test_a_warm_process_loads_the_engine_without_numbas_registry_refresh(key):
     """simcore.jitcache.load_without_refresh: a process that only loads the
     cached engine never runs numba's registry refresh (which imports about
     250 modules of its typing and lowering registries, :data:`REFRESHED`
-    among them),
-    plays the same games as a process that loads it numba's way, and still
-    compiles new code afterwards (numba's compiler refreshes first)."""
+    among them), plays the same games as a process that loads it numba's
+    way, and still compiles new code afterwards (numba's compiler refreshes
+    first)."""
     game = get(key)
     game.module("sim").run_games(game.module("sim").prepare(), game.sample_config(), 7, 0, 1)   # cached
     code = textwrap.dedent(f"""\
