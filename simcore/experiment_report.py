@@ -1,18 +1,61 @@
 """The report of an experiment (simcore.experiment): Markdown tables of every
 change with its 95% interval and test, how much pairing tightened them, and
 the plots (a forest plot of the changes, a sweep curve or grid, a tornado
-chart, the tune curves)."""
+chart, the tune curves).
+
+Every value a user supplied (title, question, names, descriptions, settings,
+overrides, paths, the command line) goes into report.md through ``md_text``
+or ``md_code``, so it reads as exactly that text there and in index.html,
+and into a plot through ``_plot_text``."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from . import atomic, identity, paired
+from . import identity, paired
 from .experiment import BASELINE, Result
 from .plots import plt
+
+
+# line breaks and other control characters: one space in a report line
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]+")
+# what Markdown would read as markup inside a line: escapes, code, emphasis,
+# links and images, HTML, headings' closing hashes, table cells,
+# strikethrough, and an underscore that is not between two letters or
+# digits (win_hp_above stays as it is); a character reference (&lt;) is
+# kept as text by writing its & as &amp;
+_MD_ACTIVE = re.compile(r"[\\`*\[\]<#|~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
+_MD_ENTITY = re.compile(r"&(?=#?\w+;)")
+
+
+def md_text(value) -> str:
+    """``value`` (a user's text) as Markdown that shows exactly that text,
+    on one line: every character Markdown would read as markup escaped with
+    a backslash (as in CommonMark; simcore.html_report renders the same),
+    the ``&`` of a character reference written ``&amp;``, line breaks made
+    spaces, so no value can add markup, a heading or a table cell."""
+    s = _MD_ENTITY.sub("&amp;", _CONTROL.sub(" ", str(value)).strip())
+    return _MD_ACTIVE.sub(lambda m: "\\" + m.group(0), s)
+
+
+def md_code(value) -> str:
+    """``value`` as a Markdown code span: fenced with one backtick more than
+    its longest run of backticks (padded where it starts or ends with one),
+    line breaks made spaces, so nothing in it can end the span."""
+    s = _CONTROL.sub(" ", str(value))
+    fence = "`" * (max(map(len, re.findall(r"`+", s)), default=0) + 1)
+    pad = " " if s[:1] in ("`", " ") or s[-1:] in ("`", " ") else ""
+    return f"{fence}{pad}{s}{pad}{fence}"
+
+
+def _plot_text(value) -> str:
+    """A user's text in a plot title or label: ``$`` kept as a dollar sign,
+    never starting matplotlib's math text (which could fail the report)."""
+    return str(value).replace("$", "\\$")
 
 
 def _pct(x):
@@ -35,9 +78,13 @@ def _p(p):
     return "< 0.0001" if p < 1e-4 else f"{p:.4f}"
 
 
-def _md(t: pd.DataFrame) -> str:
-    lines = ["| " + " | ".join(map(str, t.columns)) + " |", "|" + "---|" * len(t.columns)]
-    lines += ["| " + " | ".join(str(x) for x in row) + " |" for row in t.itertuples(index=False)]
+def _md(t: pd.DataFrame, literal=()) -> str:
+    """``t`` as a Markdown table; the columns named in ``literal`` (those that
+    hold a user's values) are escaped with ``md_text``, heading and cells."""
+    lit = [c in literal for c in t.columns]
+    cell = [md_text if x else str for x in lit]
+    lines = ["| " + " | ".join(f(c) for f, c in zip(cell, t.columns)) + " |", "|" + "---|" * len(t.columns)]
+    lines += ["| " + " | ".join(f(x) for f, x in zip(cell, row)) + " |" for row in t.itertuples(index=False)]
     return "\n".join(lines) + "\n"
 
 
@@ -68,12 +115,12 @@ def summary(res: Result, game) -> str:
         pooled = g[g[res.keys[0]] == "all"] if res.keys and (g[res.keys[0]] == "all").any() else g.iloc[:1]
         cells = g.drop(pooled.index)
         r = pooled.iloc[0]
-        line = f"- **{arm}**: {m} {_num(r.baseline, binary)} → {_num(r.value, binary)}, " \
+        line = f"- **{md_text(arm)}**: {m} {_num(r.baseline, binary)} → {_num(r.value, binary)}, " \
                f"change {_change(r, binary)} (p {_p(r.p_value)})"
         if len(cells) > 1:
             lo, hi = cells.loc[cells["change"].idxmin()], cells.loc[cells["change"].idxmax()]
-            line += (f"; by cell from {_change(lo, binary).split(' [')[0]} ({_cells_label(lo, res.keys)}) "
-                     f"to {_change(hi, binary).split(' [')[0]} ({_cells_label(hi, res.keys)})")
+            line += (f"; by cell from {_change(lo, binary).split(' [')[0]} ({md_text(_cells_label(lo, res.keys))}) "
+                     f"to {_change(hi, binary).split(' [')[0]} ({md_text(_cells_label(hi, res.keys))})")
         lines.append(line)
     return "\n".join(lines) + "\n"
 
@@ -91,7 +138,7 @@ def pairing_summary(res: Result) -> str:
     ratio = float(np.median(c["se_ratio"]))
     vr = float(np.median(c["variance_reduction"]))
     return (f"**Pairing.** Every arm played the same `(seed, game)` pairs as the baseline. For "
-            f"`{res.measures[0]}`, the paired intervals are a median **{ratio:.2f}× narrower** than "
+            f"{md_code(res.measures[0])}, the paired intervals are a median **{ratio:.2f}× narrower** than "
             f"independent games would give (range {c['se_ratio'].min():.2f}–{c['se_ratio'].max():.2f}×): "
             f"pairing removed {100 * vr:.0f}% of the variance, worth about {ratio ** 2:.1f}× as many "
             f"unpaired games.\n")
@@ -111,26 +158,26 @@ def arm_levels(res: Result, game, measure) -> pd.DataFrame:
 def markdown(res: Result, game, plots=(), command="") -> str:
     """The whole report as Markdown."""
     e = res.exp
-    out = [f"# {e.title}\n"]
-    if e.question:
-        out.append(f"*{e.question.strip()}*\n")
+    out = [f"# {md_text(e.title)}\n"]
+    if md_text(e.question):
+        out.append(f"*{md_text(e.question)}*\n")
     base = {k: v for k, v in e.base.items() if k != "ruleset"}
     out.append("## Set-up\n")
-    out.append(f"- game: {e.game}; kind: {e.kind}; seed {e.seed}; "
+    out.append(f"- game: {md_text(e.game)}; kind: {e.kind}; seed {e.seed}; "
                f"{res.frame.groupby(['arm', *res.keys], observed=True).size().max() if len(res.frame) else 0:,} "
                "games per cell and arm"
                + (f" (target half-width {e.target_ci}: rounds " +
                   ", ".join(f"{n:,} games → ±{100 * w:.2f} pp" for n, w in res.rounds) + ")" if res.rounds else ""))
-    out.append(f"- base: `{json.dumps(base)}`" + (f"; ruleset `{Path(e.base['ruleset']).name}`"
-                                                   if e.base.get("ruleset") else "; the shipped ruleset"))
+    out.append(f"- base: {md_code(json.dumps(base))}" + (f"; ruleset {md_code(Path(str(e.base['ruleset'])).name)}"
+                                                           if e.base.get("ruleset") else "; the shipped ruleset"))
     out.append(f"- {identity.describe(game.PROG)}")
     if command:
-        out.append(f"- command: `{command}`")
+        out.append(f"- command: {md_code(command)}")
     notes = {v.name: v.description for v in e.variant or []}
     for a in res.arms:
         if a.name != BASELINE and e.kind != "policy_tune":
-            out.append(f"- arm **{a.name}**: " + ", ".join(f"`{o}`" for o in a.overrides)
-                       + (f" — {notes[a.name]}" if notes.get(a.name) else ""))
+            out.append(f"- arm **{md_text(a.name)}**: " + ", ".join(md_code(o) for o in a.overrides)
+                       + (f" — {md_text(notes[a.name])}" if md_text(notes.get(a.name, "")) else ""))
     out.append("")
     if e.kind == "tune":
         out.append(_tune_md(res, game))
@@ -139,20 +186,20 @@ def markdown(res: Result, game, plots=(), command="") -> str:
         if not res.comparisons.empty:
             out.append(summary(res, game))
             for m in res.measures:
-                out.append(f"## {m}: {game.MEASURES[m][1]}\n")
-                out.append(_md(comparison_table(res, game, m)))
+                out.append(f"## {md_text(m)}: {md_text(game.MEASURES[m][1])}\n")
+                out.append(_md(comparison_table(res, game, m), ["arm", *res.keys]))
     else:
         if e.kind == "sensitivity":
             out.append("## Ranking (tornado)\n")
-            out.append(_md(tornado_table(res, game)))
+            out.append(_md(tornado_table(res, game), ["parameter", "value", "down to", "up to"]))
         out.append(summary(res, game))
         out.append(pairing_summary(res))
         for m in res.measures:
-            out.append(f"## {m}: {game.MEASURES[m][1]}\n")
-            out.append(_md(comparison_table(res, game, m)))
+            out.append(f"## {md_text(m)}: {md_text(game.MEASURES[m][1])}\n")
+            out.append(_md(comparison_table(res, game, m), ["arm", *res.keys]))
     if plots:
         out.append("## Plots\n")
-        out += [f"![{Path(p).stem}]({Path(p).name})\n" for p in plots]
+        out += [f"![{md_text(Path(p).stem)}]({Path(p).name})\n" for p in plots]
     out.append("Changes are variant − baseline on the same games; 95% intervals are normal intervals of the "
                "paired differences; p is McNemar's test (win/loss measures) or the paired t-test. "
                "Rates are Wilson 95% intervals.\n")
@@ -202,12 +249,12 @@ def _tune_md(res: Result, game) -> str:
                      f"{m} at solved value [95% CI]": f"{100 * s['rate']:.1f}% [{100 * s['ci95_low']:.1f}, "
                                                       f"{100 * s['ci95_high']:.1f}]",
                      "games": f"{s['games']:,}", "note": "" if s["reachable"] else _unreachable(s)})
-    out.append(_md(pd.DataFrame(rows)))
+    out.append(_md(pd.DataFrame(rows), ["target", "cell", "current value", "solved value"]))
     out.append("Every try played the same games (paired seeds), so the tries differ only by the parameter.\n")
     for s in res.tune:
-        out.append(f"### {s['name']}: tries\n")
+        out.append(f"### {md_text(s['name'])}: tries\n")
         out.append(_md(pd.DataFrame([{"value": v, m: f"{100 * r:.1f}%", "95% CI": f"[{100 * lo:.1f}, {100 * hi:.1f}]",
-                                      "games": f"{n:,}"} for v, r, lo, hi, n in s["tries"]])))
+                                      "games": f"{n:,}"} for v, r, lo, hi, n in s["tries"]]), ["value", m]))
     return "\n".join(out)
 
 
@@ -215,18 +262,18 @@ def _policy_tune_md(res: Result, game) -> str:
     t = res.tune[0]
     pt = res.exp.policy_tune
     out = ["## The search\n",
-           f"NTBEA (simcore/ntbea.py) over the parameters of **{t['policy']}**: {t['evaluations']} evaluations of "
+           f"NTBEA (simcore/ntbea.py) over the parameters of **{md_text(t['policy'])}**: {t['evaluations']} evaluations of "
            f"{t['games_per_eval']:,} games per cell each ({pt.batch} points a step on the same games, fresh games "
-           f"each step), exploration k = {pt.k:g}, {pt.neighbours} neighbours a step, measure `{pt.measure}` "
+           f"each step), exploration k = {pt.k:g}, {pt.neighbours} neighbours a step, measure {md_code(pt.measure)} "
            f"(all cells pooled).\n"]
     rows = [{"parameter": n, "grid": ", ".join(f"{v:g}" for v in t["grids"][n]),
              "start": f"{t['start'][t['names'].index(n)]:g}", "recommended": f"{t['tuned'][t['names'].index(n)]:g}"}
             for n in t["tuned_names"]]
-    out.append(_md(pd.DataFrame(rows)))
+    out.append(_md(pd.DataFrame(rows), ["parameter"]))
     full = ",".join(f"{v:g}" for v in t["tuned"])
     out.append(f"The search's own estimate of the recommendation: {100 * t['estimate']:.1f}% "
                f"(biased upwards: it is the best of many noisy estimates). Its full parameter vector: "
-               f"`--params {full}`.\n")
+               f"{md_code('--params ' + full)}.\n")
     out.append(f"## The check\n\nThe starting parameters (`baseline`) and the recommendation (`tuned`) then "
                f"played {res.frame.groupby(['arm', *res.keys], observed=True).size().max():,} fresh games per cell "
                f"(games {t['check_first']:,} on, none of which the search saw), paired; the change below is the "
@@ -248,7 +295,7 @@ def forest(res: Result, game, ax):
     c = res.comparisons[res.comparisons["measure"] == m].reset_index(drop=True)
     scale = 100 if binary else 1
     varying = [k for k in res.keys if c.loc[c[k] != "all", k].nunique() > 1]     # label only what differs
-    labels = [f"{r['arm']} — {_cells_label(r, varying)}" if varying else r["arm"] for _, r in c.iterrows()]
+    labels = [_plot_text(f"{r['arm']} — {_cells_label(r, varying)}" if varying else r["arm"]) for _, r in c.iterrows()]
     y = np.arange(len(c))[::-1]
     ax.errorbar(c["change"] * scale, y, xerr=[(c["change"] - c["ci95_low"]) * scale,
                                             (c["ci95_high"] - c["change"]) * scale],
@@ -257,7 +304,7 @@ def forest(res: Result, game, ax):
     ax.set_yticks(y, labels, fontsize="small")
     ax.set_xlabel(f"change in {m}" + (" (percentage points, 95% interval)" if binary else " (95% interval)"))
     ax.set_ylabel("variant — cell")
-    ax.set_title(f"{res.exp.title}: change against the baseline")
+    ax.set_title(f"{_plot_text(res.exp.title)}: change against the baseline")
 
 
 def sweep_curve(res: Result, game, ax):
@@ -272,15 +319,15 @@ def sweep_curve(res: Result, game, ax):
     for key, g in groups:
         g = g.sort_values("x")
         key = key if isinstance(key, tuple) else (key,)
-        label = ", ".join(f"{k} {v}" for k, v in zip(res.keys, key)) or m
+        label = _plot_text(", ".join(f"{k} {v}" for k, v in zip(res.keys, key)) or m)
         line, = ax.plot(g["x"], g["value"], "o-", label=label)
         ax.fill_between(g["x"], g["ci95_low"], g["ci95_high"], alpha=0.2, color=line.get_color())
     ax.axvline(cur, color="grey", ls="--", label=f"ruleset value {cur}")
-    ax.set_xlabel(p)
+    ax.set_xlabel(_plot_text(p))
     ax.set_ylabel(f"{m}" + (" rate" if binary else "") + " (95% band)")
     if binary:
         ax.set_ylim(0, 1)
-    ax.set_title(f"{res.exp.title}")
+    ax.set_title(_plot_text(res.exp.title))
     ax.legend(fontsize="small")
 
 
@@ -300,10 +347,10 @@ def sweep_grid(res: Result, game, ax):
     for i in range(grid.shape[0]):
         for j in range(grid.shape[1]):
             ax.text(j, i, _num(grid[i, j], binary), ha="center", va="center", color="white", fontsize="small")
-    ax.set_xlabel(sw.param)
-    ax.set_ylabel(sw.param2)
+    ax.set_xlabel(_plot_text(sw.param))
+    ax.set_ylabel(_plot_text(sw.param2))
     ax.figure.colorbar(im, ax=ax, label=m)
-    ax.set_title(f"{res.exp.title} (all cells)")
+    ax.set_title(f"{_plot_text(res.exp.title)} (all cells)")
     ax.grid(False)
 
 
@@ -331,11 +378,11 @@ def tornado(res: Result, game, ax):
             ax.barh(y, r.change * scale, height=0.36, color=colour, alpha=0.7, label=tag if i == 0 else None)
             ax.errorbar(r.change * scale, y, xerr=[[(r.change - r.ci95_low) * scale], [(r.ci95_high - r.change) * scale]],
                         fmt="none", color="black", capsize=3)
-    ax.set_yticks(range(len(rows)), [p for p, _, _ in rows], fontsize="small")
+    ax.set_yticks(range(len(rows)), [_plot_text(p) for p, _, _ in rows], fontsize="small")
     ax.axvline(0, color="grey")
     ax.set_xlabel(f"change in {m}" + (" (percentage points, 95% interval)" if binary else ""))
     ax.set_ylabel("parameter (nudged down / up)")
-    ax.set_title(f"{res.exp.title}: sensitivity")
+    ax.set_title(f"{_plot_text(res.exp.title)}: sensitivity")
     ax.legend(fontsize="small")
 
 
@@ -347,14 +394,15 @@ def tune_curves(res: Result, game, ax):
         lo = np.array([t[2] for t in s["tries"]])
         hi = np.array([t[3] for t in s["tries"]])
         # clipped: at a rate of 0 or 1 Wilson's bound can sit a rounding error past it
-        eb = ax.errorbar(v, r, yerr=[np.clip(r - lo, 0, None), np.clip(hi - r, 0, None)], fmt="o-", capsize=3, label=f"{s['name']} (aim {s['target']:.0%})")
+        eb = ax.errorbar(v, r, yerr=[np.clip(r - lo, 0, None), np.clip(hi - r, 0, None)], fmt="o-", capsize=3,
+                         label=f"{_plot_text(s['name'])} (aim {s['target']:.0%})")
         colour = eb[0].get_color()
         ax.axhline(s["target"], color=colour, ls=":")
         ax.plot([s["value"]], [s["rate"]], "*", ms=14, color=colour)
     ax.set_xlabel("parameter value (each target's own parameter)")
     ax.set_ylabel(f"{res.exp.tune.measure} rate (95% interval)")
     ax.set_ylim(0, 1)
-    ax.set_title(f"{res.exp.title}: tries (star = solved value)")
+    ax.set_title(f"{_plot_text(res.exp.title)}: tries (star = solved value)")
     ax.legend(fontsize="small")
 
 
@@ -365,7 +413,7 @@ def tune_trace(res: Result, game, ax):
     ax.plot(tr["eval"], tr["fitness"].cummax(), "-", color="#1565c0", label="best evaluation so far")
     ax.set_xlabel("evaluation")
     ax.set_ylabel(f"{res.exp.policy_tune.measure} (all cells)")
-    ax.set_title(f"{res.exp.title}: NTBEA search")
+    ax.set_title(f"{_plot_text(res.exp.title)}: NTBEA search")
     ax.legend(fontsize="small")
 
 
@@ -398,9 +446,15 @@ def tune_tries(res: Result) -> pd.DataFrame:
 
 def write(res: Result, game, out, command="") -> Path:
     """Write ``report.md``, the plots, ``comparisons.csv`` and ``index.html``
-    (the report as one self-contained page) into ``out`` (each atomically:
-    simcore.atomic); returns the report's path."""
-    out = atomic.make_dir(out)
+    (the report as one self-contained page) into ``out``: an output
+    directory held as the tool's own (simcore.outdir.Owned: each file
+    recorded and written atomically), or a path, then held here (new,
+    empty, or written by an experiment before); returns the report's path."""
+    from .html_report import markdown_page
+    from .outdir import Owned, owned
+    if not isinstance(out, Owned):
+        with owned(out, "the experiment's report") as held:
+            return write(res, game, held, command)
     paths = []
     for name, draw in plots_for(res).items():
         n = len(res.comparisons[res.comparisons["measure"] == res.measures[0]]) if not res.comparisons.empty else 8
@@ -410,16 +464,15 @@ def write(res: Result, game, out, command="") -> Path:
             draw(res, game, ax)
             if name != "sweep" or not res.exp.sweep.param2:
                 ax.grid(alpha=0.3)
-            atomic.save_figure(fig, out / f"{name}.png", dpi=110)
+            paths.append(out.save_figure(fig, f"{name}.png", dpi=110))
         finally:
             plt.close(fig)
-        paths.append(out / f"{name}.png")
     if not res.comparisons.empty:
-        atomic.write_with(out / "comparisons.csv", lambda tmp: res.comparisons.to_csv(tmp, index=False))
+        out.write_with("comparisons.csv", lambda tmp: res.comparisons.to_csv(tmp, index=False))
     if res.exp.kind == "tune":
-        atomic.write_with(out / "tune.csv", lambda tmp: tune_tries(res).to_csv(tmp, index=False))
-    report = atomic.write_text(out / "report.md", markdown(res, game, paths, command))
+        out.write_with("tune.csv", lambda tmp: tune_tries(res).to_csv(tmp, index=False))
+    md = markdown(res, game, paths, command)
+    report = out.write_text("report.md", md)
     # the same report as one page to open or mail: index.html, plots inside
-    from .html_report import experiment_index
-    experiment_index(out)
+    out.write_text("index.html", markdown_page(md, out.path))
     return report

@@ -7,6 +7,12 @@ embedded as PNG data) that opens in any browser and can be mailed.
 - ``markdown_page``: an experiment's ``report.md`` with its plots, as the
   ``index.html`` written beside it (``experiment_index``).
 
+Every value a user supplied is shown as text, never as markup: the table
+pages escape each one, and the Markdown page passes no raw HTML (a tag in
+report.md comes out as the tag's text), no link or image to a
+``javascript:``/``data:``/``vbscript:`` address and no ``on*=`` attribute;
+the only ``data:`` addresses are the PNG plots it embeds itself.
+
 Run ``python -m simcore.html_report DIR [DIR..]`` to (re)write the
 ``index.html`` of experiment directories from their ``report.md``.
 """
@@ -21,8 +27,6 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-
-from . import atomic
 
 CSS = """
 body { margin: 0 auto; max-width: 1100px; padding: 16px 24px 40px; font: 14px/1.5 system-ui, -apple-system,
@@ -113,11 +117,53 @@ def tables_page(title: str, tables: dict, figs=(), note: str = "") -> str:
     return _doc(first, "\n".join(parts))
 
 
+# the addresses a link or an image of a Markdown page may have: no scheme (a
+# file beside the page, an anchor) or one of these; never javascript:, data:,
+# vbscript: or any other a browser might run or render as a page
+_SAFE_SCHEMES = ("http", "https", "mailto")
+_URL_ATTRS = frozenset({"href", "src", "srcset", "action", "formaction", "xlink:href", "background", "poster",
+                        "cite", "data"})
+
+
+def safe_url(url: str) -> bool:
+    """Whether ``url`` may stand in a link or image of a page: relative, or
+    http(s)/mailto. Judged as a browser reads it: character references
+    decoded, the spaces and control characters it ignores dropped."""
+    s = re.sub(r"[\x00-\x20\x7f]+", "", html.unescape(url or "")).lower()
+    m = re.match(r"([a-z][a-z0-9+.\-]*):", s)
+    return m is None or m.group(1) in _SAFE_SCHEMES
+
+
+def _markdown():
+    """Python-Markdown for a page built from user text: tables, fenced code,
+    lists; no raw HTML (a tag is shown as text), no unsafe address or event
+    attribute in what it makes (``_Defang``); ``\\<`` and ``\\~`` escape
+    as in CommonMark (simcore.experiment_report.md_text writes them)."""
+    import markdown
+    from markdown.treeprocessors import Treeprocessor
+
+    class _Defang(Treeprocessor):
+        def run(self, root):
+            for el in root.iter():
+                for k in list(el.keys()):
+                    kl = k.lower()
+                    if kl.startswith("on") or (kl in _URL_ATTRS and not safe_url(el.get(k))):
+                        del el.attrib[k]
+
+    md = markdown.Markdown(extensions=["tables", "fenced_code", "sane_lists"])
+    md.preprocessors.deregister("html_block")
+    md.inlinePatterns.deregister("html")
+    md.ESCAPED_CHARS = md.ESCAPED_CHARS + [c for c in "<~" if c not in md.ESCAPED_CHARS]
+    md.treeprocessors.register(_Defang(md), "defang", -10)      # after "unescape" (0): the final values
+    return md
+
+
 def markdown_page(md: str, base: Path, title: str = "") -> str:
     """``md`` (a report.md) as a page, each image it names from ``base``
-    embedded, so the page needs nothing beside it."""
-    import markdown
-    body = markdown.markdown(md, extensions=["tables", "fenced_code", "sane_lists"])
+    embedded, so the page needs nothing beside it. Raw HTML in ``md`` is
+    shown as text (``_markdown``); ``title`` defaults to the first heading's
+    text."""
+    body = _markdown().convert(md)
 
     def embed(m):
         src = html.unescape(m.group(2))
@@ -126,23 +172,33 @@ def markdown_page(md: str, base: Path, title: str = "") -> str:
             return f"{m.group(1)}{png_data_uri(f.read_bytes())}{m.group(3)}"
         return m.group(0)
     body = re.sub(r'(<img[^>]*?src=")([^"]+)(")', embed, body)
-    if not title:
-        m = re.search(r"^# (.+)$", md, re.M)
-        title = m.group(1) if m else "report"
-    return _doc(title, body)
+    if not title:       # the first heading as the reader sees it (Markdown escapes undone); _doc escapes it
+        m = re.search(r"<h1[^>]*>(.*?)</h1>", body, re.S)
+        title = html.unescape(re.sub(r"<[^>]*>", "", m.group(1))).strip() if m else ""
+    return _doc(title or "report", body)
 
 
 def experiment_index(directory) -> Path:
-    """Write ``index.html`` beside ``report.md`` in an experiment directory."""
-    d = Path(directory)
-    return atomic.write_text(d / "index.html", markdown_page((d / "report.md").read_text(encoding="utf-8"), d))
+    """Write ``index.html`` beside ``report.md`` in an experiment directory,
+    one the tool wrote (simcore.outdir: never over a page of the user's)."""
+    from .outdir import owned
+    with owned(directory, "python -m simcore.html_report") as d:
+        md = (d.path / "report.md").read_text(encoding="utf-8")
+        return d.write_text("index.html", markdown_page(md, d.path))
 
 
 def main(argv=None) -> int:
-    """(Re)write the index.html of each experiment directory named."""
+    """(Re)write the index.html of each experiment directory named; a
+    directory that is not an experiment's is one line, exit status 2."""
+    from .errors import InputError
     for d in (argv if argv is not None else sys.argv[1:]):
-        if (Path(d) / "report.md").is_file():
+        try:
+            if not (Path(d) / "report.md").is_file():
+                raise InputError(f"{d}: no report.md (not an experiment's --out directory)")
             print(experiment_index(d))
+        except InputError as e:
+            print(f"simcore.html_report: error: {e}", file=sys.stderr)
+            return 2
     return 0
 
 

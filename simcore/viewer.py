@@ -25,6 +25,7 @@ from __future__ import annotations
 import html
 import json
 import math
+import re
 from importlib.resources import files
 
 
@@ -66,15 +67,23 @@ def check(data: dict) -> None:
 
 
 def _json_for_script(data) -> str:
-    """JSON safe inside a <script> element: no ``<`` can close it."""
+    """JSON safe inside a <script> element: every ``<`` written ``\\u003c``,
+    so no string in it can close the element (``</script>``) or open a
+    comment (``<!--``); the element's text is raw, so nothing else in it is
+    read as markup."""
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False).replace("<", "\\u003c")
 
 
 def page(data: dict) -> str:
-    """The viewer page for ``data`` (see the module docstring), one HTML string."""
+    """The viewer page for ``data`` (see the module docstring), one HTML string.
+    Every value is data: the title escaped as HTML text, the rest as JSON
+    inside the page that its script shows as text (``textContent``), never
+    as markup. The two placeholders are filled in one pass, so nothing in
+    the title or the data can stand for the other."""
     check(data)
     tpl = files("simcore").joinpath("templates/viewer.html").read_text(encoding="utf-8")
-    return tpl.replace("__TITLE__", html.escape(data["title"])).replace("__DATA__", _json_for_script(data))
+    fill = {"__TITLE__": html.escape(str(data["title"])), "__DATA__": _json_for_script(data)}
+    return re.sub("__TITLE__|__DATA__", lambda m: fill[m.group(0)], tpl)
 
 
 def compact_steps(steps):
