@@ -36,6 +36,7 @@ from pathlib import Path
 from simcore.jitcache import engine_sources
 from simcore.plugins import PolicyInfo, PolicyRegistry
 from . import ENGINE_SOURCES, entries, policies
+from .layout import MAX_PARAMS
 from .policies import BUILTIN_POLICIES, POLICY_PLUGIN
 
 PLUGIN_ID = POLICY_PLUGIN   # the policy id the kernels give a plug-in (called through its address)
@@ -81,7 +82,8 @@ def _shipped(registry):
 
 
 REGISTRY = PolicyRegistry("questsim", BUILTIN_POLICIES, _DESCRIPTIONS, RANGES, ARG_SPEC,
-                          engine_sources(Path(__file__).parent, ENGINE_SOURCES), _shipped, entries)
+                          engine_sources(Path(__file__).parent, ENGINE_SOURCES), _shipped, entries,
+                          max_params=MAX_PARAMS)   # a seat's row holds this many parameters
 register_policy = REGISTRY.register
 load_plugin = REGISTRY.load_plugin
 load_configured = REGISTRY.load_configured

@@ -15,6 +15,7 @@ The group's contract, whatever happens inside a command:
 """
 from __future__ import annotations
 
+import errno
 import os
 import sys
 import traceback
@@ -70,6 +71,8 @@ def error_group(prog):
 
         def main(self, *a, standalone_mode=True, **kw):
             shutdown.terminate_as_interrupt()
+            if sys.stdout is None:      # started with standard output closed (>&-): refused before any work
+                fail(prog, f"cannot write to standard output: {os.strerror(errno.EBADF)} (it is closed)")
             try:
                 rv = super().main(*a, standalone_mode=False, **kw)
                 sys.stdout.flush()
@@ -319,7 +322,7 @@ def add_experiment_command(main, prog):
         from . import experiment as ex
         from . import experiment_report as rep
         from .batch import Interrupted
-        from .outdir import experiment_dir
+        from .outdir import owned
         cluster = cluster_address(cluster)
         exp = ex.load(file)
         game = ex.adapter(exp, prog)
@@ -330,9 +333,9 @@ def add_experiment_command(main, prog):
         command = " ".join([prog, "experiment", *sys.argv[sys.argv.index("experiment") + 1:]]) \
             if "experiment" in sys.argv else f"{prog} experiment {file}"
         progress = not quiet and sys.stderr.isatty()
-        with experiment_dir(out) if out else nullcontext():
+        with owned(out, "experiment --out") if out else nullcontext() as held_out:
             try:
-                res = ex.run(exp, game, out, workers, cluster, progress, games, command, note_for(prog))
+                res = ex.run(exp, game, held_out, workers, cluster, progress, games, command, note_for(prog))
             except (KeyboardInterrupt, Interrupted) as e:
                 where = f"finished batches kept in {out}; run the same command again to go on" if out else \
                     "nothing kept (use --out DIR to keep finished batches)"
@@ -340,7 +343,7 @@ def add_experiment_command(main, prog):
                 click.echo(f"{prog}: {'terminated' if status == 143 else 'interrupted'}: {where}", err=True)
                 sys.exit(status)
             if out:
-                path = rep.write(res, game, out, command)
+                path = rep.write(res, game, held_out, command)
                 click.echo(path.read_text(encoding="utf-8"))
                 click.echo(f"report (report.md, index.html), plots and comparisons.csv in {out}; games in {res.dataset}",
                            err=True)
@@ -375,6 +378,9 @@ def add_report_command(main, game):
         if cols is not None and not cols:
             raise InputError("--by: give at least one column")
         run = _open_report(prog, directory, cols, plots)
+        if plots:       # checked before the report is made: a folder of the user's own is refused
+            from .plots import write_plots
+            write_plots(None, plots, {})
         wanted = None
         if hasattr(rep, "columns_read"):
             wanted = rep.columns_read(store.column_names(directory, prog), cols)

@@ -40,7 +40,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from . import batch as driver
 from . import identity, paired, store
 from .errors import InputError
-from .inputs import MAX_BATCH, parse_floats
+from .inputs import MAX_BATCH, load_toml, parse_floats
 from .rulesets import format_errors
 
 BASELINE = "baseline"
@@ -211,7 +211,7 @@ def load(path) -> Experiment:
     """Read and validate an experiment file (problems: one line each, exit 2)."""
     p = Path(path)
     try:
-        raw = tomllib.loads(p.read_text(encoding="utf-8"))
+        raw = load_toml(path, "experiment file")   # a regular file, bounded in size and depth (simcore.inputs)
     except FileNotFoundError:
         raise InputError(f"{path}: no such experiment file") from None
     except tomllib.TOMLDecodeError as e:
@@ -500,9 +500,17 @@ class Result:
 
 def run(exp: Experiment, game, out=None, workers=None, cluster=None, progress=False, games=None,
         command="", note=None) -> Result:
-    """Play the experiment and compare every arm with the baseline."""
+    """Play the experiment and compare every arm with the baseline. With
+    ``out`` (a path, or a directory already held as the tool's own:
+    simcore.outdir) the games land in ``out/data``."""
+    from .outdir import Owned, owned
+    if out is not None and not isinstance(out, Owned):
+        with owned(out, "experiment --out") as held:
+            return run(exp, game, held, workers, cluster, progress, games, command, note)
     names = measure_names(exp, game)
-    runner = Runner(exp, game, Path(out) if out else None, workers, cluster, progress, games, command, note)
+    if out is not None:
+        out.datasets("data")            # the arms' games, one dataset per round
+    runner = Runner(exp, game, out.path if out else None, workers, cluster, progress, games, command, note)
     try:
         result = _run(exp, game, runner, names)
     except BaseException:

@@ -16,7 +16,26 @@ from importlib import metadata
 from pathlib import Path
 
 from .errors import InputError
-from .inputs import check_params
+from .inputs import MAX_BATCH, MAX_PLUGIN_BYTES, check_params, regular_file
+
+# What a plug-in may ask of the registry (checked when it registers, so a
+# mistake is one line naming the policy before any game):
+# - its name is part of a directory and a file name (the compiled entry
+#   point) and of every report's policy column: 64 characters is plenty;
+MAX_NAME = 64
+# - names the command lines give a meaning of their own (``--policy all``
+#   plays every built-in heuristic);
+RESERVED = frozenset({"all"})
+# - its working memory (``scratch``) rides in the policy's parameter vector,
+#   one float64 a slot, zeroed every batch in every worker (for Quest Master
+#   once a seat): the shipped search uses about 6,500 slots, so 2^20 (8 MiB a
+#   vector) allows a search 150 times larger, and a request of 10^12 (8 TB)
+#   is refused rather than tried;
+MAX_SCRATCH = 1 << 20
+# - its parameters are tuned by hand, by --params and by NTBEA, a handful
+#   each (the planner has 9, the search 12): 64 unless the game holds fewer
+#   (Quest Master's table has 16 slots a seat).
+MAX_PARAMS = 64
 
 
 def import_plugin(spec, prefix):
@@ -26,8 +45,12 @@ def import_plugin(spec, prefix):
     a plug-in can never end the process."""
     path = Path(spec)
     if spec.endswith(".py") or path.exists():
-        if not path.is_file():
+        if not path.exists():
             raise InputError(f"--plugin {spec}: no such file")
+        try:   # a regular file of a sane size (a FIFO or /dev/zero would hang the import)
+            regular_file(path, "plug-in file (.py)", MAX_PLUGIN_BYTES)
+        except InputError as e:
+            raise InputError(f"--plugin {e}") from None
         name = f"{prefix}_" + hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:10]
         if name in sys.modules:
             return sys.modules[name]
@@ -45,12 +68,50 @@ def import_plugin(spec, prefix):
     return _guarded(spec, importlib.import_module, spec)
 
 
-def _guarded(spec, fn, *args):
-    """Run the user's module code; its exceptions become one InputError."""
+@contextmanager
+def output_to_stderr():
+    """While a plug-in's code runs, what it prints goes to standard error:
+    standard output carries only the command's own output (a replay's JSON
+    lines). Both levels: ``sys.stdout`` (Python's ``print`` and numba's,
+    which writes through it) and file descriptor 1 (C code, ``os.write``);
+    both restored after."""
+    for f in (sys.stdout, sys.stderr):
+        try:
+            f.flush()
+        except (AttributeError, OSError, ValueError):
+            pass
+    saved = None
     try:
-        return fn(*args)
-    except InputError:
-        raise
+        saved = os.dup(1)
+        os.dup2(2, 1)
+    except OSError:       # no standard output or error to move
+        if saved is not None:
+            os.close(saved)
+            saved = None
+    before, sys.stdout = sys.stdout, sys.stderr
+    try:
+        yield
+    finally:
+        try:
+            sys.stderr.flush()
+        except (AttributeError, OSError, ValueError):
+            pass
+        sys.stdout = before
+        if saved is not None:
+            os.dup2(saved, 1)
+            os.close(saved)
+
+
+def _guarded(spec, fn, *args):
+    """Run the user's module code (its output to standard error); its
+    exceptions become one InputError."""
+    try:
+        with output_to_stderr():
+            return fn(*args)
+    except InputError as e:     # a policy it registers is refused: say which file registers it
+        if str(e).startswith("--plugin "):
+            raise
+        raise InputError(f"--plugin {spec}: {e}") from None
     except ImportError as e:
         raise InputError(f"--plugin {spec}: cannot import ({e})") from None
     except SystemExit as e:
@@ -96,9 +157,18 @@ def checked_ranges(name, params, ranges):
 
 
 def cache_root(env_var, app):
-    """Where generated entry points live: ``$env_var`` or ``~/.cache/app``
-    (an empty ``$env_var`` counts as unset, never as the current directory)."""
-    return Path(os.environ.get(env_var) or Path.home() / ".cache" / app) / "engines"
+    """Where generated entry points live: ``$env_var``, or ``~/.cache/app``
+    where the home can be written, else a folder of the user's own in the
+    temporary directory (simcore.jitcache.user_cache); an empty ``$env_var``
+    counts as unset, never as the current directory."""
+    from .jitcache import user_cache
+    given = os.environ.get(env_var)
+    if given:
+        return Path(given) / "engines"
+    try:
+        return user_cache(app) / "engines"
+    except RuntimeError as e:
+        raise InputError(f"{e} (or {env_var})") from None
 
 
 def generated_package(root: Path, pkg: str, files: dict, module: str):
@@ -153,8 +223,12 @@ class PolicyRegistry:
     ``entries`` the game's module of built-in entry points (``ENTRIES``, its
     policy ids, and ``address(id)``: greedy's and the planner's)."""
 
-    def __init__(self, prog, builtins, descriptions, ranges, arg_spec, sources, shipped=None, entries=None):
+    def __init__(self, prog, builtins, descriptions, ranges, arg_spec, sources, shipped=None, entries=None,
+                 max_params=MAX_PARAMS):
         self.prog, self.arg_spec, self.sources, self._shipped = prog, arg_spec, tuple(sources), shipped
+        self.max_params = max_params
+        self._shipping = False
+        self._shipped_done = False
         self.entries = entries
         self.ranges = ranges
         self._infos = {name: PolicyInfo(name, descriptions.get(name, ""), tuple(pn), tuple(d), builtin_id=pid,
@@ -163,6 +237,77 @@ class PolicyRegistry:
         self._loaded = False
         self._shipped_names = ()
         self._addresses = {}
+
+    def _ship(self):
+        """Register the policies the game ships as plug-ins (once)."""
+        if self._shipped_done:
+            return
+        self._shipped_done = True
+        if self._shipped:
+            before = set(self._infos)
+            self._shipping = True
+            try:
+                self._shipped(self)
+            finally:
+                self._shipping = False
+            self._shipped_names = tuple(set(self._infos) - before)
+
+    def _checked(self, name, func, params, batch, scratch, uses):
+        """Refuse, one line naming the policy, a registration the commands
+        could not play: a name that is taken, reserved or unusable, a
+        function that is not numba's or cannot take the engine's arguments,
+        parameters that are not numbers, more memory, games per batch or
+        parameters than the bounds above. Returns the plain function."""
+        if not isinstance(name, str) or not name.isidentifier() or len(name) > MAX_NAME:
+            raise InputError(f"policy name {name!r}: use letters, digits and underscores "
+                             f"(at most {MAX_NAME} characters)")
+        if name != name.lower():
+            raise InputError(f"policy name {name!r}: use lower-case letters (--policy reads names in lower case)")
+        if name in RESERVED:
+            raise InputError(f"policy name {name!r} is reserved (--policy {name} means every built-in "
+                             "heuristic): choose another name")
+        if name in self._infos and self._infos[name].builtin_id >= 0:
+            raise InputError(f"policy name {name!r} is a built-in policy")
+        if name in self._shipped_names and not self._shipping:
+            raise InputError(f"policy name {name!r} is a policy shipped with {self.prog}: choose another name")
+        what = f"plug-in policy {name!r}"
+        from numba import config
+        if not hasattr(func, "py_func") and not config.DISABLE_JIT:
+            raise InputError(f"policy {name!r}: the function must be decorated with numba's @njit")
+        py = getattr(func, "py_func", func)   # the plain function when NUMBA_DISABLE_JIT=1
+        try:
+            sig = inspect.signature(py)
+            sig.bind(*(n for n, _ in self.arg_spec))
+        except TypeError:
+            raise InputError(f"{what}: {self._contract()}; {getattr(py, '__name__', 'it')} takes "
+                             f"{_params_of(py)}") from None
+        except ValueError:    # no signature to inspect (a builtin): numba will say
+            pass
+        try:
+            params = dict(params or {})
+            for v in params.values():
+                float(v)
+        except (TypeError, ValueError):
+            raise InputError(f"{what}: params must map parameter names to numbers, "
+                             f"e.g. params={{'risk': 0.8}}") from None
+        if len(params) > self.max_params:
+            raise InputError(f"{what}: {len(params)} parameters, more than the {self.max_params} a policy "
+                             "may have")
+        if not _whole(scratch, 0, MAX_SCRATCH):
+            raise InputError(f"{what}: scratch={scratch!r}: working memory is a whole number of slots from 0 to "
+                             f"{MAX_SCRATCH:,} (8 bytes each)")
+        if batch is not None and not _whole(batch, 1, MAX_BATCH):
+            raise InputError(f"{what}: batch={batch!r}: games per batch is a whole number from 1 to {MAX_BATCH:,}")
+        if isinstance(uses, str) or not all(isinstance(u, str) for u in uses):
+            raise InputError(f"{what}: uses={uses!r}: give a tuple of built-in policy names, e.g. uses=('planner',)")
+        for u in uses:
+            if u not in self._infos or self._infos[u].builtin_id < 0:
+                raise InputError(f"{what}: uses {u!r}, which is not a built-in policy")
+        return py
+
+    def _contract(self):
+        """What a plug-in's function must be, in words."""
+        return f"its decide function must take ({', '.join(n for n, _ in self.arg_spec)}) and return an int"
 
     def register(self, name, func, params=None, description="", batch=None, ranges=None, scratch=0, uses=()):
         """Register numba function ``func`` as policy ``name``; ``params`` maps
@@ -175,15 +320,18 @@ class PolicyRegistry:
         parameters. ``uses``: built-in policies whose entry points the
         plug-in's own copies of the game call (a search playing them on):
         their addresses follow the memory, in that order, before the
-        plug-in's own."""
-        if not name.isidentifier():
-            raise InputError(f"policy name {name!r}: use letters, digits and underscores")
-        if name in self._infos and self._infos[name].builtin_id >= 0:
-            raise InputError(f"policy name {name!r} is a built-in policy")
-        from numba import config
-        if not hasattr(func, "py_func") and not config.DISABLE_JIT:
-            raise InputError(f"policy {name!r}: the function must be decorated with numba's @njit")
-        py = getattr(func, "py_func", func)   # the plain function when NUMBA_DISABLE_JIT=1
+        plug-in's own.
+
+        Refused, one line naming the policy: a name that is reserved
+        (``all``), a built-in's or a shipped plug-in's, not lower case or
+        longer than MAX_NAME; a function that cannot take the engine's
+        arguments; more than MAX_SCRATCH slots, MAX_BATCH games a batch or
+        the game's parameter slots. What numba cannot compile, or a function
+        that does not return an integer, is refused when it first compiles
+        (:meth:`address`)."""
+        if not self._shipping:
+            self._ship()           # the shipped plug-ins' names are taken too
+        py = self._checked(name, func, params, batch, scratch, uses)
         params = dict(params or {})
         self._infos[name] = PolicyInfo(name, description, tuple(params), tuple(float(v) for v in params.values()),
                                        func=func, source=inspect.getsourcefile(py) or "", module=py.__module__,
@@ -204,10 +352,7 @@ class PolicyRegistry:
         if self._loaded:
             return
         self._loaded = True
-        if self._shipped:
-            before = set(self._infos)
-            self._shipped(self)
-            self._shipped_names = tuple(set(self._infos) - before)
+        self._ship()
         for spec in filter(None, os.environ.get(f"{self.prog.upper()}_PLUGINS", "").split(os.pathsep)):
             self.load_plugin(spec)
         for ep in metadata.entry_points(group=f"{self.prog}.policies"):
@@ -270,7 +415,88 @@ class PolicyRegistry:
         from .fnptr import entry_address
         from .jitcache import sources_key
         if info.name not in self._addresses:
-            self._addresses[info.name] = entry_address(
-                info, self.arg_spec, cache_root(f"{self.prog.upper()}_CACHE", self.prog), f"{self.prog}_entry",
-                sources_key(self.sources))
+            from numba.core.errors import NumbaError
+            prefix = f"{self.prog}_entry"
+            try:
+                addr = entry_address(info, self.arg_spec, cache_root(f"{self.prog.upper()}_CACHE", self.prog),
+                                     prefix, sources_key(self.sources))
+            except NumbaError as e:     # the plug-in does not compile for the engine's arguments
+                raise InputError(f"plug-in policy {info.name!r}: {self._diagnosis(info, e)}") from None
+            wrong = self._return_type(info)
+            if wrong:
+                _forget_entry(prefix, info.name, addr)    # so the next run compiles and checks it again
+                raise InputError(f"plug-in policy {info.name!r}: {self._contract()}; it returns {wrong}")
+            self._addresses[info.name] = addr
         return self._addresses[info.name]
+
+    def _arg_types(self):
+        """The numba types the entry point passes the plug-in (simcore/fnptr.py)."""
+        from numba import types
+        return tuple(types.int64 if dtype is None else types.Array(getattr(types, dtype), 1, "C")
+                     for _, dtype in self.arg_spec)
+
+    def _return_type(self, info):
+        """The type plug-in ``info`` returns for the engine's arguments when
+        it is not an integer (None when it is, or when the entry point came
+        from the cache: it was checked when it compiled)."""
+        from numba import types
+        overloads = getattr(info.func, "overloads", None) or {}
+        cres = overloads.get(self._arg_types())
+        rt = getattr(getattr(cres, "signature", None), "return_type", None)
+        return None if rt is None or isinstance(rt, types.Integer) else str(rt)
+
+    def _diagnosis(self, info, err):
+        """What numba's error ``err`` (compiling the entry point) says about
+        the plug-in itself: compiled alone for the engine's arguments it
+        either fails with a message about its own code, or compiles and
+        returns something that is not an integer."""
+        from numba.core.errors import NumbaError
+        args = ", ".join(n for n, _ in self.arg_spec)
+        try:
+            info.func.compile(self._arg_types())
+        except NumbaError as e:
+            return f"numba cannot compile it for the arguments the engine passes ({args}): {_numba_line(e)}"
+        except Exception:      # noqa: BLE001 (the entry point's own error is said instead)
+            pass
+        else:
+            wrong = self._return_type(info)
+            if wrong:
+                return f"{self._contract()}; it returns {wrong}"
+        return f"{self._contract()}; numba says: {_numba_line(err)}"
+
+
+def _whole(x, lo, hi) -> bool:
+    """Whether ``x`` is an integer (not a bool) from ``lo`` to ``hi``."""
+    import numbers
+    return isinstance(x, numbers.Integral) and not isinstance(x, bool) and lo <= x <= hi
+
+
+def _params_of(py) -> str:
+    """``py``'s parameter list as written, ``(s, T, legal)``."""
+    try:
+        return str(inspect.signature(py))
+    except (TypeError, ValueError):
+        return "other arguments"
+
+
+def _numba_line(err) -> str:
+    """The line of a numba error that says what is wrong (its first lines
+    name the compiler pass, its last ones where)."""
+    import re
+    skip = ("Failed in ", "During:", "File ", "Return of:", "def ", "<source", "^", "No implementation",
+            "There are ", "Resolution failure", "- ", "Of which")
+    lines = [re.sub(r"\x1b\[[0-9;]*m", "", x).strip() for x in str(err).splitlines()]
+    said = [f"no {x[4:]} (no such operation for these types)" if x.startswith(">>> ") else x
+            for x in lines if x and not x.startswith(skip)]
+    line = (said or [x for x in lines if x] or [type(err).__name__])[0]
+    return line if len(line) <= 300 else line[:297] + "..."
+
+
+def _forget_entry(prefix, name, addr):
+    """Delete the generated package of plug-in ``name``'s entry point at
+    ``addr`` (a cache of ours), so that it is compiled, and checked, again."""
+    import shutil
+    for key, mod in list(sys.modules.items()):
+        if key.startswith(f"{prefix}_{name}_") and key.endswith(".entry") \
+                and getattr(getattr(mod, "entry", None), "address", None) == addr:
+            shutil.rmtree(Path(mod.__file__).parent, ignore_errors=True)

@@ -18,6 +18,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from .errors import InputError
+from .inputs import check_depth, load_toml, long_number, too_deep
 from .overrides import apply_override, parse_assignment
 
 PROVENANCE_PREFIXES = ("rulebook:", "assumed:", "override:")
@@ -88,21 +89,12 @@ def format_errors(err: ValidationError, drop_tags=frozenset(), messages=None):
 
 def read_toml(path, default_text):
     """The raw mapping of a ruleset file, or of ``default_text()`` when ``path``
-    is None; a missing, unreadable or malformed file is an InputError."""
-    try:
-        if path is None:
-            return tomllib.loads(default_text())
-        with open(path, "rb") as f:
-            return tomllib.load(f)
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such ruleset file") from None
-    except tomllib.TOMLDecodeError as e:
-        raise InputError(f"{path}: not valid TOML ({e})") from None
-    except UnicodeDecodeError as e:
-        raise InputError(f"{path}: not UTF-8 text (byte {e.object[e.start]:#04x} at offset {e.start}); "
-                         "save the ruleset as UTF-8") from None
-    except OSError as e:
-        raise InputError(f"{path}: cannot read ({e.strerror or e})") from None
+    is None; a missing, unreadable, oversized, non-regular (a directory, a
+    FIFO, a device), malformed or too deeply nested file is an InputError
+    (simcore.inputs: the limits and why)."""
+    if path is None:
+        return tomllib.loads(default_text())
+    return load_toml(path, "ruleset file")
 
 
 def apply_overrides(raw, overrides):
@@ -113,7 +105,7 @@ def apply_overrides(raw, overrides):
     so the override provenance goes on the list's path."""
     raw = copy.deepcopy(raw)
     for item in overrides:
-        p, v = parse_assignment(item)
+        p, v = _assignment(item)
         if p.startswith("provenance"):
             raise InputError(f"--set {p}: provenance cannot be overridden")
         apply_override(raw, p, v)
@@ -127,6 +119,21 @@ def apply_overrides(raw, overrides):
                 key = ".".join(parts[:-1])
         raw.setdefault("provenance", {})[key] = f"override: --set {p}={json.dumps(v)}"
     return raw
+
+
+def _assignment(item):
+    """``parse_assignment(item)`` with its value bounded like a file's: nested
+    at most MAX_DEPTH deep, an integer Python converts (simcore.inputs)."""
+    where = f"--set {item.partition('=')[0].strip()}"
+    try:
+        p, v = parse_assignment(item)
+    except RecursionError:
+        raise too_deep(where) from None
+    except InputError:
+        raise
+    except ValueError as e:     # an integer of more digits than Python converts
+        raise InputError(f"{where}: {long_number(e)}") from None
+    return p, check_depth(v, where)
 
 
 def missing_provenance(raw, provenance):

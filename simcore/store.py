@@ -56,9 +56,20 @@ def parse_part(name: str):
     return (cell, first) if name == part_name(cell, first) else None
 
 
+def _written_here(name: str) -> bool:
+    return name == RUN_FILE or parse_part(name) is not None
+
+
+def is_tmp(name: str) -> bool:
+    """Whether ``name`` is the temporary name of a file a dataset holds (a
+    write cut short: ``._run.json.tmp``, ``.part-…parquet.tmp``)."""
+    t = atomic.tmp_of(name)
+    return t is not None and _written_here(t)
+
+
 def is_ours(name: str) -> bool:
     """Whether a file in a dataset directory is one the tool writes there."""
-    return name == RUN_FILE or parse_part(name) is not None or atomic.is_tmp(name)
+    return _written_here(name) or is_tmp(name)
 
 
 def foreign(path) -> list:
@@ -67,9 +78,10 @@ def foreign(path) -> list:
 
 
 def clean_tmp(path):
-    """Delete temporary files of writes that were cut short (a killed run)."""
+    """Delete the temporary files of a dataset's writes that were cut short
+    (a killed run); never a file of any other name."""
     for n in os.listdir(path):
-        if atomic.is_tmp(n):
+        if is_tmp(n) and (Path(path) / n).is_file():
             (Path(path) / n).unlink(missing_ok=True)
 
 
@@ -105,10 +117,11 @@ def read_run(path, package=None) -> dict:
     if not p.is_dir():
         raise InputError(f"{path}: no such results directory")
     f = p / RUN_FILE
-    if not f.is_file():
+    if not (f.exists() or f.is_symlink()):
         raise InputError(f"{path}: not a results directory (no {RUN_FILE})")
+    from . import inputs    # a regular file, bounded in size and depth
     try:
-        run = json.loads(f.read_text(encoding="utf-8"))
+        run = inputs.parse_json(inputs.read_bytes_bounded(f, "run description", inputs.MAX_RUN_BYTES), f)
     except (ValueError, UnicodeDecodeError) as e:
         raise InputError(f"{f}: corrupt run description ({type(e).__name__}: {e})") from None
     except OSError as e:
@@ -161,6 +174,8 @@ def check_part(path, run, file: Path, grid=None):
     advice = "move it out of the directory (it was not counted)"
     if key is None:
         raise InputError(f"{refuse}: not a part file name; {advice}")
+    from .inputs import MAX_PART_BYTES, regular_file
+    regular_file(file, "results part file", MAX_PART_BYTES)     # a FIFO here would hang the reader
     try:
         md = pq.read_metadata(file)
     except Exception as e:   # pyarrow raises several types for damaged files
