@@ -8,6 +8,7 @@ prints one clear line per problem and exits with status 2, never a traceback.
 from __future__ import annotations
 
 import time
+from functools import partial
 from pathlib import Path
 
 import click
@@ -105,10 +106,12 @@ def simulate(ctx, games, seed, level, players, policy, heroes, params, workers, 
                          policies=grid.parse_list(policy, "policy"), heroes=_heroes(heroes), params=_params(params))
         from .game import run_batch
         from .plugins import compile_entries
+        from simcore.grid import warm_up
         # the policies played (one game each) and no other: each built-in's entry
         # point compiles here while the workers compile the engine
         pols = grid_axes["policies"]
-        compiled = compile_once(GAME, run_batch, lambda: [sim.simulate(games=1, rules=rules, policy=p) for p in pols],
+        compiled = compile_once(GAME, run_batch, lambda: warm_up(GAME, [((p,), partial(sim.simulate, games=1, rules=rules,
+                                                                                       policy=p)) for p in pols]),
                                 workers, during=lambda: compile_entries(pols))
     grid_kw = None if resume else dict(games=games, seed=seed, **grid_axes, rules=rules, ruleset=ruleset,
                                        overrides=overrides, batch=batch, target_ci=target_ci, out=out)

@@ -8,6 +8,8 @@ status 2, never a traceback (the same contract as ``mournesim``).
 """
 from __future__ import annotations
 
+from functools import partial
+
 import click
 
 from simcore.cli import check_resume, compile_once, game_cli, play_grid, print_replay, \
@@ -76,11 +78,13 @@ def simulate(ctx, games, seed, players, policy, characters, params, workers, bat
                          params=parse_floats(params, "--params"))
         from .engine import run_batch
         from .plugins import compile_entries
+        from simcore.grid import warm_up
         # the tables played (one game each) and no other policy: each built-in's
         # entry point compiles here while the workers compile the engine
         tabs = grid_axes["tables"]
-        compiled = compile_once(GAME, run_batch, lambda: [sim.simulate(games=1, rules=rules, players=max(2, len(t)),
-                                                                       policies=t) for t in tabs],
+        compiled = compile_once(GAME, run_batch, lambda: warm_up(GAME, [(t, partial(sim.simulate, games=1, rules=rules,
+                                                                                    players=max(2, len(t)), policies=t))
+                                                                        for t in tabs]),
                                 workers, during=lambda: compile_entries({p for t in tabs for p in t}))
     grid_kw = None if resume else dict(games=games, seed=seed, **grid_axes, rules=rules, ruleset=ruleset,
                                        overrides=overrides, batch=batch, target_ci=target_ci, out=out)

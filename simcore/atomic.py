@@ -31,10 +31,13 @@ def tmp_name(path) -> Path:
     return path.with_name(f".{path.name}.tmp")
 
 
-def is_tmp(name: str) -> bool:
-    """Whether a file name is one of our temporary names (a write that was cut
-    short: safe to delete)."""
-    return name.startswith(".") and name.endswith(".tmp") or name.startswith(".tmp-")
+def tmp_of(name: str):
+    """The file whose temporary name ``name`` is (``.x.tmp`` → ``x``), or
+    None. Only the temporary name of a file the tool itself writes there is
+    safe to delete: a user's own ``.x.tmp`` looks the same."""
+    if name.startswith(".") and name.endswith(".tmp") and len(name) > len("..tmp"):
+        return name[1:-len(".tmp")]
+    return None
 
 
 def write_with(path, write):

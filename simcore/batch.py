@@ -190,7 +190,11 @@ class LocalBackend:
         if self.ex is None:
             return
         ex, self.ex = self.ex, None     # closing twice (a shared pool) does nothing
-        if cancel:
+        # a broken pool (a worker died) is being torn down by the pool's own
+        # thread, which kills the workers and closes the pipe itself: doing
+        # either here too raced it, and it printed a traceback at exit
+        broken = bool(getattr(ex, "_broken", False))
+        if cancel and not broken:
             for p in list((getattr(ex, "_processes", None) or {}).values()):
                 p.terminate()
             # A payload is ~100 KB, more than a pipe holds: the pool's feeder
@@ -202,7 +206,7 @@ class LocalBackend:
                 ex._call_queue._reader.close()
             except (AttributeError, OSError):
                 pass
-        ex.shutdown(wait=not cancel, cancel_futures=cancel)
+        ex.shutdown(wait=broken or not cancel, cancel_futures=cancel)
 
 
 CONNECT_SECONDS = 10     # --cluster: how long to wait for a scheduler to answer
@@ -262,16 +266,17 @@ class DaskBackend:
                     pass
 
 
-def call_in_child(fn, *args):
+def call_in_child(fn, *args, what="the game"):
     """``fn(*args)`` in a child process (spawned, dying with this one): for
     a single game of a plug-in policy, which may never return; Ctrl-C stops
-    it at once."""
+    it at once. A child that dies is one line naming ``what`` it played."""
     be = LocalBackend(1, isolate=True)
     try:
         result = be.submit(fn, *args).result()
     except BrokenProcessPool:
         be.close(cancel=True)
-        raise InputError("the process playing the game died (killed, or out of memory)") from None
+        raise InputError(f"the process playing {what} ended before the game did (the policy exited, "
+                         "or the process was killed or ran out of memory)") from None
     except BaseException:
         be.close(cancel=True)
         raise

@@ -22,7 +22,9 @@ def play_batch(payload, seed, first, n):
 
 
 def _replay(game, kw, specs):
-    """Child-process entry point: the game's replay after loading the plug-ins."""
+    """Child-process entry point: the game's replay after loading the
+    plug-ins (what they print goes to standard error, as in every worker:
+    simcore.shutdown.worker_init)."""
     for spec in specs:
         game.registry.load_plugin(spec)
     return game.replay(**kw)
@@ -36,6 +38,30 @@ def replay(game, policies, kw: dict):
     if not game.registry.plugs_in(policies):
         return game.replay(**kw)
     return driver.call_in_child(_replay, game, kw, game.registry.specs())
+
+
+def _call(game, play, specs):
+    """Child-process entry point: ``play()`` after loading the plug-ins."""
+    for spec in specs:
+        game.registry.load_plugin(spec)
+    return play()
+
+
+def warm_up(game, plays):
+    """Play each warm-up game of a command, ``plays`` being ``[(policies,
+    play)]``: ``play()`` (picklable: a module function with its arguments
+    bound) plays one game whose players are ``policies``. A game of built-in
+    policies plays here; one with a plug-in among them plays in a child
+    process, as every game of a plug-in does, so Ctrl-C and SIGTERM stop a
+    policy that never returns, and a policy that ends its process is
+    reported rather than ending the command."""
+    for policies, play in plays:
+        if game.registry.plugs_in(policies):
+            names = ", ".join(p for p in policies if game.registry.plugs_in((p,)))
+            driver.call_in_child(_call, game, play, game.registry.specs(),
+                                 what=f"the first game of plug-in policy {names}")
+        else:
+            play()
 
 
 def check_target(target_ci):
@@ -107,5 +133,8 @@ def resume(game, out, workers=None, cluster=None, progress=None, note=None):
     """Finish the interrupted run in ``out``; returns its cells like :func:`run`."""
     stored = store.read_run(out)
     identity.check_same(stored, game.package, out)
+    if stored.get("experiment") is not None:    # its arms' rules are the experiment file's, not one ruleset
+        raise InputError(f"{out}: holds the games of experiment {stored['experiment']!r}; an experiment "
+                         f"goes on by running its own command again: {stored.get('command') or 'the same command'}")
     _, cells = run(plan_from_run(game, stored), out, workers, cluster, progress, note, resume=True)
     return None, cells

@@ -8,6 +8,8 @@ file and clears the package's cached kernels when the fingerprint changes.
 """
 import hashlib
 import os
+import sys
+import tempfile
 from pathlib import Path
 
 # simcore's files that every game's engine compiles in
@@ -111,9 +113,79 @@ def _install_quick_load():
     return True
 
 
+APP = "mourne-balance"
+
+
+def _writable(d: Path) -> bool:
+    """Whether files can be created in directory ``d`` (made if missing)."""
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=d):
+            return True
+    except OSError:
+        return False
+
+
+def user_cache(app: str) -> Path:
+    """A writable directory for ``app``'s compiled code: ``~/.cache/app``
+    where the home can be written, else a folder of this user's own in the
+    system's temporary directory (an account with no writable home)."""
+    try:
+        home = Path.home() / ".cache" / app
+    except (RuntimeError, KeyError):       # no HOME and no password entry
+        home = None
+    if home is not None and _writable(home):
+        return home
+    tmp = Path(tempfile.gettempdir()) / f"{app}-{os.getuid() if hasattr(os, 'getuid') else 'user'}"
+    try:
+        tmp.mkdir(mode=0o700, exist_ok=True)
+        st = tmp.lstat()
+        if hasattr(os, "getuid") and (st.st_uid != os.getuid() or not tmp.is_dir() or tmp.is_symlink()):
+            raise OSError(f"{tmp} belongs to another user")
+    except OSError as e:
+        raise RuntimeError(f"no writable place for compiled code ({e}); set NUMBA_CACHE_DIR to a directory "
+                           "you can write") from None
+    return tmp
+
+
+def place_numba_cache():
+    """Give numba a writable cache when the installed package's own
+    ``__pycache__`` cannot be written (a read-only install): numba's
+    fallback, ``~/.cache/numba``, fails too without a writable home, and then
+    every command ended at import with numba's "cannot cache function".
+    Sets ``NUMBA_CACHE_DIR`` (so worker processes inherit it) before any
+    kernel is defined; a cache the user chose is kept."""
+    if os.environ.get("NUMBA_CACHE_DIR") or os.environ.get("NUMBA_DISABLE_JIT") == "1":
+        return
+    here = Path(__file__).parent
+    if _writable(here / "__pycache__"):
+        return
+    try:
+        d = str(user_cache(APP) / "numba")
+    except RuntimeError as e:      # nowhere to write: say so in one line, not numba's traceback
+        print(f"{APP}: error: {e}", file=sys.stderr)
+        raise SystemExit(2) from None
+    os.environ["NUMBA_CACHE_DIR"] = d
+    config = sys.modules.get("numba.core.config")
+    if config is not None:              # numba already imported: its config read the variable then
+        config.CACHE_DIR = d
+
+
+def cache_dir(package_dir) -> Path:
+    """Where numba keeps the cached kernels of the files in ``package_dir``:
+    its ``__pycache__``, or under ``$NUMBA_CACHE_DIR`` as numba names it
+    there (numba.core.caching's ``get_suitable_cache_subpath``)."""
+    root = os.environ.get("NUMBA_CACHE_DIR")
+    if not root:
+        return Path(package_dir) / "__pycache__"
+    sub = os.path.abspath(str(package_dir))
+    return Path(root) / f"{os.path.basename(sub)}_{hashlib.sha1(sub.encode()).hexdigest()}"
+
+
 def guard(package_dirs, sources):
-    """Clear ``*.nbi``/``*.nbc`` under each ``package_dirs/__pycache__`` when the
-    combined hash of ``sources`` (file paths) differs from the stored stamp."""
+    """Clear ``*.nbi``/``*.nbc`` of each of ``package_dirs`` (its
+    :func:`cache_dir`) when the combined hash of ``sources`` (file paths)
+    differs from the stored stamp."""
     if os.environ.get("NUMBA_DISABLE_JIT") == "1":
         return
     h = hashlib.sha256()
@@ -124,7 +196,7 @@ def guard(package_dirs, sources):
             return
     digest = h.hexdigest()
     for d in package_dirs:
-        cache = Path(d) / "__pycache__"
+        cache = cache_dir(d)
         stamp = cache / "engine-sources.sha256"
         try:
             if stamp.read_text() == digest:
@@ -132,7 +204,7 @@ def guard(package_dirs, sources):
         except OSError:
             pass
         try:
-            cache.mkdir(exist_ok=True)
+            cache.mkdir(parents=True, exist_ok=True)
             for f in cache.iterdir():
                 if f.suffix in (".nbi", ".nbc"):
                     f.unlink(missing_ok=True)

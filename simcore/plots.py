@@ -9,28 +9,31 @@ import matplotlib
 matplotlib.use("Agg")   # files only, no display needed
 import matplotlib.pyplot as plt  # noqa: E402
 
-from . import atomic  # noqa: E402
 from .errors import InputError  # noqa: E402
 from .store import RUN_FILE  # noqa: E402
 
 
-def write_plots(df, outdir, plots: dict) -> list:
-    """Draw every ``{name: draw}`` of ``plots`` into ``outdir/name.png``
-    (each written atomically: simcore.atomic); returns the paths.
+def write_plots(df, out, plots: dict) -> list:
+    """Draw every ``{name: draw}`` of ``plots`` as ``name.png`` into ``out``:
+    an output directory held as the tool's own (simcore.outdir.Owned), or a
+    path, then held here as ``--plots`` (new, empty, or written by the tool
+    before); returns the paths.
 
     A results directory is not a place for plots: it would then hold files
     its run did not write, and ``--resume`` would refuse it."""
-    out = Path(outdir)
-    if (out / RUN_FILE).exists():
-        raise InputError(f"--plots {outdir}: that is a results directory; write the plots somewhere else")
-    atomic.make_dir(out)
+    from .outdir import Owned, owned
+    if not isinstance(out, Owned):
+        if (Path(out) / RUN_FILE).exists():
+            raise InputError(f"--plots {out}: that is a results directory; write the plots somewhere else")
+        with owned(out, "--plots") as held:
+            return write_plots(df, held, plots)
     paths = []
     for name, draw in plots.items():
         fig, ax = plt.subplots(figsize=(8, 5), layout="constrained")
         try:
             draw(df, ax)
             ax.grid(alpha=0.3)
-            paths.append(atomic.save_figure(fig, out / f"{name}.png", dpi=110))
+            paths.append(out.save_figure(fig, f"{name}.png", dpi=110))
         finally:
             plt.close(fig)
     return paths

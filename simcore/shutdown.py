@@ -151,10 +151,20 @@ def skip_final_collection():
     atexit.register(gc.freeze)
 
 
-def worker_init(parent):
+def worker_init(parent, answers_on_stdout=False):
     """Initializer of every worker process: ignore Ctrl-C, die with
-    ``parent``, and end without the final garbage collections."""
+    ``parent``, end without the final garbage collections, and (unless it
+    ``answers_on_stdout``, as a compiling worker does) print only to
+    standard error: a game's worker has nothing for standard output, which
+    carries the command's own output, so what a plug-in prints there, at
+    Python's level or C's, goes to standard error."""
     skip_final_collection()
+    if not answers_on_stdout:
+        try:
+            os.dup2(2, 1)
+            sys.stdout = sys.stderr
+        except OSError:       # no standard error to write to: leave them be
+            pass
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if sys.platform.startswith("linux"):

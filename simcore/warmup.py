@@ -345,7 +345,7 @@ def _worker():
     ``ok`` or ``failed`` a line on stdout. It leaves Ctrl-C to its parent,
     which stops it, and dies with it (simcore.shutdown)."""
     from .shutdown import worker_init
-    worker_init(os.getppid())
+    worker_init(os.getppid(), answers_on_stdout=True)
     for line in sys.stdin:
         job = json.loads(line)
         try:

@@ -220,9 +220,13 @@ def test_other_cached_numba_code_still_loads_numbas_way(tmp_path):
 
 def test_a_worker_process_ends_without_the_final_garbage_collections():
     """shutdown.worker_init, the initializer of every pool worker, freezes
-    the objects alive and registers the same freeze at exit."""
+    the objects alive and registers the same freeze at exit; and what the
+    worker prints then, at Python's level or C's, goes to standard error
+    (standard output is the command's own)."""
     code = ("import atexit, gc, os; from simcore import shutdown; at_exit = []; "
             "atexit.register = lambda f, *a: at_exit.append(f); "
-            "shutdown.worker_init(os.getppid()); print(gc.get_freeze_count() > 0, gc.freeze in at_exit)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "True True"
+            "shutdown.worker_init(os.getppid()); print(gc.get_freeze_count() > 0, gc.freeze in at_exit, flush=True); "
+            "os.write(1, b'from C\\n')")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert r.stdout == ""
+    assert r.stderr.split("\n")[-3:] == ["True True", "from C", ""]

@@ -57,6 +57,14 @@ def main():
     ap.add_argument("--players", default="4,1", type=lambda t: [int(x) for x in t.split(",")],
                     help="player counts (default 4,1: four players and solo)")
     a = ap.parse_args()
+    from simcore import outdir
+    from simcore.errors import InputError
+    stamp_file = Path(a.out).with_suffix(".json")
+    try:           # before any game: never over a file of the user's
+        outdir.check_files(stamp_file, [a.out], "ladder.py")
+    except InputError as e:
+        print(f"ladder.py: error: {e}", file=sys.stderr)
+        sys.exit(2)
     jobs = []
     for policy in a.policies.split(","):
         search = policy.startswith("rollout")
@@ -91,15 +99,13 @@ def main():
         m = (df.policy == key[0]) & (df.level == key[1]) & (df.players == key[2])
         df.loc[m, "paired_diff"] = d.mean()
         df.loc[m, "paired_half"] = 1.96 * d.std(ddof=1) / np.sqrt(len(d))
-    df.to_csv(a.out, index=False)
     # which engine, ruleset and games made these figures
-    import json
     from mournesim import sim
     from simcore import identity
     stamp = dict(identity.engine("mournesim"), ruleset_hash=sim.prepare(a.ruleset).hash,
                  ruleset=a.ruleset, overrides=[], seed=a.seed, games=a.games,
                  search_games=a.search_games, policies=a.policies, command=" ".join(["python"] + sys.argv))
-    Path(a.out).with_suffix(".json").write_text(json.dumps(stamp, indent=1) + "\n")
+    outdir.write_files(stamp_file, {a.out: lambda tmp: df.to_csv(tmp, index=False)}, stamp, "ladder.py")
     print(df.to_string(index=False))
 
 

@@ -16,7 +16,6 @@ them. Cells run in parallel, one worker per core, in chunks. Writes the rows
 as CSV and the engine stamp next to it as JSON.
 """
 import argparse
-import json
 import os
 import sys
 import time
@@ -69,6 +68,14 @@ def main(argv=None):
     ap.add_argument("--ruleset", default=None, help="ruleset TOML file (default: the shipped one)")
     ap.add_argument("--quiet", action="store_true", help="no progress lines and no table")
     a = ap.parse_args(argv)
+    from simcore import outdir
+    from simcore.errors import InputError
+    stamp_file = Path(a.out).with_suffix(".json")
+    try:           # before any game: never over a file of the user's
+        outdir.check_files(stamp_file, [a.out], "planner_parts.py")
+    except InputError as e:
+        print(f"planner_parts.py: error: {e}", file=sys.stderr)
+        sys.exit(2)
     every = arms()
     want = set(every) if a.arms == "all" else set(a.arms.split(","))
     chosen = {k: v for k, v in every.items() if k in want or any(v2[2] == k for n2, v2 in every.items() if n2 in want)}
@@ -115,13 +122,12 @@ def main(argv=None):
                 rec[col] = r[:, L.RESULT_INDEX[col]].mean()
             out.append(rec)
     df = pd.DataFrame(out)
-    df.to_csv(a.out, index=False)
     stamp = dict(identity.engine("mournesim"), ruleset_hash=sim.prepare(a.ruleset).hash, ruleset=a.ruleset,
                  seed=a.seed, games=a.games,
                  ablation_games=a.ablation_games, arms={k: {"policy": v[0], "params": v[1]} for k, v in chosen.items()},
                  command=" ".join(["python"] + sys.argv),
                  games_per_s_per_worker={k: played[k] / v for k, v in secs.items()})
-    Path(a.out).with_suffix(".json").write_text(json.dumps(stamp, indent=1) + "\n")
+    outdir.write_files(stamp_file, {a.out: lambda tmp: df.to_csv(tmp, index=False)}, stamp, "planner_parts.py")
     pd.set_option("display.width", 200)
     if not a.quiet:
         print(df[["level", "players", "arm", "games", "win", "ref_win", "ref_minus_arm", "ci95_low", "ci95_high"]]

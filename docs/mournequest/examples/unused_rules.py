@@ -13,7 +13,6 @@
 The forced policy is a plug-in: its engine copy compiles once (minutes).
 """
 import argparse
-import json
 import os
 import sys
 import time
@@ -70,6 +69,14 @@ def main():
     ap.add_argument("--workers", type=int, default=os.cpu_count())
     ap.add_argument("--out", default="unused-rules")
     a = ap.parse_args()
+    from simcore import outdir
+    from simcore.errors import InputError
+    stamp_file, outs = Path(f"{a.out}.json"), [Path(f"{a.out}-decisions.csv"), Path(f"{a.out}-forced.csv")]
+    try:           # before any game: never over a file of the user's
+        outdir.check_files(stamp_file, outs, "unused_rules.py")
+    except InputError as e:
+        print(f"unused_rules.py: error: {e}", file=sys.stderr)
+        sys.exit(2)
     from mournesim import layout as L
     from mournesim import sim
     from mournesim.policies import PLANNER_DEFAULTS
@@ -87,7 +94,6 @@ def main():
                 rec[c] = r[:, L.RESULT_INDEX[c]].mean()
             table.append(rec)
     dec = pd.DataFrame(table)
-    dec.to_csv(f"{a.out}-decisions.csv", index=False)
     # 2. the rules greedy and the planner leave (almost) unused, forced
     forced = []
     play(("forced", list(PLANNER_DEFAULTS) + [1.0, 0.0], "medium", 4, a.seed, 0, 1))   # compile its engine once
@@ -108,10 +114,11 @@ def main():
                                    win_base=c["baseline"], win_forced=c["value"], change=c["change"],
                                    ci95_low=c["ci95_low"], ci95_high=c["ci95_high"], p_value=c["p_value"]))
                 print(forced[-1], flush=True, file=sys.stderr)
-    pd.DataFrame(forced).to_csv(f"{a.out}-forced.csv", index=False)
     stamp = dict(identity.engine("mournesim"), ruleset_hash=sim.prepare().hash, seed=a.seed, games=a.games,
                  forced_games=a.forced_games, rare=a.rare, command=" ".join(["python"] + sys.argv))
-    Path(f"{a.out}.json").write_text(json.dumps(stamp, indent=1) + "\n")
+    outdir.write_files(stamp_file, {outs[0]: lambda tmp: dec.to_csv(tmp, index=False),
+                                    outs[1]: lambda tmp: pd.DataFrame(forced).to_csv(tmp, index=False)},
+                       stamp, "unused_rules.py")
     pd.set_option("display.width", 250)
     pd.set_option("display.max_columns", 40)
     print(dec.round(3).T.to_string())
