@@ -264,6 +264,17 @@ def check_files(stamp, paths, what: str):
                                  "will not overwrite it: move it or choose another --out")
 
 
+def check_files_or_exit(stamp, paths, prog: str):
+    """:func:`check_files` for a script ``prog``: a refusal is one
+    ``prog: error:`` line on stderr and exit status 2."""
+    try:
+        check_files(stamp, paths, prog)
+    except InputError as e:
+        import sys
+        print(f"{prog}: error: {e}", file=sys.stderr)
+        sys.exit(2)
+
+
 def write_files(stamp, writes: dict, record: dict, what: str):
     """Write each ``{path: write(tmp)}`` of ``writes`` atomically, then
     ``stamp``: ``record`` plus the digest of every file (``written``). The

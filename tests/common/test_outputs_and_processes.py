@@ -296,3 +296,44 @@ def test_resuming_an_experiments_games_says_to_run_the_experiment_again(experime
     they are and the command that goes on with them."""
     r = run("mournesim", "simulate", "--resume", experiment_out / "data" / "data")
     one_line(r, "mournesim", "holds the games of experiment", "mournesim experiment")
+
+
+@pytest.mark.parametrize("script, out, written", [
+    ("ladder.py", "ladder.csv", ["ladder.csv"]),
+    ("planner_parts.py", "parts.csv", ["parts.csv"]),
+    ("unused_rules.py", "unused", ["unused-decisions.csv", "unused-forced.csv"]),
+])
+def test_an_example_script_never_writes_over_a_users_file(tmp_path, script, out, written):
+    """The example scripts (the published ladders run them) write a table
+    and a JSON sidecar holding its digest: a table of the user's by that
+    name, or one changed since the script wrote it, is refused before any
+    game and kept byte for byte (``outdir.check_files``)."""
+    mine = tmp_path / written[0]
+    mine.write_text("the user's own table\n")
+    r = subprocess.run([sys.executable, str(ROOT / "docs" / "mournequest" / "examples" / script), "--out",
+                        str(tmp_path / out)], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 2, r.stderr[-2000:]
+    got = r.stderr.strip().splitlines()
+    assert len(got) == 1 and got[0].startswith(f"{script}: error: ") and written[0] in got[0], got
+    assert mine.read_text() == "the user's own table\n"
+    assert sorted(os.listdir(tmp_path)) == [written[0]]
+
+
+def test_a_sidecar_proves_only_the_file_it_wrote(tmp_path):
+    """``write_files`` records each file's digest in the sidecar; the same
+    write again is allowed, a changed file or a sidecar that is not ours is
+    refused, and a write cut short (names recorded, files not) is resumed."""
+    table, stamp = tmp_path / "t.csv", tmp_path / "t.json"
+    outdir.write_files(stamp, {table: lambda tmp: Path(tmp).write_text("a\n")}, {"games": 1}, "test")
+    assert json.loads(stamp.read_text())["games"] == 1
+    outdir.write_files(stamp, {table: lambda tmp: Path(tmp).write_text("b\n")}, {"games": 2}, "test")
+    table.write_text("edited\n")
+    with pytest.raises(InputError, match="changed since"):
+        outdir.check_files(stamp, [table], "test")
+    stamp.write_text('{"games": 3}')
+    table.unlink()
+    with pytest.raises(InputError, match="did not write"):
+        outdir.check_files(stamp, [table], "test")
+    stamp.write_text(json.dumps({"written": {"t.csv": None}}))      # cut short after naming it
+    table.write_text("half")
+    outdir.check_files(stamp, [table], "test")

@@ -58,13 +58,8 @@ def main():
                     help="player counts (default 4,1: four players and solo)")
     a = ap.parse_args()
     from simcore import outdir
-    from simcore.errors import InputError
     stamp_file = Path(a.out).with_suffix(".json")
-    try:           # before any game: never over a file of the user's
-        outdir.check_files(stamp_file, [a.out], "ladder.py")
-    except InputError as e:
-        print(f"ladder.py: error: {e}", file=sys.stderr)
-        sys.exit(2)
+    outdir.check_files_or_exit(stamp_file, [a.out], "ladder.py")     # before any game: never over a file of the user's
     jobs = []
     for policy in a.policies.split(","):
         search = policy.startswith("rollout")

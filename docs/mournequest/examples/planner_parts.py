@@ -69,13 +69,8 @@ def main(argv=None):
     ap.add_argument("--quiet", action="store_true", help="no progress lines and no table")
     a = ap.parse_args(argv)
     from simcore import outdir
-    from simcore.errors import InputError
     stamp_file = Path(a.out).with_suffix(".json")
-    try:           # before any game: never over a file of the user's
-        outdir.check_files(stamp_file, [a.out], "planner_parts.py")
-    except InputError as e:
-        print(f"planner_parts.py: error: {e}", file=sys.stderr)
-        sys.exit(2)
+    outdir.check_files_or_exit(stamp_file, [a.out], "planner_parts.py")     # before any game: never over a file of the user's
     every = arms()
     want = set(every) if a.arms == "all" else set(a.arms.split(","))
     chosen = {k: v for k, v in every.items() if k in want or any(v2[2] == k for n2, v2 in every.items() if n2 in want)}

@@ -70,13 +70,8 @@ def main():
     ap.add_argument("--out", default="unused-rules")
     a = ap.parse_args()
     from simcore import outdir
-    from simcore.errors import InputError
     stamp_file, outs = Path(f"{a.out}.json"), [Path(f"{a.out}-decisions.csv"), Path(f"{a.out}-forced.csv")]
-    try:           # before any game: never over a file of the user's
-        outdir.check_files(stamp_file, outs, "unused_rules.py")
-    except InputError as e:
-        print(f"unused_rules.py: error: {e}", file=sys.stderr)
-        sys.exit(2)
+    outdir.check_files_or_exit(stamp_file, outs, "unused_rules.py")     # before any game: never over a file of the user's
     from mournesim import layout as L
     from mournesim import sim
     from mournesim.policies import PLANNER_DEFAULTS
