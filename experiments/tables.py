@@ -268,9 +268,8 @@ def main(argv=None) -> int:
             if a.check:
                 print(f"{rel}: generated block {name!r} is out of date")
             else:
-                tmp = path.with_suffix(".tmp")
-                tmp.write_text(new)
-                tmp.replace(path)
+                from simcore import atomic      # whole or absent, whatever stops the process
+                atomic.write_text(path, new)
                 print(f"{rel}: rewrote {name!r}")
     return 1 if a.check and stale else 0
 

@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from simcore import outdir
 from simcore.errors import InputError
@@ -151,6 +152,32 @@ def test_a_record_that_is_not_ours_is_refused(tmp_path):
             with outdir.owned(d, "--out"):
                 pass
         assert os.listdir(d) == [outdir.WRITTEN]
+
+
+_NAMES = st.text(st.sampled_from("abcxyz._-~ 0tmpjsonrepot"), min_size=1, max_size=12).filter(
+    lambda n: n not in (".", "..", "a.csv", outdir.WRITTEN))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(names=st.lists(_NAMES, min_size=1, max_size=4, unique=True), sub=st.booleans())
+def test_any_file_of_the_users_in_a_folder_is_refused_and_kept(tmp_path_factory, names, sub):
+    """Whatever a user's files are called (like the tool's own files, like
+    its temporary files, hidden or not), in a folder the tool never wrote
+    or beside its own files, or in a sub-folder of its own: the folder is
+    refused and every file is kept byte for byte."""
+    d = tmp_path_factory.mktemp("owned")
+    if sub:                                  # a folder the tool wrote, then the user's files in it
+        with outdir.owned(d, "--out") as o:
+            o.write_text("report.md", "ours")
+            o.write_text("tables/a.csv", "x")
+    where = d / "tables" if sub else d
+    for n in names:
+        (where / n).write_bytes(n.encode() * 3)
+    before = tree(d)
+    with pytest.raises(InputError, match="did not write"):
+        with outdir.owned(d, "--out"):
+            pass
+    assert tree(d) == before
 
 
 def test_a_write_cut_short_leaves_a_folder_the_next_run_can_use(tmp_path):
