@@ -371,36 +371,44 @@ def add_report_command(main, game):
     @click.option("--plots", type=click.Path(file_okay=False), default=None, help="Also write the PNG plots here.")
     def report(directory, by, fmt, plots):
         """The balance report of a results directory written by simulate --out."""
-        from . import identity, store
-        from .report import render
-        rep = game.module("report")
         cols = None if by is None else [c.strip() for c in by.split(",") if c.strip()]
         if cols is not None and not cols:
             raise InputError("--by: give at least one column")
         run = _open_report(prog, directory, cols, plots)
-        if plots:       # checked before the report is made: a folder of the user's own is refused
-            from .plots import write_plots
-            write_plots(None, plots, {})
-        wanted = None
-        if hasattr(rep, "columns_read"):
-            wanted = rep.columns_read(store.column_names(directory, prog), cols)
-        df = store.read_dataset(directory, columns=wanted, package=prog)
-        if not run.get("complete"):
-            click.echo(f"{prog}: note: the run in {directory} is unfinished; this report covers its finished "
-                       f"batches (finish with: {prog} simulate --resume {directory})", err=True)
-        title = (f"{game.title} balance report: {directory}  seed={run['seed']} rules={run.get('rules_version')} "
-                 f"hash={run.get('ruleset_hash')}\n{identity.describe(prog, run)}\n{_headline_of(run, df, rep.headline)}")
-        tables = rep.standard_report(df) if cols is None else rep.by_report(df, cols)
-        if fmt == "html":
-            from .html_report import figures, tables_page
-            click.echo(tables_page(title, tables, figures(df, game.module("plots").PLOTS)), nl=False)
+        if plots:       # held before the report is made: a folder of the user's own is refused
+            from .plots import plots_dir
+            with plots_dir(plots) as held:
+                _report(game, directory, fmt, cols, run, held)
         else:
-            click.echo(render(tables, fmt, title), nl=False)
-        if plots:       # the plots module (matplotlib) only when plots are drawn
-            for path in game.module("plots").write_plots(df, plots):
-                click.echo(f"wrote {path}", err=True)
+            _report(game, directory, fmt, cols, run, None)
 
     return report
+
+
+def _report(game, directory, fmt, cols, run, plots):
+    """``report``'s output: the tables in ``fmt`` and, with ``plots`` (an
+    output directory held as the tool's own), the plot files."""
+    from . import identity, store
+    from .report import render
+    prog, rep = game.package, game.module("report")
+    wanted = None
+    if hasattr(rep, "columns_read"):
+        wanted = rep.columns_read(store.column_names(directory, prog), cols)
+    df = store.read_dataset(directory, columns=wanted, package=prog)
+    if not run.get("complete"):
+        click.echo(f"{prog}: note: the run in {directory} is unfinished; this report covers its finished "
+                   f"batches (finish with: {prog} simulate --resume {directory})", err=True)
+    title = (f"{game.title} balance report: {directory}  seed={run['seed']} rules={run.get('rules_version')} "
+             f"hash={run.get('ruleset_hash')}\n{identity.describe(prog, run)}\n{_headline_of(run, df, rep.headline)}")
+    tables = rep.standard_report(df) if cols is None else rep.by_report(df, cols)
+    if fmt == "html":
+        from .html_report import figures, tables_page
+        click.echo(tables_page(title, tables, figures(df, game.module("plots").PLOTS)), nl=False)
+    else:
+        click.echo(render(tables, fmt, title), nl=False)
+    if plots:       # the plots module (matplotlib) only when plots are drawn
+        for path in game.module("plots").write_plots(df, plots):
+            click.echo(f"wrote {path}", err=True)
 
 
 def _open_report(prog, directory, by, plots=None):

@@ -2,6 +2,7 @@
 one labelled PNG per plot (matplotlib's file-only Agg backend)."""
 from __future__ import annotations
 
+from contextlib import contextmanager
 from pathlib import Path
 
 import matplotlib
@@ -13,19 +14,27 @@ from .errors import InputError  # noqa: E402
 from .store import RUN_FILE  # noqa: E402
 
 
-def write_plots(df, out, plots: dict) -> list:
-    """Draw every ``{name: draw}`` of ``plots`` as ``name.png`` into ``out``:
-    an output directory held as the tool's own (simcore.outdir.Owned), or a
-    path, then held here as ``--plots`` (new, empty, or written by the tool
-    before); returns the paths.
+@contextmanager
+def plots_dir(path):
+    """Hold ``--plots`` directory ``path`` as the tool's own
+    (simcore.outdir.owned: new, empty, or written by the tool before).
 
     A results directory is not a place for plots: it would then hold files
     its run did not write, and ``--resume`` would refuse it."""
-    from .outdir import Owned, owned
+    from .outdir import owned
+    if (Path(path) / RUN_FILE).exists():
+        raise InputError(f"--plots {path}: that is a results directory; write the plots somewhere else")
+    with owned(path, "--plots") as held:
+        yield held
+
+
+def write_plots(df, out, plots: dict) -> list:
+    """Draw every ``{name: draw}`` of ``plots`` as ``name.png`` into ``out``:
+    an output directory held as the tool's own (simcore.outdir.Owned), or a
+    path, then held here (:func:`plots_dir`); returns the paths."""
+    from .outdir import Owned
     if not isinstance(out, Owned):
-        if (Path(out) / RUN_FILE).exists():
-            raise InputError(f"--plots {out}: that is a results directory; write the plots somewhere else")
-        with owned(out, "--plots") as held:
+        with plots_dir(out) as held:
             return write_plots(df, held, plots)
     paths = []
     for name, draw in plots.items():

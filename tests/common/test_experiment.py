@@ -164,7 +164,7 @@ def test_pooled_rows_compare_with_unpaired_games_cell_by_cell():
 
 def test_variant_is_paired_and_a_no_op_variant_changes_nothing(tmp_path):
     """Setting a value to what it already is plays the very same games, so its
-    change is exactly zero; lowering the Hp threshold (QM-WIN-03) makes Hp wins
+    change is exactly zero; lowering the Hp threshold (QM-END-05) makes Hp wins
     more common, game by game never fewer than... on average clearly more."""
     exp = ex.load(write(tmp_path, QM_HP.format(games=800)))
     game = ex.adapter(exp, "questsim")
