@@ -395,3 +395,60 @@ def test_solo_final_battle_shimnavore_may_attack_twice_a_round():
     _one_round(g)
     assert len(g.events("shimnavore")) == 2
     assert len(g.events("wall_roll")) == 2
+
+
+# ---- a blocked emergence (a path real play never reaches) --------------------------------------
+
+def test_emergence_onto_a_key_stone_held_by_two_nightmares_waits_on_the_disc():
+    """"Nightmares that have not been Cast-out ... will emerge onto the board and are
+    placed on the Key Stone in front of their Disc." "A space may be occupied by a
+    maximum of two miniatures".  MQ-FINAL-03, MQ-MOVE-07, MQ-DISC-02 (MQ-GAP-27:
+    "if two Nightmares stand there, the emerging one waits on its Disc the same
+    way and emerges at the first Final Battle enemy step with room. Nothing else
+    is moved aside."). Position as the Final Battle begins::
+
+        keystone_n:  the Nightmares of discs E and S (escaped earlier)
+        disc N:      its Nightmare, never released     <- must emerge here
+        disc W:      Cast-out;  Heroes far from the Wall
+
+    At the start of the Final Battle the Disc N Nightmare stays on its Disc (a
+    blocked 'emerge'), the two on the Key Stone stay put, and it is not in play
+    (no Evil Power). In the first enemy step the emergence is tried again before
+    movement, still blocked; the two then move off towards the Heroes. At the
+    next enemy step it emerges onto keystone_n, first thing in the step (what it
+    does after that in the same step is not ruled, and not checked here)."""
+    g = quiet_game(park=far_spaces())
+    fix_compass(g.T, L.FACE_BLANK)                      # the opening roll does nothing
+    fix_die(g.T, 0, DD)
+    fix_die(g.T, 1, DD)
+    ks = g.sp("keystone_n")
+    g.cast_out_state(W)
+    blockers = [g.nightmare_to_board(E, "keystone_n"), g.nightmare_to_board(S, "keystone_n")]
+    k = g.nm_at_disc(N)
+    g.s[L.G_FINAL] = L.FB_TRIGGERED
+    rules.start_final_battle(g.s, g.T, g.ev, g.rng, g.legal, g.pp)
+    assert int(g.s[L.G_FINAL]) == L.FB_RUNNING
+    em = g.events("emerge")
+    assert [(int(e[2]), int(e[3]), int(e[5])) for e in em] == [(-1 - k, N, 1)]     # blocked
+    assert g.nm_pos(k) == -1 and g.disc_state(N) == L.DS_ON
+    assert int(g.s[g.nm(k) + L.NM_FATE]) != L.FATE_EMERGED
+    assert [g.nm_pos(b) for b in blockers] == [ks, ks]  # nobody moved aside
+    assert all(g.pos(h) != ks for h in range(4))
+    # the first Final Battle enemy step: still no room when it is tried, then the two move off
+    g.clear_events()
+    g.s[L.G_ROUND] += 1
+    g.enemy_phase(draws=False)
+    assert [int(e[5]) for e in g.events("emerge")] == [1]
+    assert g.nm_pos(k) == -1
+    assert -1 - k not in [int(e[2]) for e in g.events("evil_power")]
+    assert all(g.nm_pos(b) not in (ks, -1) for b in blockers)
+    assert len(g.events("encounter")) == 0
+    # the next enemy step: room, it emerges onto its Key Stone before anything moves
+    g.clear_events()
+    g.s[L.G_ROUND] += 1
+    g.enemy_phase(draws=False)
+    steps = [e for e in g.events() if int(e[0]) in (L.EVENT["emerge"], L.EVENT["enemy_move"])]
+    assert [int(x) for x in steps[0][[0, 2, 3, 4, 5]]] == [L.EVENT["emerge"], -1 - k, N, ks, 0]
+    assert len(g.events("emerge")) == 1
+    assert g.nm_pos(k) >= 0 and g.disc_state(N) == L.DS_BOARD
+    assert int(g.s[g.nm(k) + L.NM_FATE]) == L.FATE_EMERGED

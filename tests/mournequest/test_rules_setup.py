@@ -1,9 +1,9 @@
 """Set-up rules (MQ-SETUP, MQ-LEVEL, MQ-SOLO-01..04, MQ-HERO-03/04/06)."""
 import numpy as np
 
-from mournesim import layout as L, tables as TB
+from mournesim import core, layout as L, rules, tables as TB
 
-from .mq_game import EASY, HARD, MEDIUM, MOON_RED, Game, get_rules
+from .mq_game import EASY, HARD, MEDIUM, MOON_GREEN, MOON_GREY, MOON_RED, Game, fix_compass, get_rules
 
 
 def test_discs_placed_at_random_one_nightmare_each():
@@ -173,3 +173,146 @@ def test_solo_setup_two_heroes_opposite_with_level5_cards():
     # multi-player games give no starting equipment
     g4 = Game(players=4)
     assert all(g4.equipped(h, a) == -1 for h in range(4) for a in range(3))
+
+
+# ---- Nightmare Cards, the Shimnavore set aside, Bogbean cards and miniatures ----------------
+
+def test_nightmare_cards_beside_the_board_shimnavore_set_aside():
+    """"Select the matching Nightmare Character Cards and set them to one side of the
+    board." "Set the Shimnavore Card and Miniature to one side of the board."
+    MQ-SETUP-03 (MQ-FINAL-01: it appears only after two moon cycles).
+
+    At set-up the four Nightmares on the Discs are exactly the four Nightmare
+    Cards in play, and each fights on its own card (the ruleset's values for its
+    name, at every moon colour). The Shimnavore is not on the board: no Final
+    Battle, no Wounds, and a Hero on a Key Stone with no enemy anywhere is not
+    offered an attack on it, nor does a compass result make it act; placed on
+    the board (the Final Battle running) the same Hero may attack it."""
+    g = Game()
+    rs = g.R.ruleset
+    names = g.R.names.nightmares
+    assert sorted(names) == sorted(rs.nightmares) and len(names) == 4
+    assert sorted(g.nm_at_disc(d) for d in range(4)) == [0, 1, 2, 3]
+    for moon, row in ((MOON_GREEN, "green"), (MOON_GREY, "grey"), (MOON_RED, "red")):
+        g.s[L.G_MOON] = moon
+        for k, name in enumerate(names):
+            card = getattr(rs.nightmares[name], row)
+            assert [int(rules.enemy_value(g.s, g.T, L.ENEMY_NM + k, a)) for a in range(3)] == list(card)
+    g.s[L.G_MOON] = 0
+    assert int(g.s[L.G_FINAL]) == L.FB_NONE
+    assert [int(x) for x in g.s[L.G_SHIM_WOUNDS:L.G_SHIM_WOUNDS + 3]] == [0, 0, 0]
+    assert len(g.events("shimnavore")) == 0 and len(g.events("final_battle")) == 0
+    g.first_done_all()
+    g.put(0, "keystone_n")
+    g.begin_turn(0)
+    assert [c for c in g.ops(0, L.A_ATTACK) if c // 4 == L.TGT_SHIM] == []
+    fix_compass(g.T, 0)
+    g.end_of_turn(0)                                    # a compass N: Disc N turns, the Shimnavore does nothing
+    assert len(g.events("shimnavore")) == 0 and len(g.events("wall_roll")) == 0
+    assert g.pos(0) == g.sp("keystone_n") and g.wounds(0) == 0
+    g.s[L.G_FINAL] = L.FB_RUNNING                      # the Shimnavore has appeared
+    for d in range(4):
+        g.cast_out_state(d)
+    g.begin_turn(0)
+    assert sorted(c % 4 for c in g.ops(0, L.A_ATTACK) if c // 4 == L.TGT_SHIM) == [0, 1, 2]
+
+
+def test_bogbean_cards_and_miniatures_of_all_levels_wait_beside_the_board():
+    """"Set the miniature and cards for all three levels of Bogbeans to one side of
+    the board. Note: Keep the Level 1 Bogbean Character Card on top as it will be
+    required first when playing." ("3 Bogbean Cards", "12 Bogbean miniatures (4 of
+    each level)").  MQ-SETUP-08 (MQ-ENEMY-13, MQ-COMBAT-01).
+
+    At set-up no Bogbean is on the board and all 4 miniatures of each level are
+    free: a fifth Bogbean tile of a level finds no miniature (MQ-GAP-53). The
+    three cards are the Snipe, Speedwell and Louse Wort (the rulebook's Snipe
+    values, New Moon 8/9/7), needing 1, 1 and 2 wins. The Level 1 card is the one
+    needed first: the first Bogbeans drawn are Snipes."""
+    for i in range(6):
+        g = Game(game_index=i)
+        assert [int(x) for x in g.s[L.G_BOGS_IN_PLAY:L.G_BOGS_IN_PLAY + 3]] == [0, 0, 0]
+        assert all(int(g.s[g.slot(c) + L.X_BOG_POS]) == -1 and g.slot_tile(c) == -1 for c in range(4))
+        # the first Bogbeans to come into play are Level 1 (draw for every Nexus from set-up)
+        g.first_done_all()
+        g.park_heroes("path_n1", "path_e4", "path_s3", "path_w2")
+        rules.draw_encounters(g.s, g.T, g.ev, g.rng, g.legal, g.pp)
+        tiles = g.R.tables.tiles
+        for c in range(4):
+            t = g.slot_tile(c)
+            if t >= 0 and tiles[t, L.TL_KIND] == L.TK_BOGBEAN:
+                assert tiles[t, L.TL_LEVEL] == 1
+    rs = get_rules().ruleset
+    assert int(get_rules().T[TB.P_BOGS_PER_LEVEL]) == 4 == rs.rules.bogbeans_per_level
+    assert [rs.enemies[n].level for n in ("snipe", "speedwell", "louse_wort")] == [1, 2, 3]
+    assert [rs.enemies[n].wins_needed for n in ("snipe", "speedwell", "louse_wort")] == [1, 1, 2]
+    assert [int(x) for x in get_rules().T[TB.O_WINS_NEEDED:TB.O_WINS_NEEDED + 3]] == [1, 1, 2]
+    g = Game()
+    g.s[L.G_MOON] = MOON_GREEN
+    assert [int(rules.enemy_value(g.s, g.T, L.ENEMY_BOG, a)) for a in range(3)] == [8, 9, 7]
+    # four miniatures of each level: with all four on the board a fifth tile is discarded
+    g.first_done_all()
+    g.park_heroes("path_n1", "path_e4", "path_s3", "path_w2")
+    for lv in (1, 2, 3):
+        t = g.tile_id(lv)
+        for c in range(4):
+            rules.resolve_tile(g.s, g.T, g.ev, g.rng, g.legal, g.pp, c, t)
+            assert g.bog_pos(c) == int(g.R.tables.nexus[c])
+        assert int(g.s[L.G_BOGS_IN_PLAY + lv - 1]) == 4
+        n = int(g.s[L.G_DISCARD_N])
+        rules.resolve_tile(g.s, g.T, g.ev, g.rng, g.legal, g.pp, 0, t)
+        assert int(g.s[L.G_BOGS_IN_PLAY + lv - 1]) == 4 and int(g.s[L.G_DISCARD_N]) == n + 1
+        for c in range(4):
+            core.remove_bogbean(g.s, g.T, g.ev, c, 0)
+        assert int(g.s[L.G_BOGS_IN_PLAY + lv - 1]) == 0
+
+
+# ---- each level's Disc start marker ---------------------------------------------------------
+
+def _marker_check(level, name):
+    """Every Disc of a ``level`` game starts at that level's marker: the
+    ruleset's ``levels.<name>.disc_clicks`` from the final red pointer, so the
+    Disc releases its Nightmare on exactly that many clicks and not one before.
+    With that marker moved (an override of this level only) the set-up follows
+    it, and the other levels' markers stay where they were."""
+    R = get_rules()
+    want = getattr(R.ruleset.levels, name).disc_clicks
+    for i in range(4):
+        g = Game(level=level, game_index=i)
+        assert [g.clicks(d) for d in range(4)] == [want] * 4
+        assert [int(g.s[g.disc(d) + L.D_START_CLICKS]) for d in range(4)] == [want] * 4
+        assert [g.disc_state(d) for d in range(4)] == [L.DS_ON] * 4
+    for d in range(4):
+        for _ in range(want - 1):
+            core.click_disc(g.s, g.T, g.ev, d, 1)
+        assert g.disc_state(d) == L.DS_ON and g.clicks(d) == 1
+        core.click_disc(g.s, g.T, g.ev, d, 1)
+        assert g.disc_state(d) == L.DS_RELEASED
+    moved = get_rules(f"levels.{name}.disc_clicks={want - 2}")
+    assert {Game(R=moved, level=level).clicks(d) for d in range(4)} == {want - 2}
+    for other, oname in ((EASY, "easy"), (MEDIUM, "medium"), (HARD, "hard")):
+        if other != level:
+            assert {Game(R=moved, level=other).clicks(d) for d in range(4)} == \
+                {getattr(R.ruleset.levels, oname).disc_clicks}
+    return want
+
+
+def test_medium_discs_start_at_the_light_green_marker():
+    """"MEDIUM (LEVEL 2*) - Nightmare Discs are set at the Light Green Marker (2*) on
+    each Disc."  MQ-LEVEL-03 (MQ-SETUP-02; MQ-GAP-22: the marker's distance to
+    release is data, levels.medium.disc_clicks).
+
+    The Light Green marker lies between the Blue (Easy) and the Dark Green
+    (Difficult) ones: nearer release than Easy's, farther than Difficult's."""
+    want = _marker_check(MEDIUM, "medium")
+    levels = get_rules().ruleset.levels
+    assert levels.easy.disc_clicks > want > levels.hard.disc_clicks
+
+
+def test_difficult_discs_start_at_the_dark_green_marker():
+    """"DIFFICULT (LEVEL 3 *) - Nightmare Discs are set at the Dark Green Marker (3*)
+    on each Disc."  MQ-LEVEL-04 (MQ-SETUP-02, MQ-GAP-22).
+
+    The Dark Green marker is the nearest to release of the three."""
+    want = _marker_check(HARD, "hard")
+    levels = get_rules().ruleset.levels
+    assert 0 < want < levels.medium.disc_clicks < levels.easy.disc_clicks
