@@ -9,15 +9,20 @@ The printed Robot fixes the budget.
 These tests compute the kit points from the ruleset itself (so a changed
 kit without a matching Hp fails), and check the printed values: the Robot
 (QM-CHAR-06/07/08), every character's At 2 (QM-CHAR-04) and distinct
-starting Hp (QM-CHAR-03).
+starting Hp (QM-CHAR-03). The last test checks the power dial, the Hp
+every change resets (QM-CHAR-09).
 """
 from __future__ import annotations
 
 from itertools import product
 
-from questsim import sim
+from questsim import layout as L, sim
+from questsim.replay import replay
 
-RS = sim.prepare().ruleset
+from .qm_game import CHEST, SWORD, QGame
+
+RULES = sim.prepare()
+RS = RULES.ruleset
 ITEM_POINTS = 2      # an Item card counts 2 Hp (as the castle data counts it)
 ABSORB_POINTS = 2    # an absorbed attack stops At 2, every character's At
 
@@ -121,3 +126,57 @@ def test_provenance_states_each_hp_from_the_rule():
         text = prov[f"characters.{key}.hp"]
         pts = [best_buy(ch, m) for m in (1, 2, 3, 4)]
         assert f"33 - kit {kit_points(ch)} (Mp 1, 2, 3, 4: {', '.join(map(str, pts))}) = {ch.hp}" in text, key
+
+
+def test_the_power_dial_shows_the_current_hp_after_every_change():
+    """QM-CHAR-09: the power dial shows the player's current Hp and is reset
+    at every change -- "When a player loses Hp in combat, they spin the dial
+    to show the reduced value." In the simulator the dial is the seat's Hp
+    (the value every Hp record shows and every snapshot holds).
+
+    A combat: the Priest attacks the Wizard with a Sword (At 2 + 1 = 3, no
+    Mp, no abilities): the Wizard's Hp reads 3 less at once, in the state
+    and in the Hp record that follows the damage.
+
+    Over 15 logged games of random players: the dial of each seat, set from
+    its Character card's starting Hp and moved by each Hp record, agrees
+    with the Hp every record shows; every blow that does damage is followed
+    at once by the defender's Hp record lowering the dial by that damage (to
+    0 at most); and at the start of every turn, and at the end, each seat's
+    Hp is the dial's."""
+    g = QGame(["priest", "wizard"])
+    g.clear_hands()
+    g.no_abilities("priest", "wizard")
+    g.set_hand(0, ["sword"])
+    g.fix_dice(SWORD, CHEST)
+    g.clear_log()
+    g.duel(0)
+    start = RS.characters["wizard"].hp
+    assert g.events("damage") == [(1, 3, 0, 3, 0)]
+    assert g.events("hp") == [(1, -3, start - 3, 0, 0)]
+    assert g.hp(1) == start - 3
+
+    names = RULES.names
+    blows = 0
+    for game in range(15):
+        rp = replay(seed=6, game=game, players=2 + game % 5, policies=("random",), rules=RULES)
+        fin = rp.final_state
+        n = int(fin[L.G_NP])
+        dial = {p: RS.characters[names.characters[int(fin[L.G_P + p * L.PS + L.P_CHAR])]].hp for p in range(n)}
+        recs = rp.records()
+        for i, r in enumerate(recs):
+            p, ev = r["seat"], r["event"]
+            if ev == "hp":
+                assert r["hp"] == dial[p] + r["change"] >= 0, (game, r)
+                dial[p] = r["hp"]
+            elif ev == "revive":
+                dial[p] = r["hp"]
+            elif ev == "damage" and r["damage"] > 0:
+                nxt = recs[i + 1]
+                assert (nxt["event"], nxt["seat"]) == ("hp", p), (game, r, nxt)
+                assert nxt["change"] == -min(r["damage"], dial[p]), (game, r, nxt)
+                blows += 1
+            elif ev == "turn":
+                assert [pl["hp"] for pl in r["snapshot"]["players"]] == [dial[q] for q in range(n)], (game, r["i"])
+        assert [int(fin[L.G_P + q * L.PS + L.P_HP]) for q in range(n)] == [dial[q] for q in range(n)], game
+    assert blows > 0

@@ -232,8 +232,10 @@ def test_named_item_cards():
 
 
 def test_item_colours_symbols_and_race_cards():
-    """QM-CARD-04..08 (QM-GAP-14 ruling): red cards are foot cards without a
-    casting cost, blue cards combat cards; all four symbols occur;
+    """QM-CARD-08 (QM-GAP-14 ruling): red cards are foot cards without a
+    casting cost, blue cards combat cards; the four ability symbols occur
+    (QM-CARD-04 sword, QM-CARD-05 shield, QM-CARD-06 sword and shield,
+    QM-CARD-07 foot);
     QM-CHAR-02: some cards work specially for particular races."""
     for key, it in RS.items.items():
         assert (it.colour == "red") == (it.symbol == "foot"), key
