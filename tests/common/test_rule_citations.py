@@ -17,8 +17,9 @@ CHECKLISTS = {"MQ": "mournequest-rules.md", "QM": "questmaster-rules.md"}
 
 
 def _checklist(name):
-    """A file of shared/rules/ (beside the repository or in it), or None."""
-    for base in (REPO / "shared" / "rules", REPO.parent / "shared" / "rules"):
+    """A file of shared/rules/ (in the repository, beside it, or the
+    workplace's), or None."""
+    for base in (REPO / "shared" / "rules", REPO.parent / "shared" / "rules", Path("/work/shared/rules")):
         if (base / name).exists():
             return (base / name).read_text(encoding="utf-8")
     return None
