@@ -82,6 +82,16 @@ _DIR, _DATASET, _DATASETS = "dir", "dataset", "datasets"
 MAX_RECORD = 16 << 20                   # bytes: a record lists a few hundred files at most
 
 
+def _json_of_ours(path: Path):
+    """The JSON value of a record or stamp the tool wrote, or None for one it
+    cannot have written (not a regular file, too large, too deep, not JSON)."""
+    from .inputs import parse_json, read_bytes_bounded
+    try:
+        return parse_json(read_bytes_bounded(path, "record of written files", MAX_RECORD), path)
+    except (InputError, ValueError):
+        return None
+
+
 def _sha(path: Path) -> str:
     import hashlib
     h = hashlib.sha256()
@@ -114,11 +124,7 @@ class Owned:
             self._save()
 
     def _read(self, f: Path) -> dict:
-        import json
-        try:
-            rec = json.loads(f.read_text(encoding="utf-8")) if f.is_file() and f.stat().st_size <= MAX_RECORD else None
-        except (OSError, ValueError, RecursionError):
-            rec = None
+        rec = _json_of_ours(f)
         if not (isinstance(rec, dict) and rec.get("written_by") == "simcore" and isinstance(rec.get("files"), dict)
                 and all(isinstance(k, str) and isinstance(v, (str, type(None))) for k, v in rec["files"].items())):
             raise InputError(f"{f}: not a record this tool wrote (or corrupt); {self.what} will not write into "
@@ -235,14 +241,9 @@ def _few(names, k=3):
 def _stamp_record(stamp: Path, what: str) -> dict:
     """The written files a stamp lists (``{name: digest or None}``); an
     absent stamp lists none, one the tool did not write proves nothing."""
-    import json
-    if not stamp.exists():
+    if not (stamp.exists() or stamp.is_symlink()):
         return {}
-    try:
-        rec = json.loads(stamp.read_text(encoding="utf-8")) if stamp.is_file() and \
-            stamp.stat().st_size <= MAX_RECORD else None
-    except (OSError, ValueError, RecursionError):
-        rec = None
+    rec = _json_of_ours(stamp)
     written = rec.get("written") if isinstance(rec, dict) else None
     if not isinstance(written, dict):
         raise InputError(f"{stamp}: exists and this tool did not write it; {what} will not overwrite it: "
@@ -285,7 +286,7 @@ def write_files(stamp, writes: dict, record: dict, what: str):
     check_files(stamp, writes, what)
     written = dict(_stamp_record(stamp, what))
     written.update({Path(p).name: None for p in writes})
-    old = json.loads(stamp.read_text(encoding="utf-8")) if stamp.exists() else {}
+    old = _json_of_ours(stamp) if stamp.exists() else {}
     atomic.write_text(stamp, json.dumps(dict(old, written=written), indent=1) + "\n")
     for p, write in writes.items():
         atomic.write_with(p, write)
