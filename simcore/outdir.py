@@ -54,7 +54,8 @@ def check_new_dataset(out: Path, package: str):
                          "(or choose another directory)")
     # parts without a run description are another run's (whose _run.json was
     # lost): never ours to overwrite; a user's own ``.x.tmp`` is theirs
-    other = sorted(n for n in os.listdir(out) if not store.is_tmp(n) or store.parse_part(atomic.tmp_of(n)))
+    cut_short = atomic.tmp_name(out / store.RUN_FILE).name
+    other = sorted(n for n in os.listdir(out) if n != cut_short)
     if other:
         raise InputError(f"{out}: holds files this run did not write ({_few(other)}); a new run writes only "
                          "into a new or empty directory: choose another")
