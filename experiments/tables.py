@@ -42,9 +42,7 @@ def readings(root: Path) -> str:
     d = root / "experiments" / "results" / "mq-readings"
     c = pd.read_csv(d / "comparisons.csv", dtype={"players": str})
     c = c[c.measure == "win"]
-    desc = {}
-    for m in re.finditer(r"^- arm \*\*(.+?)\*\*: .*? — (.*)$", (d / "report.md").read_text(), re.M):
-        desc[m.group(1)] = m.group(2)
+    desc = _arm_descriptions(d / "report.md")
     cells = [(lv, p) for lv in ("easy", "medium", "hard") for p in ("1", "4")]
     rows = []
     for arm, g in c.groupby("arm", sort=False):
@@ -68,6 +66,51 @@ def readings(root: Path) -> str:
             f"Defaults: win rate {100 * base.baseline:.1f}% over all cells. Made by "
             f"`mournesim experiment experiments/mq-readings.toml` ({_setup(d / 'report.md')}); the full report "
             f"with the other measures is `experiments/results/mq-readings/report.md`.\n\n" + "\n".join(lines))
+
+
+def _arm_descriptions(report: Path) -> dict:
+    """Each arm's description, from the ``- arm **name**: ... — what`` lines of a report."""
+    return {m.group(1): m.group(2) for m in re.finditer(r"^- arm \*\*(.+?)\*\*: .*? — (.*)$", report.read_text(), re.M)}
+
+
+QM_READING_MEASURES = (("win_hp", "Hp over 40"), ("win_castles", "five castles"),
+                       ("win_last_standing", "last standing"), ("first_player_won", "first player wins"))
+
+
+def qm_readings(root: Path) -> str:
+    """The effect of every Quest Master reading toggle on how games end, the
+    first seat's edge and the length of a game (experiments/qm-readings.toml)."""
+    d = root / "experiments" / "results" / "qm-readings"
+    c = pd.read_csv(d / "comparisons.csv", dtype={"players": str})
+    c = c[c.players != "all"]
+    desc = _arm_descriptions(d / "report.md")
+    shares = [m for m, _ in QM_READING_MEASURES]
+    rows = []
+    for arm, g in c.groupby("arm", sort=False):
+        by = {(r.measure, r.players): r for r in g.itertuples()}
+        size = max(abs(r.change) for r in g.itertuples() if r.measure in shares)
+        rows.append((size, arm, by, sorted(g.players.unique(), key=int)))
+    rows.sort(key=lambda r: -r[0])
+    head = ("| rank | reading (gap) | players | " + " | ".join(label for _m, label in QM_READING_MEASURES)
+            + " | rounds |\n|---|---|---|" + "---|" * (len(QM_READING_MEASURES) + 1))
+    lines = [head]
+    for i, (_size, arm, by, players) in enumerate(rows, 1):
+        name, _, value = arm.partition("=")
+        gap, _, what = desc.get(arm, ": ").partition(": ")
+        for j, p in enumerate(players):
+            first = f"| {i} | `{name}` → {value} ({gap}): {what} | " if j == 0 else "| | | "
+            r = by[("rounds", p)]
+            lines.append(first + f"{p} | " + " | ".join(_pp(by[(m, p)]) for m in shares)
+                         + f" | {r.change:+.1f} [{r.ci95_low:+.1f}, {r.ci95_high:+.1f}] |")
+    base = {(r.measure, r.players): r.baseline for r in c[c.arm == rows[0][1]].itertuples()}
+    ps = rows[0][3]
+    mix = "; ".join(f"{p} players: " + ", ".join(f"{label} {100 * base[(m, p)]:.1f}%"
+                                               for m, label in QM_READING_MEASURES[:3]) for p in ps)
+    return (f"Change when one toggle takes its other value (variant − default on the same games, 95% interval): "
+            f"the share of games won each way and by the first player, in percentage points, and the rounds a "
+            f"game lasts; ranked by the largest change in any share. The planner in every seat. Defaults: {mix}. "
+            f"Made by `questsim experiment experiments/qm-readings.toml` ({_setup(d / 'report.md')}); the full "
+            f"report is `experiments/results/qm-readings/report.md`.\n\n" + "\n".join(lines))
 
 
 def _stamp(meta: dict) -> str:
@@ -229,6 +272,7 @@ def mq_rollout(root: Path) -> str:
 # block name -> (the Markdown file it sits in, the function that writes it)
 MQ, QM, COMMON = "docs/mournequest", "docs/questmaster", "docs/common"
 BLOCKS = {"readings": (f"{MQ}/rulings.md", readings),
+          "qm-readings": (f"{QM}/rulings.md", qm_readings),
           "mq-ladder": (f"{MQ}/policies.md", mq_ladder),
           "qm-ladder": (f"{QM}/policies.md", qm_ladder),
           "mq-decisions": (f"{MQ}/policies.md", mq_decisions),

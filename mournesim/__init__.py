@@ -6,17 +6,21 @@ from simcore import jitcache as _jitcache
 
 # Changes exactly when the games played change (rules, policies, random
 # streams); guarded by tests/golden/mournesim.json (simcore.golden). History:
-#   1  the engine up to issue 12 (2026-12-01)
-#   2  issue 13: the literal readings (MQ-GAP-21, -26, -27, -34, -36, -49, -60,
-#      a fumble stands), the planner/greedy step off and back onto a Nexus
-#   3  issue 15: the planner plays the whole game (parts post, repair, trade,
+#   1  the first engine (2026-12-01)
+#   2  the literal readings (MQ-GAP-21, -26, -27, -34, -36, -49, -60, a
+#      fumble stands), the planner/greedy step off and back onto a Nexus
+#   3  the planner plays the whole game (parts post, repair, trade,
 #      talisman, skills, late; passes off) and greedy keeps Talismans for the
 #      wall (its part talisman); all of them at 0 replay v2 exactly
 #      (tests/golden/mournesim-v2.json, tests/mournequest/test_planner.py)
-#   4  issue 15: the planner's risk 0.45 (v3: 0.55, plan.PLANNER_V3),
-#      from the tuning run experiments/mq-planner-tune.toml; with assign 0
-#      its trade errand buys what the team (not one Disc) misses
-BEHAVIOUR_VERSION = 4
+#   4  the planner's risk 0.45 (v3: 0.55, plan.PLANNER_V3), from the tuning
+#      run experiments/mq-planner-tune.toml; with assign 0 its trade errand
+#      buys what the team (not one Disc) misses
+#   5  the literal readings of MQ-GAP-32 (the Shimnavore always uses its
+#      strongest Ability) and MQ-GAP-50 (no tiles return to an exhausted
+#      bag); a Nightmare waiting on its Disc in the Final Battle is in play
+#      (MQ-FINAL-05) and, emerging late, only arrives that round (MQ-GAP-26)
+BEHAVIOUR_VERSION = 5
 
 # The engine's source files. numba checks a cached kernel only against its own
 # file, so the guard clears every cached kernel when any of these (or simcore's

@@ -248,7 +248,10 @@ def bogbeans_at(s, sp):
 
 @kernel
 def enemies_in_play(s):
-    """Bogbeans and nightmares on the main board."""
+    """Bogbeans and Nightmares in play: those on the main board and, in the
+    Final Battle, a Nightmare not cast out that still waits on its disc for
+    room on its key stone (MQ-FINAL-03/05, MQ-GAP-27): it must emerge and be
+    beaten before the Shimnavore may be attacked."""
     n = 0
     for c in range(4):
         if s[xb(c) + L.X_BOG_POS] >= 0:
@@ -256,7 +259,18 @@ def enemies_in_play(s):
     for k in range(4):
         if s[nb(k) + L.NM_POS] >= 0:
             n += 1
+    if s[L.G_FINAL] == L.FB_RUNNING:
+        for d in range(4):
+            if disc_occupied(s, d):
+                n += 1
     return n
+
+
+@kernel
+def just_arrived(s, k):
+    """Nightmare ``k`` reached the board in this round's enemy phase (an escape,
+    or a late Final Battle emergence): it only arrives (MQ-GAP-26)."""
+    return s[nb(k) + L.NM_ESCAPED] >= L.NM_ARRIVED_ESCAPE
 
 
 @kernel

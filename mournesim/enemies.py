@@ -15,9 +15,11 @@ from .core import (
     bog_level,
     bogbeans_at,
     db,
+    disc_occupied,
     first_hero_at,
     hb,
     heroes_at,
+    just_arrived,
     knock_back_to_start,
     log,
     lose_life,
@@ -200,8 +202,8 @@ def _enemy_attacks(s, T, ev, rng, legal, pp, only_entered):
             continue
         if only_entered and s[nb(k) + L.NM_JUST] == 0:
             continue
-        if s[nb(k) + L.NM_ESCAPED] == 2 and T[TB.P_T_ESCAPE_ROUND_ACTIVE] == 0:
-            continue   # no attack in the round it escaped (MQ-GAP-26)
+        if just_arrived(s, k) and T[TB.P_T_ESCAPE_ROUND_ACTIVE] == 0:
+            continue   # no attack in the round it arrived (MQ-GAP-26)
         if not running(s):
             return
         nightmare_attack(s, T, ev, rng, legal, pp, k)
@@ -234,7 +236,7 @@ def _move_all_enemies(s, T, ev, nm_steps, bog_steps, skip_just_escaped):
     for d in range(4):
         k = s[db(d) + L.D_NM]
         if k >= 0 and s[nb(k) + L.NM_POS] >= 0:
-            if skip_just_escaped and s[nb(k) + L.NM_ESCAPED] == 2:
+            if skip_just_escaped and just_arrived(s, k):
                 continue
             move_enemy(s, T, ev, True, k, nm_steps)
     for c in range(4):
@@ -293,7 +295,7 @@ def escapes(s, T, ev):
             if not placed:
                 continue
             s[nb(k) + L.NM_FATE] = L.FATE_ESCAPED
-            s[nb(k) + L.NM_ESCAPED] = 2   # 2: escaped this round (MQ-GAP-26)
+            s[nb(k) + L.NM_ESCAPED] = L.NM_ARRIVED_ESCAPE   # escaped this round (MQ-GAP-26)
             s[L.G_ESCAPED] += 1
             encounter_trigger(s, T, ev, s[L.G_ESCAPED])
 
@@ -320,7 +322,7 @@ def evil_powers(s, T, ev, rng, legal, pp):
         k = s[db(d) + L.D_NM]
         if k < 0 or s[nb(k) + L.NM_POS] < 0 or not running(s):
             continue
-        if s[nb(k) + L.NM_ESCAPED] == 2 and T[TB.P_T_ESCAPE_ROUND_ACTIVE] == 0:
+        if just_arrived(s, k) and T[TB.P_T_ESCAPE_ROUND_ACTIVE] == 0:
             continue   # it acts "on any following rounds" (MQ-GAP-26)
         e = T[TB.O_NM_POWER + k]
         log(s, ev, L.EVT_EVIL_POWER, -1 - k, e, s[nb(k) + L.NM_POS], 0, 0, 0)
@@ -419,14 +421,23 @@ def _enemy_phase(s, T, ev, rng, legal, pp, draws):
     if s[L.G_FINAL] != L.FB_RUNNING:
         escapes(s, T, ev)
     else:
-        emergences(s, T, ev)   # a nightmare still waiting for room on its key stone
+        # a Nightmare still waiting for room on its key stone emerges now and,
+        # like an escape, only arrives this round (MQ-GAP-26/27)
+        waiting = 0
+        for d in range(4):
+            if disc_occupied(s, d):
+                waiting |= 1 << d
+        emergences(s, T, ev)
+        for d in range(4):
+            if (waiting >> d) & 1 == 1 and s[db(d) + L.D_STATE] == L.DS_BOARD:
+                s[nb(s[db(d) + L.D_NM]) + L.NM_ESCAPED] = L.NM_ARRIVED_LATE
     clear_entered(s)
     move_all_enemies(s, T, ev, T[TB.P_NM_MOVE], T[TB.P_BOG_MOVE], True)
     if T[TB.P_T_ESCAPE_ROUND_ACTIVE] == 1:
         # the other reading: in play at once, attacking a hero on its key stone
         for k in range(4):
-            if s[nb(k) + L.NM_ESCAPED] == 2:
-                s[nb(k) + L.NM_ESCAPED] = 1
+            if just_arrived(s, k):
+                s[nb(k) + L.NM_ESCAPED] = 1 if s[nb(k) + L.NM_ESCAPED] == L.NM_ARRIVED_ESCAPE else 0
                 if s[nb(k) + L.NM_POS] >= 0 and heroes_at(s, s[nb(k) + L.NM_POS]) > 0:
                     s[nb(k) + L.NM_JUST] = 1
     evil_powers(s, T, ev, rng, legal, pp)
@@ -436,5 +447,5 @@ def _enemy_phase(s, T, ev, rng, legal, pp, draws):
     if draws and running(s):
         draw_encounters(s, T, ev, rng, legal, pp)
     for k in range(4):
-        if s[nb(k) + L.NM_ESCAPED] == 2:
-            s[nb(k) + L.NM_ESCAPED] = 1   # from the next round on it hunts the heroes
+        if just_arrived(s, k):   # from the next round on it hunts the heroes
+            s[nb(k) + L.NM_ESCAPED] = 1 if s[nb(k) + L.NM_ESCAPED] == L.NM_ARRIVED_ESCAPE else 0

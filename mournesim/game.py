@@ -238,7 +238,8 @@ def result_row(s, T, out):
             skills += s[hb(i) + L.H_SKILLS]
     for k in range(4):
         out[L.RI_FATE_NM1 + k] = s[nb(k) + L.NM_FATE]
-        out[L.RI_ESCAPED_NM1 + k] = 1 if s[nb(k) + L.NM_ESCAPED] > 0 else 0
+        e = s[nb(k) + L.NM_ESCAPED]
+        out[L.RI_ESCAPED_NM1 + k] = 1 if e == 1 or e == L.NM_ARRIVED_ESCAPE else 0
     out[L.RI_MIN_LIFE] = minlife
     out[L.RI_ILLEGAL_CHOICES] = s[L.G_ILLEGAL]
     # the decision counters, in COUNTER_NAMES order (layout checks the columns match)

@@ -242,6 +242,10 @@ G_DISC = _take(DSZ * 4)
 
 # nightmares by index: NSZ ints each
 NM_POS, NM_WOUNDS, NM_DIR, NM_FATE, NM_JUST, NM_ESCAPED = 0, 1, 2, 3, 4, 5
+# NM_ESCAPED: 0 never escaped, 1 escaped, 2 escaped this round, 3 emerged late this
+# round (a Final Battle emergence that waited on its disc; not an escape). 2 and 3 are
+# the rounds in which it only arrives (MQ-GAP-26).
+NM_ARRIVED_ESCAPE, NM_ARRIVED_LATE = 2, 3
 NSZ = 6
 G_NM = _take(NSZ * 4)
 

@@ -15,8 +15,8 @@ import numpy as np
 from simcore.jit import inlined, kernel
 from . import layout as L
 from . import tables as TB
-from .core import (ability_total, charms_held, db, disc_occupied, first_hero_at, hb, life_left, moon_colour, nb,
-                   nightmare_at, sub_owner, sub_target, xb)
+from .core import (ability_total, charms_held, db, disc_occupied, enemies_in_play, first_hero_at, hb, life_left,
+                   moon_colour, nb, nightmare_at, sub_owner, sub_target, xb)
 from .odds import p_attack
 from .plan import (PP_LATE, PP_PASSES, PP_POST, PP_PREPARE, PP_REPAIR, PP_SKILLS, PP_TALISMAN, PP_TRADE,
                    disc_missing, hero_dist, moon_left, on, param)
@@ -534,7 +534,7 @@ def plan_turn(s, T, h, op, arg, goal, pp, need, v):
             # an action is spare once the charm work is done, or in the Final
             # Battle once the hero has attacked the Shimnavore
             if s[L.G_FINAL] == L.FB_RUNNING:
-                if s[L.G_SHIM_ATTACKED] == 0 and enemies_left(s) == 0:
+                if s[L.G_SHIM_ATTACKED] == 0 and enemies_in_play(s) == 0:
                     return -1.0
             elif charm_work(s, T, h):
                 return -1.0
@@ -591,7 +591,7 @@ def extra_action_useful(s, T, h, goal, amt):
     dist = hero_dist(s, T, h, goal)
     if s[L.G_FINAL] == L.FB_RUNNING:
         if T[TB.O_KIND + pos] == L.K_KEYSTONE and s[L.G_SHIM_ATTACKED] == 0:
-            if enemies_left(s) == 0:
+            if enemies_in_play(s) == 0:
                 return True
             if s[L.G_WALL + T[TB.O_COMPASS + pos]] == 1 and s[o + L.H_CH] >= T[TB.P_GRANITE]:
                 return True
@@ -603,19 +603,6 @@ def extra_action_useful(s, T, h, goal, amt):
                 if s[o + L.H_CH + t] > 0 and disc_missing(s, T, dd, t) > 0:
                     return True
     return turns_left(s, T, h) <= 1 and dist >= 1 and dist <= amt
-
-
-@kernel
-def enemies_left(s):
-    """Bogbeans and Nightmares on the main board."""
-    n = 0
-    for c in range(4):
-        if s[xb(c) + L.X_BOG_POS] >= 0:
-            n += 1
-    for k in range(4):
-        if s[nb(k) + L.NM_POS] >= 0:
-            n += 1
-    return n
 
 
 @kernel

@@ -12,15 +12,17 @@ from simcore import jitcache as _jitcache
 
 # Changes exactly when the games played change (rules, policies, random
 # streams); guarded by tests/golden/questsim.json (simcore.golden). History:
-#   1  the engine up to issue 12 (2026-12-01)
-#   2  issue 14: the duel ends when the side due cannot pay, the Yellow Bird
-#      Shoe as ruled (any player), character kits on one budget, policies that
-#      weigh declining
-#   3  issue 15: greedy and the planner aim their fights (leader, near an Hp
-#      win, killable), choose the Shoe with the move, pay for no shield that
+#   1  the first engine (2026-12-01)
+#   2  the duel ends when the side due cannot pay, the Yellow Bird Shoe as
+#      ruled (any player), character kits on one budget, policies that weigh
+#      declining
+#   3  greedy and the planner aim their fights (leader, near an Hp win,
+#      killable), choose the Shoe with the move, pay for no shield that
 #      cannot matter, (planner) weigh a warp by where the walk ends; defaults
 #      tuned by NTBEA; the v2 players kept as greedy_v2 / planner_v2
-BEHAVIOUR_VERSION = 3
+#   4  the literal reading of the Yellow Bird Shoe (QM-GAP-49 with
+#      QM-GAP-18): only the roller plays one, on their own roll
+BEHAVIOUR_VERSION = 4
 
 # The engine's source files. numba checks a cached kernel only against its own
 # file, so the guard clears every cached kernel when any of these (or simcore's

@@ -4,7 +4,7 @@ from collections import Counter, defaultdict
 
 import pytest
 
-from mournesim import core, layout as L, rules, sim
+from mournesim import core, layout as L, rules, sim, tables as TB
 
 from .mq_game import JACK, MOON_GREEN, MOON_RED, fix_all_dice, fix_die, get_rules
 from .mq_positions import far_spaces, final_battle, quiet_game
@@ -595,7 +595,9 @@ def test_every_way_out_of_play_puts_the_tile_on_the_discard_pile():
     that steals, one that flees a Nightmare, one that runs from the Shimnavore's
     Wall section, a Magical Pot tile with no room, a Movement tile, and a Pot
     picked up: each tile goes on top of the discard pile, and the tiles stay
-    conserved. With all three sets in, an empty bag takes the pile back."""
+    conserved. With all three sets in, an empty bag stays empty and the pile
+    stays where it is (the other value of toggle bag_reuses_discards:
+    tests/mournequest/test_toggles.py)."""
     g = quiet_game(heroes=(JACK, 1, 2, 3), park=("path_e1",) + far_spaces()[1:])
     fix_die(g.T, 0, L.FACE_DANDELION)
     tiles = g.R.tables.tiles
@@ -662,7 +664,7 @@ def test_every_way_out_of_play_puts_the_tile_on_the_discard_pile():
     g2.shim(2)
     assert g2.bog_pos(SE) == -1
     assert int(g2.s[L.G_DISCARD + int(g2.s[L.G_DISCARD_N]) - 1]) == t and not _tile_problems(g2.s)
-    # with all three sets in the bag and the bag empty, the pile is drawn again
+    # with all three sets in the bag and the bag empty: nothing is drawn, the pile stays
     g.s[L.G_ENC_LEVEL] = 3
     pile = [int(x) for x in g.s[L.G_DISCARD:L.G_DISCARD + int(g.s[L.G_DISCARD_N])]]
     rest = [int(x) for x in g.s[L.G_BAG:L.G_BAG + int(g.s[L.G_BAG_N])]]
@@ -671,6 +673,7 @@ def test_every_way_out_of_play_puts_the_tile_on_the_discard_pile():
     g.s[L.G_DISCARD_N] = len(pile) + len(rest)
     _set_bag(g, [])
     assert not _tile_problems(g.s)
-    t = rules.draw_tile(g.s, g.T, g.ev, g.rng)
-    assert t in pile + rest and int(g.s[L.G_DISCARD_N]) == 0
-    assert int(g.s[L.G_BAG_N]) == len(pile) + len(rest) - 1
+    assert int(g.T[TB.P_T_BAG_REUSES]) == 0
+    assert rules.draw_tile(g.s, g.T, g.ev, g.rng) == -1
+    assert int(g.s[L.G_DISCARD_N]) == len(pile) + len(rest) and int(g.s[L.G_BAG_N]) == 0
+    assert not _tile_problems(g.s)

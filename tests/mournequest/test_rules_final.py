@@ -226,17 +226,18 @@ def test_hero_on_section_defends_against_strongest_ability():
     assert g.outcome == L.OUT_RUNNING                     # the Wall was not attacked
 
 
-def test_shimnavore_skips_an_ability_beaten_twice():
-    """"The Nightmare can no longer attack using that Ability and will use its next
-    strongest" applied to the Shimnavore once beaten twice.  MQ-FINAL-17
-    (MQ-GAP-32)."""
+def test_shimnavore_always_attacks_with_its_strongest_ability():
+    """"The Shimnavore will always attack using its strongest Ability depending on
+    the current phase of the Moon."  MQ-FINAL-17 (MQ-GAP-32): it keeps its
+    strongest Ability even once beaten twice (the other value of toggle
+    shimnavore_skips_beaten: tests/mournequest/test_toggles.py)."""
     g = _fb(park=("keystone_e",) + far_spaces()[1:])
     vals = [int(rules.enemy_value(g.s, g.T, L.ENEMY_SHIM, a)) for a in range(3)]
     order = sorted(range(3), key=lambda a: (-vals[a], a))
     fix_die(g.T, 0, DD)
     g.s[L.G_SHIM_WOUNDS + order[0]] = 2
     g.shim(E)
-    assert int(g.events("combat")[-1][4]) == order[1]
+    assert int(g.events("combat")[-1][4]) == order[0]
 
 
 def test_granite_repair_on_the_damaged_section():
@@ -452,3 +453,88 @@ def test_emergence_onto_a_key_stone_held_by_two_nightmares_waits_on_the_disc():
     assert len(g.events("emerge")) == 1
     assert g.nm_pos(k) >= 0 and g.disc_state(N) == L.DS_BOARD
     assert int(g.s[g.nm(k) + L.NM_FATE]) == L.FATE_EMERGED
+
+
+def _blocked_emergence(g):
+    """The position above, with the Final Battle begun: disc N's Nightmare waits
+    on its Disc behind the two on keystone_n. Returns (k, blockers)."""
+    fix_compass(g.T, L.FACE_BLANK)
+    fix_die(g.T, 0, DD)
+    fix_die(g.T, 1, DD)
+    g.cast_out_state(W)
+    blockers = [g.nightmare_to_board(E, "keystone_n"), g.nightmare_to_board(S, "keystone_n")]
+    k = g.nm_at_disc(N)
+    g.s[L.G_FINAL] = L.FB_TRIGGERED
+    rules.start_final_battle(g.s, g.T, g.ev, g.rng, g.legal, g.pp)
+    assert g.nm_pos(k) == -1 and g.disc_state(N) == L.DS_ON
+    return k, blockers
+
+
+def _shim_attacks(g, h):
+    g.begin_turn(h)
+    return sorted(c % 4 for c in g.ops(h, L.A_ATTACK) if c // 4 == L.TGT_SHIM)
+
+
+def test_a_nightmare_waiting_on_its_disc_is_in_play_until_beaten():
+    """"Nightmares that have not been Cast-out from the Shimnavore's control will
+    emerge onto the board" "THE HEROES MUST DEFEAT ANY NIGHTMARES OR BOGBEANS IN
+    PLAY BEFORE THEY CAN ATTACK THE SHIMNAVORE."  MQ-FINAL-03, MQ-FINAL-05
+    (MQ-GAP-27: a Nightmare waiting on its Disc for room is still in play).
+
+    The two blockers are beaten, so nothing stands on the board, yet disc N's
+    Nightmare has neither been Cast-out nor beaten: a Hero on keystone_e may
+    not attack the Shimnavore. Once that Nightmare is beaten too, the three
+    attacks are offered."""
+    g = quiet_game(park=far_spaces())
+    k, blockers = _blocked_emergence(g)
+    g.put(0, "keystone_e")
+    assert _shim_attacks(g, 0) == []                    # the blockers still stand
+    for b in blockers:
+        rules.nightmare_gone(g.s, g.T, g.ev, b, L.FATE_DEFEATED)
+    assert all(g.nm_pos(b) == -1 for b in blockers)
+    assert _shim_attacks(g, 0) == []                    # disc N's Nightmare is still in play
+    g.s[g.nm(k) + L.NM_DIR] = N
+    rules.nightmare_gone(g.s, g.T, g.ev, k, L.FATE_DEFEATED)
+    assert _shim_attacks(g, 0) == [COURAGE, STRENGTH, MAGIC]
+
+
+@pytest.mark.parametrize("active", [0, 1])
+def test_a_late_emergence_only_arrives_in_its_enemy_step(active):
+    """"On any following rounds, during the Enemy Phase, the Nightmare will use
+    its turns to follow and attack the Heroes." "It will also use its Evil Power
+    once per round."  MQ-FINAL-03, MQ-FINAL-08, MQ-ENEMY-05 (MQ-GAP-26, MQ-GAP-27:
+    a Nightmare that emerges late, after waiting on its Disc, only arrives in that
+    enemy step, like an escape; with toggle escape_round_active it uses its Evil
+    Power at once, and moves from the next step either way).
+
+    The blockers step off keystone_n in the first enemy step and are then beaten;
+    in the second, disc N's Nightmare emerges. By default it neither moves nor
+    uses its Evil Power in that step, and does both in the next. Its emergence is
+    not counted as an escape."""
+    g = quiet_game(park=far_spaces())
+    g.T[TB.P_T_ESCAPE_ROUND_ACTIVE] = active
+    k, blockers = _blocked_emergence(g)
+    ks = g.sp("keystone_n")
+    g.s[L.G_ROUND] += 1
+    g.enemy_phase(draws=False)                          # the blockers move off
+    assert g.nm_pos(k) == -1 and all(g.nm_pos(b) != ks for b in blockers)
+    for b in blockers:
+        rules.nightmare_gone(g.s, g.T, g.ev, b, L.FATE_DEFEATED)
+
+    def own(name):
+        if name == "enemy_move":                        # logged by the game: (is a Nightmare, its index)
+            return [e for e in g.events(name) if int(e[3]) == 1 and int(e[4]) == k]
+        return [e for e in g.events(name) if int(e[2]) == -1 - k]
+
+    g.clear_events()
+    g.s[L.G_ROUND] += 1
+    g.enemy_phase(draws=False)                          # it emerges
+    assert g.nm_pos(k) == ks and int(g.s[g.nm(k) + L.NM_FATE]) == L.FATE_EMERGED
+    assert own("enemy_move") == []
+    assert len(own("evil_power")) == active
+    assert int(g.s[g.nm(k) + L.NM_ESCAPED]) == 0        # an emergence, not an escape
+    g.clear_events()
+    g.s[L.G_ROUND] += 1
+    g.enemy_phase(draws=False)                          # from the next step on it hunts
+    assert len(own("enemy_move")) >= 1 and g.nm_pos(k) != ks
+    assert len(own("evil_power")) == 1

@@ -66,13 +66,15 @@ def test_policies_take_every_declining_option_in_real_play(policy):
     discarded is never worse); with two_symbols_may_pass they sometimes take
     neither symbol. In 60 games with the shipped rules they decline some paid
     attacks (a few in a hundred), decline and take warps, and play Shoes on
-    their own and on other players' rolls."""
-    opt = _decisions(policy, ("toggles.square_cards_optional=true", "toggles.two_symbols_may_pass=true"))
+    their own rolls only; with shoe_any_player, on other players' rolls too."""
+    opt = _decisions(policy, ("toggles.square_cards_optional=true", "toggles.two_symbols_may_pass=true",
+                              "toggles.shoe_any_player=true"))
     assert opt["decline_event"] > 0 and opt["decline_item"] == 0
     assert opt["stay"] > 0
+    assert opt["shoe_own"] > 0 and opt["shoe_other"] > 0
     d = _decisions(policy, games=60)
     assert d["decline_attack"] > 0 and d["no_warp"] > 0 and d["warp"] > 0
-    assert d["shoe_own"] > 0 and d["shoe_other"] > 0
+    assert d["shoe_own"] > 0 and d["shoe_other"] == 0
 
 
 def _square_choice(hp, kind):

@@ -360,9 +360,9 @@ def _shoe_race(shoe_any, seed=1):
 
 
 def test_yellow_bird_shoe_any_player_may_play_it_on_another_players_roll():
-    """QM-RULING-07, QM-GAP-49 (toggle shoe_any_player, default true): "It is
-    used when any player has finished rolling the dice. It adds 1 square of
-    movement." The Priest (greedy) plays its Shoe on the Robot's roll: the
+    """QM-RULING-07, QM-GAP-49 (toggle shoe_any_player = true; default false):
+    "It is used when any player has finished rolling the dice. It adds 1 square
+    of movement." The Priest (greedy) plays its Shoe on the Robot's roll: the
     Robot's move of 4 becomes 5, past the castle it was about to land on
     (square 9, no castle marked); the Shoe goes to the used pile."""
     g = _shoe_race(1)
@@ -374,8 +374,9 @@ def test_yellow_bird_shoe_any_player_may_play_it_on_another_players_roll():
 
 
 def test_yellow_bird_shoe_own_roll_only_with_toggle_off():
-    """QM-GAP-49 (toggle shoe_any_player = false: only the roller plays a Shoe
-    on its roll): the same position, the Priest keeps its Shoe and the Robot
+    """QM-GAP-49, QM-GAP-18 (toggle shoe_any_player = false, the default: only
+    the roller plays a Shoe, on its own roll, in its own turn): the same
+    position, the Priest keeps its Shoe and the Robot
     lands on the Wizard School, which counts for the five castles."""
     g = _shoe_race(0)
     assert g.events("play_item") == []
@@ -385,7 +386,7 @@ def test_yellow_bird_shoe_own_roll_only_with_toggle_off():
 
 
 def test_yellow_bird_shoe_on_another_players_fight_cancels_it():
-    """QM-RULING-09 played by another player (toggle shoe_any_player): the
+    """QM-RULING-09 played by another player (toggle shoe_any_player = true): the
     Robot (Hp 40) rolls 3 + sword and chooses the fight against the Priest
     (Hp 5); the Priest plays its Shoe, so the Robot moves 1 square instead
     and there is no fight ("The player then does not fight")."""
@@ -393,6 +394,7 @@ def test_yellow_bird_shoe_on_another_players_fight_cancels_it():
     g.put(0, 0)
     g.set_hp(0, 40)
     g.set_hp(1, 5)
+    g.T[TB.P_T_SHOE_ANY] = 1
     g.set_hand(1, ["yellow_bird_shoe"])
     g.fix_dice(SWORD, 3)
     g.clear_log()

@@ -273,14 +273,14 @@ def test_toggles_defaults():
     QM-GAP-09, -12, -13/19, -20, -22, -23, -24, -26, -34/35, -42, -49. The
     duel ends when the side due to attack cannot pay (step 9: no lone
     attacker), the other side goes on after a decline (steps 8 and 9), and
-    any player may play a Yellow Bird Shoe on any roll ("when any player has
-    finished rolling")."""
+    only the roller plays a Yellow Bird Shoe, on their own roll (both of the
+    forum's cases describe "the player" who rolled; QM-GAP-18, QM-GAP-49)."""
     t = RS.toggles
     assert not t.start_marks_home_castle and not t.attack_bonus_lasts_combat
     assert t.shields_stack and not t.shield_lasts_combat and not t.one_item_per_step
     assert t.warp_on_landing and not t.square_cards_optional and not t.landing_on_player_fights
     assert not t.two_symbols_may_pass and not t.lone_attacker_continues and t.card_moves_mark_castles
-    assert t.attacker_continues_after_decline and t.shoe_any_player
+    assert t.attacker_continues_after_decline and not t.shoe_any_player
 
 
 def test_effect_vocabulary_is_used_where_allowed():
