@@ -291,10 +291,10 @@ BLOCKS.update({f"bal-{name.replace('_', '-')}": (f"{where}/balance.md", fn) for 
 
 def render(text: str, name: str, body: str) -> str:
     """``text`` with the generated block ``name`` replaced by ``body``."""
-    pat = re.compile(rf"(<!-- generated:{name} -->\n).*?(\n<!-- /generated:{name} -->)", re.S)
+    pat = re.compile(rf"(<!-- generated:{name} -->\n)(?:.*?\n)?(<!-- /generated:{name} -->)", re.S)
     if not pat.search(text):
         raise KeyError(f"no generated:{name} block")
-    return pat.sub(lambda m: m.group(1) + body + m.group(2), text)
+    return pat.sub(lambda m: m.group(1) + body + "\n" + m.group(2), text)
 
 
 def main(argv=None) -> int:
