@@ -36,6 +36,11 @@ def _setup(report: Path) -> str:
             f"{setup.group(2)} paired games per cell and arm" if setup else "")
 
 
+def _arm_descriptions(report: Path) -> dict:
+    """Each arm's description, from the ``- arm **name**: ... — what`` lines of a report."""
+    return {m.group(1): m.group(2) for m in re.finditer(r"^- arm \*\*(.+?)\*\*: .*? — (.*)$", report.read_text(), re.M)}
+
+
 def readings(root: Path) -> str:
     """The ranked effect of every MourneQuest reading toggle on the win rate
     (experiments/mq-readings.toml)."""
@@ -66,11 +71,6 @@ def readings(root: Path) -> str:
             f"Defaults: win rate {100 * base.baseline:.1f}% over all cells. Made by "
             f"`mournesim experiment experiments/mq-readings.toml` ({_setup(d / 'report.md')}); the full report "
             f"with the other measures is `experiments/results/mq-readings/report.md`.\n\n" + "\n".join(lines))
-
-
-def _arm_descriptions(report: Path) -> dict:
-    """Each arm's description, from the ``- arm **name**: ... — what`` lines of a report."""
-    return {m.group(1): m.group(2) for m in re.finditer(r"^- arm \*\*(.+?)\*\*: .*? — (.*)$", report.read_text(), re.M)}
 
 
 QM_READING_MEASURES = (("win_hp", "Hp over 40"), ("win_castles", "five castles"),
