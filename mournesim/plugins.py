@@ -48,7 +48,7 @@ RANGES = {
     "assign": (0.0, 2.0),               # 0 greedy's targeting, 1 by urgency, 2 nearest to complete
     "talisman_reserve": (0.0, 1.0),     # a switch
     "prepare": (0.0, 100.0),            # rounds before the Final Battle
-    # the planner's parts of issue 15 (0 switches a part off, mournesim.policies)
+    # the planner's parts added in behaviour v3 (0 switches a part off, mournesim.policies)
     "post": (0.0, 1.0),                 # a switch: Key Stone posts assigned as a team
     "repair": (0.0, 100.0),             # a hero's last turns before the Final Battle spent on Granite
     "trade": (0.0, 1.0),                # a switch: Trading Post exchanges

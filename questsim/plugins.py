@@ -46,8 +46,8 @@ _DESCRIPTIONS = {
     "greedy": "rules of thumb: new castles, Item cards, fights when stronger, aimed at the opponent nearest a win",
     "first": "always the first legal choice (a fixed player for tests)",
     "planner": "greedy plus the castle race looked ahead, the Shoe and warps weighed by it",
-    "greedy_v2": "greedy as in behaviour v2 (issue 15's parameters at 0): the weakest target, no thrift",
-    "planner_v2": "the planner as in behaviour v2 (issue 15's parameters at 0)",
+    "greedy_v2": "greedy as in behaviour v2 (its newer parameters at 0): the weakest target, no thrift",
+    "planner_v2": "the planner as in behaviour v2 (its newer parameters at 0)",
 }
 # The valid range of every built-in parameter (docs/questmaster/policies.md): `--params`
 # and experiment files outside them are refused before a game is played.
@@ -56,7 +56,7 @@ RANGES = {
     "castle_weight": (0.0, 100.0),      # Item cards a new castle is worth
     "lookahead": (0.0, 100.0),
     "threat": (0.0, 100.0),
-    # issue 15 (greedy and planner; 0 is behaviour v2's play)
+    # added in behaviour v3 (greedy and planner; 0 is behaviour v2's play)
     "aim": (0.0, 100.0),                # weight of a target's nearness to a win
     "kill": (0.0, 100.0),               # weight of the chance to knock the target out
     "shoe_keep": (0.0, 100.0),          # Item cards a Yellow Bird Shoe is worth kept

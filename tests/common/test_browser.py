@@ -1,4 +1,4 @@
-"""Every kind of page in a real browser (issue 19): headless Chromium from
+"""Every kind of page in a real browser: headless Chromium from
 Debian's packages (chromium, chromium-driver), driven by Selenium.
 
 Each page must load from a file (no server, no network) without a console

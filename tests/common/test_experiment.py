@@ -1,4 +1,4 @@
-"""Designer experiments (issue 6): the file format and its errors, the paired
+"""Designer experiments: the file format and its errors, the paired
 statistics against statsmodels/scipy, variants / sweeps / sensitivity / tune
 on small game counts, re-use of finished games, the exact-odds commands, and
 every shipped experiment file with its committed report (each file is also
@@ -336,7 +336,7 @@ batch = 3
 
 
 def test_policy_tune_searches_then_checks_on_fresh_paired_games(tmp_path):
-    """A policy_tune (issue 15): NTBEA evaluates exactly ``budget`` points,
+    """A policy_tune: NTBEA evaluates exactly ``budget`` points,
     each step's points on the same games and every step on fresh ones; the
     recommendation and the starting parameters then play games the search
     never saw, paired."""

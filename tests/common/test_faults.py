@@ -1,4 +1,4 @@
-"""Fault injection (issue 18): every bad input and fault gets one clear line
+"""Fault injection: every bad input and fault gets one clear line
 and exit status 2, nothing finished is lost, nothing foreign is mixed in.
 
 One section per family of the issue:

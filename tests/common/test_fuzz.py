@@ -1,4 +1,4 @@
-"""Property tests over what a designer can type (issue 18): random ``--set``
+"""Property tests over what a designer can type: random ``--set``
 overrides and random mutations of a ruleset's structure.
 
 The property, for every example: a ruleset the tool accepts plays to the end

@@ -1,4 +1,4 @@
-"""The notebooks (issue 7): the committed copies show their tables and
+"""The notebooks: the committed copies show their tables and
 plots without running anything. Each notebook also runs end to end with a
 few games (its parameters cell overridden, as papermill does) in the publish
 pipeline's test (tests/common/test_publish.py), which executes every

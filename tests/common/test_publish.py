@@ -1,4 +1,4 @@
-"""One command regenerates every published figure (issue 16), and a check
+"""One command regenerates every published figure, and a check
 that plays nothing says which published figures are stale.
 
 The whole pipeline runs here in its --quick mode (small game counts) into a

@@ -1,4 +1,4 @@
-"""Balance across player skill (issue 15): the rank-agreement statistic and
+"""Balance across player skill: the rank-agreement statistic and
 the "conclusions across skill" tables of both reports."""
 import numpy as np
 import pandas as pd

@@ -1,4 +1,4 @@
-"""A first run that respects the user (issue 17): the one-time engine compile
+"""A first run that respects the user: the one-time engine compile
 is announced with what it is and roughly how long it takes, a run's summary
 counts only play, and a command imports only what it needs."""
 from __future__ import annotations

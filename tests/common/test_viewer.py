@@ -1,4 +1,4 @@
-"""The replay viewer (issue 19): positions after every event, the page's
+"""The replay viewer: positions after every event, the page's
 data, and the page itself (self-contained, under 2 MB for a full game).
 
 Positions event by event come from the turn snapshots plus the events that

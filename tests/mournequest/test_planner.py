@@ -1,4 +1,4 @@
-"""The planner of issue 15 (docs/mournequest/policies.md, "planner"): every part it
+"""The planner of behaviour v3 on (docs/mournequest/policies.md, "planner"): every part it
 added is its own parameter, off at 0, and with all of them off it plays the
 planner of behaviour v2 game for game (greedy's one new part likewise);
 hand-built positions for the parts' rules; and the decision counters of the
@@ -54,7 +54,7 @@ def test_the_planner_parameters_are_named_and_the_v2_ones_come_first():
 
 @pytest.mark.parametrize("policy", ["greedy", "planner"])
 def test_all_new_parts_off_plays_exactly_the_v2_policy(policy):
-    """With every part added in issue 15 switched off, greedy and the planner
+    """With every part added in behaviour v3 switched off, greedy and the planner
     play the reference games of behaviour v2 (``mournesim.reference``: every
     level and player count, and Hard with every ruleset toggle flipped, 20
     games each) to the same result rows as the v2 engine did: the digests

@@ -1,4 +1,4 @@
-"""The policy registry and plug-in policies (issue 3's plug-in path): a policy
+"""The policy registry and plug-in policies (the plug-in path): a policy
 written in a user's own file is registered by name, listed by `policies`, and
 played through the CLI without editing the package. Each plug-in compiles its
 entry point once (seconds), cached for the session."""
@@ -123,7 +123,7 @@ def test_policy_parameters_change_behaviour():
     assert bold["combats"].mean() > shy["combats"].mean()
 
 
-# ---- plug-ins inside the contract (issue 18, family 5) -------------------------
+# ---- plug-ins inside the contract (bad input) ----------------------------------------
 
 @pytest.mark.parametrize("body, message", [
     ("import sys\nsys.exit(0)\n", "called sys.exit(0) while loading"),

@@ -1,4 +1,4 @@
-"""The MourneQuest text replay reads like the game (issue 19): each action
+"""The MourneQuest text replay reads like the game: each action
 once with its cost and the actions left after it, names instead of ids,
 reasons for what enemies and the bag do, non-events, no sentinel numbers in
 the JSON lines, and the same bytes for the same seed.

@@ -112,7 +112,7 @@ def test_standard_report_and_by_report_shapes():
 
 
 def test_decisions_by_policy_counts_each_policy_apart():
-    """Issue 15: the report's decisions table is each counter's mean per game
+    """The report's decisions table is each counter's mean per game
     under each policy, one column per policy; a rule never used reads 0.000,
     and a dataset without counters gets no table."""
     from mournesim import layout as L

@@ -1,4 +1,4 @@
-"""The `rollout` search policy (issue 3): it only ever picks legal choices, its
+"""The `rollout` search policy: it only ever picks legal choices, its
 parameters change its play (width 1 is exactly the planner), and its search is
 fair — it never sees the real game's future dice, tiles or deck order.
 

@@ -1,4 +1,4 @@
-"""Quest Master players of issue 15: greedy and the planner aim their fights
+"""Quest Master players of behaviour v3 on: greedy and the planner aim their fights
 (the castle leader, a player near the Hp win, a killable opponent), choose a
 Yellow Bird Shoe together with the move, pay for no shield that cannot
 matter, weigh a warp against where the walk would end; every result row
@@ -31,7 +31,7 @@ GREEDY_V2, PLANNER_V2 = P.POLICY_GREEDY_V2, P.POLICY_PLANNER_V2
 
 
 def test_v2_players_play_exactly_the_games_of_behaviour_v2():
-    """greedy_v2 and planner_v2 (issue 15's parameters at 0) replay behaviour
+    """greedy_v2 and planner_v2 (their newer parameters at 0) replay behaviour
     v2's reference games of greedy and the planner, every player count and
     every toggle flipped: the old players stay reproducible. The rules are
     those of v2 and v3, when any player could play a Yellow Bird Shoe."""

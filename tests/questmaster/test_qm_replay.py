@@ -33,7 +33,7 @@ def test_result_row_counters_agree_with_the_replay(players, policies):
     turns, duels, attacks and eliminations as the replay of game i logs, the
     same rounds, winner and win condition. (The attack counter used to miss
     an attack whose defence won the game, e.g. a Prayer lifting Hp above
-    40: issue 14's seed 11, game 100, 3 players.)"""
+    40: seed 11, game 100, 3 players.)"""
     n = 60
     df = sim.simulate(games=n, seed=11, players=players, policies=policies, rules=RULES)
     for g in range(n):
@@ -48,7 +48,7 @@ def test_result_row_counters_agree_with_the_replay(players, policies):
 
 
 def test_the_issue_example_prayer_win_counts_its_attack():
-    """Issue 14: `questsim replay --seed 11 --game 100 --players 3 --policy
+    """`questsim replay --seed 11 --game 100 --players 3 --policy
     greedy` and its result row agree on the number of attacks."""
     df = sim.simulate(games=101, seed=11, players=3, policies=("greedy",), rules=RULES)
     rp = replay(seed=11, game=100, players=3, policies=("greedy",), rules=RULES)

@@ -1,4 +1,4 @@
-"""Quest Master's rollout search beyond the movement choice (issue 17): the
+"""Quest Master's rollout search beyond the movement choice: the
 other decisions are searched on copies replayed from the seat's last movement
 choice (simcore/search.py), each replay reaching the real decision exactly."""
 import numpy as np
