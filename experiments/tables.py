@@ -163,15 +163,16 @@ def qm_ladder(root: Path) -> str:
             f"dominate; per-policy speeds are in docs/questmaster/performance.md): {speed}.\n\n" + "\n".join(lines))
 
 
-def _decisions(root: Path, grid: str, report: str) -> str:
-    """A grid's decisions-by-policy table (the standard report's), stamped."""
+def _decisions(root: Path, grid: str, report: str, table="decisions", key="decision") -> str:
+    """A grid's decisions-by-policy (or blunders-by-policy) table, the
+    standard report's, stamped."""
     d = root / "experiments" / "results" / grid
-    t = pd.read_csv(d / "tables" / "decisions-by-policy.csv", dtype=str)
+    t = pd.read_csv(d / "tables" / f"{table}-by-policy.csv", dtype=str)
     st = __import__("json").loads((root / "experiments" / "results" / "published.json").read_text())
     st = st[f"experiments/results/{grid}/report.md"]
-    pols = [c for c in t.columns if c not in ("decision", "what")]
-    lines = ["| decision | what | " + " | ".join(pols) + " |", "|---|---|" + "---|" * len(pols)]
-    lines += [f"| `{r.decision}` | {r.what} | " + " | ".join(str(getattr(r, p)) for p in pols) + " |"
+    pols = [c for c in t.columns if c not in (key, "what")]
+    lines = [f"| {key} | what | " + " | ".join(pols) + " |", "|---|---|" + "---|" * len(pols)]
+    lines += [f"| `{getattr(r, key)}` | {r.what} | " + " | ".join(str(getattr(r, p)) for p in pols) + " |"
               for r in t.itertuples()]
     return (f"Mean count per game over the whole published grid ({st['games']:,} games per cell; "
             f"`{report}` shows the same table for any dataset). Made by {_stamp(st)}.\n\n" + "\n".join(lines))
@@ -183,6 +184,14 @@ def mq_decisions(root: Path) -> str:
 
 def qm_decisions(root: Path) -> str:
     return _decisions(root, "qm-grid", "questsim report")
+
+
+def mq_blunders(root: Path) -> str:
+    return _decisions(root, "mq-grid", "mournesim report", "blunders", "blunder")
+
+
+def qm_blunders(root: Path) -> str:
+    return _decisions(root, "qm-grid", "questsim report", "blunders", "blunder")
 
 
 def _parts(root: Path):
@@ -277,6 +286,8 @@ BLOCKS = {"readings": (f"{MQ}/rulings.md", readings),
           "qm-ladder": (f"{QM}/policies.md", qm_ladder),
           "mq-decisions": (f"{MQ}/policies.md", mq_decisions),
           "qm-decisions": (f"{QM}/policies.md", qm_decisions),
+          "mq-blunders": (f"{MQ}/policies.md", mq_blunders),
+          "qm-blunders": (f"{QM}/policies.md", qm_blunders),
           "mq-planner-change": (f"{MQ}/policies.md", mq_planner_change),
           "mq-planner-parts": (f"{MQ}/policies.md", mq_planner_parts),
           "mq-rollout": (f"{MQ}/policies.md", mq_rollout)}

@@ -20,12 +20,16 @@ from simcore import jitcache as _jitcache
 #      strongest Ability) and MQ-GAP-50 (no tiles return to an exhausted
 #      bag); a Nightmare waiting on its Disc in the Final Battle is in play
 #      (MQ-FINAL-05) and, emerging late, only arrives that round (MQ-GAP-26)
-BEHAVIOUR_VERSION = 5
+#   6  greedy and the planner without the blunders the audit sees (audit.py):
+#      no reaction on a roll nothing on offer can win, no charm found by a
+#      Skill discarded that turn, no move straight back; the planner's Granite
+#      carrier rebuilds a damaged section in reach before taking a post
+BEHAVIOUR_VERSION = 6
 
 # The engine's source files. numba checks a cached kernel only against its own
 # file, so the guard clears every cached kernel when any of these (or simcore's
 # kernels) changes, and a plug-in's entry point is keyed on them (plugins.py).
-ENGINE_SOURCES = ("layout.py", "tables.py", "core.py", "odds.py", "scores.py", "plan.py", "plan_parts.py",
+ENGINE_SOURCES = ("layout.py", "tables.py", "core.py", "audit.py", "odds.py", "scores.py", "plan.py", "plan_parts.py",
                   "policies.py", "entries.py", "effects.py", "combat.py", "enemies.py", "final.py", "rules.py",
                   "game.py", "rollout.py")
 

@@ -6,6 +6,7 @@ import numpy as np
 
 from simcore.jit import inlined, kernel, needs_nrt
 from . import layout as L
+from .audit import combat_winnable
 from . import tables as TB
 from .core import (
     OPB,
@@ -115,12 +116,17 @@ def _hero_combat(s, T, ev, rng, legal, pp, h, row, a, defending):
         s[L.G_CTX_ARG] = row
         for i in range(min(n, 8)):
             s[L.G_CTX_FACES + i] = faces[i]
+        # public: the exact odds say whether anything on offer can still win
+        s[L.G_CTX_WINNABLE] = 1 if combat_winnable(s, T, legal, k, faces, levels, n, rolled, ability, bonus,
+                                                   target, blue, defending) else 0
         ch = decide(s, T, legal, k, rng, pp, h)
         s[L.G_CTX] = L.CTX_TURN
         op = ch // OPB
         arg = ch % OPB
         if op == L.R_ACCEPT:
             break
+        if s[L.G_CTX_WINNABLE] == 0:
+            s[L.CNT_BLUNDER_FUTILE_REACTIONS] += 1
         e = -1
         spent += 1
         if op == L.R_TALISMAN:

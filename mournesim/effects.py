@@ -30,6 +30,7 @@ from .core import (
     pot_at,
     to_surplus,
 )
+from .audit import charm_found, wall_rebuilt
 from .policies import decide
 
 # =============================================================================
@@ -139,7 +140,10 @@ def _apply_simple_effect(s, T, ev, e, user, param):
         else:
             lose_life(s, T, ev, user, amt)
     elif kind == L.EK_GAIN_CHARM:
+        had = s[hb(user) + L.H_CH + param] if user >= 0 else 0
         gain_charms(s, T, ev, user, param, amt)
+        if user >= 0:
+            charm_found(s, user, param, s[hb(user) + L.H_CH + param] - had)
     elif kind == L.EK_LOSE_CHARM:
         if tgt == L.ET_HEROES_NEAR:
             sp = s[nb(-1 - user) + L.NM_POS]
@@ -161,6 +165,7 @@ def _apply_simple_effect(s, T, ev, e, user, param):
             s[L.G_WALL + param] = 0
             s[L.G_WALL_REPAIRS] += 1
             s[L.CNT_REPAIRS_RELIC] += 1
+            wall_rebuilt(s, param, -1)
             log(s, ev, L.EVT_WALL_REPAIR, user, param, 0, 0, 0, 0)
     elif kind == L.EK_ROTATE_DISC:
         d = param

@@ -27,6 +27,7 @@ from .core import (
     roll_die,
     xb,
 )
+from .audit import wall_falls
 from .enemies import emergences
 from .policies import decide
 
@@ -146,6 +147,7 @@ def shimnavore_acts(s, T, ev, rng, legal, pp, face):
         if s[L.G_WALL + d] == 1:
             log(s, ev, L.EVT_WALL_DAMAGE, L.ACTOR_GAME, d, 2, 0, 0, 0)
             s[L.G_OUTCOME] = L.OUT_WALL_DESTROYED
+            wall_falls(s, d)
         else:
             s[L.G_WALL + d] = 1
             log(s, ev, L.EVT_WALL_DAMAGE, L.ACTOR_GAME, d, 1, 0, 0, 0)

@@ -186,6 +186,8 @@ def play(s, T, ev, snaps, rng, legal, pp):
             break
         if s[L.G_FINAL] == L.FB_RUNNING:
             s[L.G_FB_ROUND] += 1
+        for h in range(4):
+            s[L.G_AU_REPAIRABLE + h] = 0   # the blunder audit's repairs are judged within a round
         finish_round(s, T, ev, snaps, rng, legal, pp, np.int64(0))   # int64 as rollout passes it: one compile
     log(s, ev, L.EVT_GAME_END, L.ACTOR_GAME, s[L.G_OUTCOME], s[L.G_ROUND], 0, 0, 0)
 

@@ -220,6 +220,7 @@ G_COMBATS = _take(1)       # combats fought
 G_CTX = _take(1)           # context of the pending decision (CTX_*)
 G_CTX_ARG = _take(1)       # its detail: enemy-table row, or the die face
 G_CTX_FACES = _take(8)     # the faces of the combat roll being decided on
+G_CTX_WINNABLE = _take(1)  # 0 when no reaction on offer can still win that roll (audit.combat_winnable)
 G_WALL_REPAIRS = _take(1)
 G_POLICY = _take(1)        # policy id of the active decision maker
 G_ILLEGAL = _take(1)       # choices a policy returned that were not legal (replaced by the first legal one)
@@ -268,10 +269,10 @@ G_LV_N = _take(3)
 # incremented by the rule kernels (never by a policy) when the choice is
 # carried out; written to the result row under the same names, so a designer
 # sees which rules a policy actually plays (docs/mournequest/results.md)
-COUNTERS = (
+DECISIONS = (
     ("trades_charm", "Trading Post: two identical Charms for another (MQ-ACT-07)"),
     ("trades_relic", "Trading Post: three Charms for a Relic (MQ-ACT-08)"),
-    ("repairs_granite", "wall sections rebuilt with three Granite (MQ-FINAL-17)"),
+    ("repairs_granite", "wall sections rebuilt with three Granite (MQ-FINAL-21)"),
     ("repairs_relic", "wall sections repaired by a card or skill effect (Mending Stone)"),
     ("equipment_passes", "Equipment passed to a hero on the same space (MQ-ACT-06)"),
     ("surplus_takes", "face-up Surplus cards taken at a Nexus (1 action)"),
@@ -293,6 +294,18 @@ COUNTERS = (
     ("pots", "Magical Pots collected"),
     ("charm_discards", "charms discarded (free action)"),
 )
+# blunder counters: choices that are wrong on the rules and the exact odds
+# alone, judged by the rule kernels (audit.py) when the choice is carried out,
+# never by a policy's own scores; each is defined in docs/mournequest/results.md
+BLUNDERS = (
+    ("blunder_futile_reactions", "Talismans, combat Relics and Skills spent when the combat could no longer be won"),
+    ("blunder_found_discarded", "Charms found by a Skill or Relic and discarded in the same turn"),
+    ("blunder_repairs_missed", "walls lost at a damaged section a hero could have reached and rebuilt that round"),
+    ("blunder_moves_undone", "moves straight back to the space the previous move left, nothing done there, and no further move"),
+    ("blunder_idle_turns", "turns ended with actions left while a Charm a Disc needs could be placed, "
+                           "a wall rebuilt or a wound healed"),
+)
+COUNTERS = DECISIONS + BLUNDERS
 COUNTER_NAMES = tuple(n for n, _what in COUNTERS)
 NCNT = len(COUNTER_NAMES)
 G_CNT = _take(NCNT)
@@ -300,6 +313,12 @@ for _i, _n in enumerate(COUNTER_NAMES):
     globals()["CNT_" + _n.upper()] = G_CNT + _i   # numba reads these constants
 # core.count_use counts a use and, in the Final Battle, the counter after it
 assert CNT_SKILLS_FINAL == CNT_SKILLS_USED + 1 and CNT_RELICS_FINAL == CNT_RELICS_USED + 1  # noqa: F821
+
+# what the blunder audit remembers within a turn or a round (audit.py)
+G_AU_BACK = _take(1)        # space the active hero's last move left, -1 after any other action
+G_AU_UNDO = _take(1)        # 1 after a move straight back, until the hero's next step shows its use
+G_AU_FOUND = _take(4)       # charms of each type found by a Skill or Relic this turn
+G_AU_REPAIRABLE = _take(4)  # by hero: wall sections it could have rebuilt this round (bit d)
 
 STATE_SIZE = _off
 

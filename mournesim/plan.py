@@ -59,21 +59,25 @@ from .scores import INF
 #                        ability points, turn charms into Relics, fetch Granite
 #                        and wait on their posts, and a Louse Wort's card comes
 #                        from the deck worth more
+#   blunders   (switch)  none of the blunders the engine's audit sees
+#                        (mournesim/audit.py, policies.without_blunders), and
+#                        with ``repair`` a Granite carrier rebuilds a damaged
+#                        section it can reach this turn before taking a post
 PLANNER_PARAMS = ("risk", "charm_weight", "assign", "talisman_reserve", "prepare",
-                  "post", "repair", "trade", "passes", "talisman", "skills", "late")
+                  "post", "repair", "trade", "passes", "talisman", "skills", "late", "blunders")
 # The defaults are v3's with ``risk`` 0.45, the one value of the tuning run
 # experiments/mq-planner-tune.toml (NTBEA on Medium, behaviour v3) that
 # holds at every level: its other two changes, ``assign`` 0 and ``passes``
 # 1, won on Easy and Medium but lost 8 points on Hard with four players
 # (checked on paired games at every level before adopting; docs/mournequest/policies.md).
 PLANNER_DEFAULTS = (0.45, 1.0, 1.0, 1.0, 1.0,
-                    1.0, 3.0, 1.0, 0.0, 1.0, 1.0, 0.5)
+                    1.0, 3.0, 1.0, 0.0, 1.0, 1.0, 0.5, 1.0)
 # the shipped planner defaults of behaviour v3 and v2 (paired comparisons, tests)
 PLANNER_V3 = (0.55, 1.0, 1.0, 1.0, 1.0,
-              1.0, 3.0, 1.0, 0.0, 1.0, 1.0, 0.5)
-PLANNER_V2 = PLANNER_V3[:5] + (0.0,) * 7
+              1.0, 3.0, 1.0, 0.0, 1.0, 1.0, 0.5, 0.0)
+PLANNER_V2 = PLANNER_V3[:5] + (0.0,) * 8
 (PP_RISK, PP_CHARM_WEIGHT, PP_ASSIGN, PP_RESERVE, PP_PREPARE,
- PP_POST, PP_REPAIR, PP_TRADE, PP_PASSES, PP_TALISMAN, PP_SKILLS, PP_LATE) = range(12)
+ PP_POST, PP_REPAIR, PP_TRADE, PP_PASSES, PP_TALISMAN, PP_SKILLS, PP_LATE, PP_BLUNDERS) = range(13)
 NP_PLANNER = len(PLANNER_PARAMS)
 
 

@@ -56,6 +56,7 @@ RANGES = {
     "talisman": (0.0, 1.0),             # a switch: Talismans weighed by what each re-roll saves
     "skills": (0.0, 1.0),               # a switch: extra-action Skills and Relics only when they buy something
     "late": (0.0, 100.0),               # ability points a blind Equipment draw must be expected to add
+    "blunders": (0.0, 1.0),             # a switch (greedy and planner): none of the audit's blunders
     # rollout
     "width": (1.0, 50.0),
     "samples": (1.0, 1000.0),

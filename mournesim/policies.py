@@ -35,10 +35,10 @@ from simcore.jit import inlined, kernel
 from simcore.rng import STREAM_POLICY, randint
 from . import layout as L
 from . import tables as TB
-from .core import charms_held, hb, life_left, sub_owner, sub_target
+from .core import charms_held, hb, life_left, nightmare_at, sub_owner, sub_target
 # NP_PLANNER, PLANNER_V2 and PLANNER_V3 are read from here (docs/mournequest/policies.md)
 from .plan import (NP_PLANNER, PLANNER_DEFAULTS, PLANNER_PARAMS, PLANNER_V2, PLANNER_V3,  # noqa: F401
-                   PP_LATE, PP_POST, PP_REPAIR, PP_TRADE, assigned_disc, disc_missing, guard_post, hero_dist,
+                   PP_BLUNDERS, PP_LATE, PP_POST, PP_REPAIR, PP_TRADE, assigned_disc, disc_missing, guard_post, hero_dist,
                    moon_left, on, param, prepare_post)
 from .plan_parts import NO_OPINION, plan_goal_late, plan_other, plan_turn, post_for, trade_post_for
 from .scores import goal_space, greedy_talisman, nearest_of, score_other, score_turn, team_needs
@@ -51,7 +51,7 @@ POLICY_PLUGIN = 100   # a plug-in policy, called through its entry point's addre
 # the built-in policies offered by name: (id, name, parameter names, defaults)
 BUILTIN_POLICIES = (
     (POLICY_RANDOM, "random", (), ()),
-    (POLICY_GREEDY, "greedy", ("risk", "charm_weight", "talisman"), (0.55, 1.0, 1.0)),
+    (POLICY_GREEDY, "greedy", ("risk", "charm_weight", "talisman", "blunders"), (0.55, 1.0, 1.0, 1.0)),
     (POLICY_PLANNER, "planner", PLANNER_PARAMS, PLANNER_DEFAULTS),
 )
 OPB = L.OP_BASE
@@ -123,6 +123,17 @@ def plan_goal(s, T, h, pp):
     if T[TB.O_KIND + pos] == L.K_DISC or life_left(s, T, h) <= 1:
         return goal_space(s, T, h)
     if s[L.G_FINAL] == L.FB_RUNNING:
+        if on(pp, PP_REPAIR) and on(pp, PP_BLUNDERS) and s[o + L.H_CH] >= T[TB.P_GRANITE]:
+            # a damaged section this hero can reach and rebuild this turn
+            # comes before any post: its next hit ends the game
+            best = -1
+            for d in range(4):
+                ks = T[TB.O_KEYSTONE + d]
+                if s[L.G_WALL + d] == 1 and nightmare_at(s, ks) < 0 and hero_dist(s, T, h, ks) + 1 <= s[L.G_ACTS] \
+                        and (best < 0 or hero_dist(s, T, h, ks) < hero_dist(s, T, h, best)):
+                    best = ks
+            if best >= 0:
+                return best
         if on(pp, PP_POST):
             g = post_for(s, T, h, True, pp)
             return g if g >= 0 else goal_space(s, T, h)
@@ -229,6 +240,27 @@ def moved_hero(s, T, op, arg):
 
 
 @kernel
+def without_blunders(s, T, op, arg, is_turn, v):
+    """Score ``v`` of a choice, lowered where the choice is one of the
+    blunders the engine's audit counts (mournesim/audit.py): a reaction on a
+    combat roll nothing on offer can win (the engine says so in
+    ``G_CTX_WINNABLE``), discarding a charm found with a Skill or Relic this
+    turn (below any move, so never a tie with a forced step away), and a
+    move straight back to the space the last move left (two actions for
+    nothing), unless back onto a Nexus to draw there."""
+    if is_turn:
+        if op == L.A_DISCARD_CHARM and s[L.G_AU_FOUND + arg] > 0:
+            return -10.0
+        if op == L.A_MOVE and arg == s[L.G_AU_BACK] and not (
+                T[TB.O_KIND + arg] == L.K_NEXUS and s[L.G_NEXUS_USED] == 0 and s[L.G_EQ_N] > 0):
+            return v - 4.0
+    elif (op == L.R_TALISMAN or op == L.R_RELIC or op == L.R_SKILL) and s[L.G_CTX_WINNABLE] == 0 \
+            and (s[L.G_CTX] == L.CTX_ATTACK or s[L.G_CTX] == L.CTX_DEFENCE):
+        return -1.0
+    return v
+
+
+@kernel
 def best_scored_mode(s, T, legal, n, rng, pp, h, goal, plan, scores):
     """The legal choice with the best score towards ``goal`` (ties: random);
     ``plan`` None scores as greedy, True adds the planner's changes
@@ -254,6 +286,11 @@ def best_scored_mode(s, T, legal, n, rng, pp, h, goal, plan, scores):
     and rollout, so no other copy of the scoring is compiled."""
     is_turn = legal[0] // OPB < L.R_ACCEPT
     need = team_needs(s, T) if is_turn else NO_NEED
+    # greedy's parameter ``blunders`` (index 3) or the planner's
+    if plan is None:
+        avoid = param(pp, 3, 1.0) > 0
+    else:
+        avoid = param(pp, PP_BLUNDERS, 1.0) > 0
     best = -1e9
     mask = 0
     nbest = 0
@@ -282,6 +319,8 @@ def best_scored_mode(s, T, legal, n, rng, pp, h, goal, plan, scores):
                     v = plan_other(s, T, h, op, arg, pp, v)
                 elif plan is None and op == L.R_TALISMAN and param(pp, 2, 1.0) > 0:
                     v = greedy_talisman(s, T, v)
+            if avoid:
+                v = without_blunders(s, T, op, arg, is_turn, v)
             if scores is not None:
                 scores[i] = v
             if rnd == 0:

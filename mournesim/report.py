@@ -30,8 +30,9 @@ COLUMNS = ["level", "players", "policy", "outcome", "win", "rounds", "hero_turns
 
 def columns_read(names, by=None) -> list:
     """The columns ``mournesim report`` loads out of a dataset's ``names``:
-    :data:`COLUMNS`, each enemy's fate, and the ``--by`` columns ``by``."""
-    extra = [c for c in names if c.startswith(("fate_", "escaped_"))]
+    :data:`COLUMNS`, each enemy's fate, the decision and blunder counters
+    (their tables), and the ``--by`` columns ``by``."""
+    extra = [c for c in names if c.startswith(("fate_", "escaped_"))] + list(L.COUNTER_NAMES)
     wanted = COLUMNS + extra + [c for c in (by or []) if c in names and c not in COLUMNS]
     return [c for c in wanted if c in names]
 
@@ -294,14 +295,23 @@ def standard_report(df: pd.DataFrame) -> dict:
         "how far games get, by level (means per game)": how_far(df),
         "wins against the Shimnavore at the end, by level (share of games)": wounds_distribution(df),
         **({"decisions by policy (mean count per game)": dec} if not (dec := decisions(df)).empty else {}),
+        **({"blunders by policy (mean count per game)": bl} if not (bl := blunders(df)).empty else {}),
     }
 
 
 def decisions(df):
     """What the players did (the decision counters of the result row,
-    layout.COUNTERS): the mean count per game of each kind, one column per
+    layout.DECISIONS): the mean count per game of each kind, one column per
     policy. Empty for a dataset written before the counters existed."""
-    return decisions_by_policy(df, L.COUNTERS)
+    return decisions_by_policy(df, L.DECISIONS)
+
+
+def blunders(df):
+    """The blunder audit (layout.BLUNDERS, docs/mournequest/results.md): the
+    mean count per game of each kind of choice that is wrong on the rules and
+    the exact odds alone, one column per policy. Empty for a dataset written
+    before the audit existed."""
+    return decisions_by_policy(df, L.BLUNDERS).rename(columns={"decision": "blunder"})
 
 
 def by_report(df: pd.DataFrame, cols) -> dict:

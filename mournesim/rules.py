@@ -73,6 +73,7 @@ from .enemies import (  # noqa: F401
     resolve_tile,
 )
 from .final import compass_result, end_of_turn, reroll_offer, shimnavore_acts, start_final_battle, wall_roll  # noqa: F401
+from .audit import charm_discarded, move_made, other_action, turn_begins, turn_ends, wall_rebuilt
 from .policies import decide
 
 # =============================================================================
@@ -309,17 +310,22 @@ def apply_turn(s, T, ev, rng, legal, pp, h, ch):
     pos = s[o + L.H_POS]
     i0 = s[L.G_LOGN]
     log(s, ev, L.EVT_ACTION, h, op, arg, s[L.G_ACTS], 0, 0)
+    if op != L.A_MOVE:
+        other_action(s)
     if op == L.A_MOVE:
         cost = 1
         if T[TB.O_KIND + pos] == L.K_DISC:
             cost = T[TB.P_DISC_RETURN]
         s[L.G_ACTS] -= cost
+        forced = s[L.G_MUST_MOVE] != 0
         if (s[L.G_MUST_MOVE] & 1) != 0:
             s[L.G_FORBID] = pos
         s[L.G_MUST_MOVE] = 0
         s[o + L.H_POS] = arg
         log(s, ev, L.EVT_MOVE, h, pos, arg, 0, 0, 0)
+        pots = s[L.CNT_POTS]
         arrive(s, T, ev, rng, legal, pp, h)
+        move_made(s, T, pos, arg, s[o + L.H_POS] == arg and s[L.CNT_POTS] == pots, forced)
     elif op == L.A_PICKUP:
         s[L.G_ACTS] -= 1
         gain_charms(s, T, ev, h, T[TB.O_CHARM + pos], arg)
@@ -385,6 +391,7 @@ def apply_turn(s, T, ev, rng, legal, pp, h, ch):
         s[L.G_WALL + arg] = 0
         s[L.G_WALL_REPAIRS] += 1
         s[L.CNT_REPAIRS_GRANITE] += 1
+        wall_rebuilt(s, arg, h)
         log(s, ev, L.EVT_WALL_REPAIR, h, arg, 1, 0, 0, 0)
     elif op == L.A_DRAW_EQ:
         s[L.G_NEXUS_USED] = 1
@@ -392,6 +399,7 @@ def apply_turn(s, T, ev, rng, legal, pp, h, ch):
         draw_equipment(s, T, ev, rng, legal, pp, h)
     elif op == L.A_DISCARD_CHARM:
         s[L.CNT_CHARM_DISCARDS] += 1
+        charm_discarded(s, arg)
         drop_charms(s, ev, h, arg, 1)
     elif op == L.A_RELIC:
         r = sub_owner(arg)
@@ -435,6 +443,7 @@ def hero_turn(s, T, ev, snaps, rng, legal, pp, h):
         s[L.G_MUST_MOVE] |= 2   # MQ-MOVE-10: follow the start arrow
     s[o + L.H_FIRST_DONE] = 1
     s[L.G_TURNS] += 1
+    turn_begins(s, T, h)
     snapshot(s, ev, snaps, h)
     turn_actions(s, T, ev, rng, legal, pp, h)
 
@@ -457,6 +466,7 @@ def turn_actions(s, T, ev, rng, legal, pp, h):
                 n = legal_turn(s, T, h, legal)
         ch = decide(s, T, legal, n, rng, pp, h)
         if ch // OPB == L.A_END:
+            turn_ends(s, legal, n)
             if s[L.G_ACTS] > 0 and s[L.G_TURN_OVER] == 0:
                 # a non-event a reader needs: the hero stops with actions unused
                 log(s, ev, L.EVT_ACTION, h, L.A_END, 0, s[L.G_ACTS], s[L.G_ACTS], 0)

@@ -22,14 +22,18 @@ from simcore import jitcache as _jitcache
 #      tuned by NTBEA; the v2 players kept as greedy_v2 / planner_v2
 #   4  the literal reading of the Yellow Bird Shoe (QM-GAP-49 with
 #      QM-GAP-18): only the roller plays one, on their own roll
-BEHAVIOUR_VERSION = 4
+#   5  greedy and the planner take a win the rules make certain at once
+#      (they turned down a sure fifth castle about twice in 100 games) and
+#      add no At-only attack card into a sure block (the Ghost's Vanish with
+#      Mp of no other use); the v2 players unchanged
+BEHAVIOUR_VERSION = 5
 
 # The engine's source files. numba checks a cached kernel only against its own
 # file, so the guard clears every cached kernel when any of these (or simcore's
 # kernels) changes, and a plug-in's entry point is keyed on them (plugins.py).
 # (engine.py only gathers names from the rule modules: it holds no kernel.)
-ENGINE_SOURCES = ("layout.py", "tables.py", "scores.py", "policies.py", "entries.py", "core.py", "hand.py",
-                  "life.py", "combat.py", "movement.py", "effects.py", "turn.py", "game.py", "rollout.py")
+ENGINE_SOURCES = ("layout.py", "tables.py", "blunders.py", "scores.py", "policies.py", "entries.py", "core.py",
+                  "hand.py", "life.py", "combat.py", "movement.py", "effects.py", "turn.py", "game.py", "rollout.py")
 
 _here = _Path(__file__).parent
 _jitcache.guard_engine(_here, ENGINE_SOURCES)

@@ -8,6 +8,7 @@ import numpy as np
 from simcore.jit import inlined, kernel
 from . import layout as L
 from . import tables as TB
+from .blunders import declined_win, free_defence, into_block
 from .core import OPB, add_legal, ask, log, over, pb, race_ok, roll
 from .hand import discard_choice, draw_item, remove_card, to_used
 from .life import gain_hp, lose_hp
@@ -88,8 +89,17 @@ def card_window(s, T, ev, rng, legal, pp, seat, opp, attacking):
             if T[o] == (0 if attacking else 1) and T[o + 1] <= mp and s[b + L.P_ABIL + k] < T[o + 2]:
                 legal[n] = L.A_ABILITY * OPB + k
                 n += 1
-        c = ask(s, T, legal, n, rng, pp, seat, L.CTX_ATTACK_CARDS if attacking else L.CTX_DEFEND,
-                s[L.G_DUEL_AT])
+        ctx = L.CTX_ATTACK_CARDS if attacking else L.CTX_DEFEND
+        c = ask(s, T, legal, n, rng, pp, seat, ctx, s[L.G_DUEL_AT])
+        # the blunder counters: the window closed on a sure win; an attack
+        # card or ability that adds only At into a sure block; a defence
+        # closed with a free ability that would still help
+        if n > 1 and declined_win(s, T, legal, np.int64(n), np.int64(seat), np.int64(ctx), np.int64(c)):
+            s[L.G_BL + L.BL_DECLINED_WIN] += 1
+        if attacking and into_block(s, T, np.int64(seat), np.int64(opp), np.int64(c)):
+            s[L.G_BL + L.BL_ATTACK_INTO_BLOCK] += 1
+        if not attacking and c // OPB == L.A_DONE and free_defence(s, T, np.int64(seat)):
+            s[L.G_BL + L.BL_FREE_DEFENCE_DECLINED] += 1
         if c // OPB == L.A_DONE:
             break
         # the decision counters: which kind of option, and a shield or

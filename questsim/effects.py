@@ -86,7 +86,9 @@ def effect(s, T, ev, rng, legal, pp, seat, row):
     elif op == L.OP_MOVE:
         if s[L.G_CHAIN] < T[TB.P_CHAIN_LIMIT]:
             s[L.G_CHAIN] += 1
+            s[L.G_WALK_CARD] = 1
             pos, warped = walk(s, T, ev, rng, legal, pp, seat, np.int64(n))
+            s[L.G_WALK_CARD] = 0
             if not warped:
                 land(s, T, ev, rng, legal, pp, seat, np.int64(pos), np.int64(1))
     elif op == L.OP_GO_HOME:

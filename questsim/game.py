@@ -178,6 +178,8 @@ def result_row(s, T, out):
         out[L.RI_POS1 + p] = s[b + L.P_TURNPOS]
     for i in range(L.NDEC):
         out[L.RES_DEC + i] = s[L.G_DEC + i]
+    for i in range(L.NBL):
+        out[L.RES_BL + i] = s[L.G_BL + i]
 
 
 @njit(cache=True)

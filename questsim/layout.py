@@ -112,7 +112,8 @@ G_NSNAP = _take(1)         # replay only: snapshots taken (one per turn)
 MAX_STACK = 64
 G_STK_N = _take(1)         # pending effect lists: (start, count, next index) frames, resolved last-in first-out
 G_STK = _take(3 * MAX_STACK)
-G_WALK_LEFT = _take(1)     # at a warp decision: squares the walk has left if it goes on (negative: back)
+G_WALK_LEFT = _take(1)     # at a warp or fork decision: squares the walk has left if it goes on (negative: back)
+G_WALK_CARD = _take(1)     # 1 while a card's move walks the pawn (a castle it reaches counts by toggle)
 
 # What the players did: each kind of decision, counted by the rule kernels as
 # it is carried out (never by a policy), written at the end of the result row
@@ -149,6 +150,24 @@ NDEC = len(DEC_NAMES)
  DEC_TARGET_NEAR_HP_WIN, DEC_TARGET_LOWEST_HP, DEC_TARGET_HIGHEST_HP, DEC_TARGET_KILLABLE) = range(NDEC)
 G_DEC = _take(NDEC)
 
+# Blunders: choices wrong on the rules and what the chooser can see alone,
+# never on a policy's scores (questsim.blunders judges them), counted by the
+# rule kernels as the decision is carried out and written after the ``dec_*``
+# columns under their own names (docs/questmaster/results.md). Writing them
+# changes no game.
+BLUNDERS = (
+    ("blunder_declined_win", "a choice that does not win at once made while another legal one surely would "
+                             "(five castles, Hp over 40)"),
+    ("blunder_attack_into_block", "attack cards and abilities adding only At played into a sure block "
+                                  "(an absorbing ability whose Mp is of no other use: the Ghost's Vanish)"),
+    ("blunder_free_defence_declined", "defences ended while a defend ability payable with Mp of no other use "
+                                      "would still have lessened the damage or given Hp"),
+)
+BL_NAMES = tuple(n for n, _what in BLUNDERS)
+NBL = len(BL_NAMES)
+BL_DECLINED_WIN, BL_ATTACK_INTO_BLOCK, BL_FREE_DEFENCE_DECLINED = range(NBL)
+G_BL = _take(NBL)
+
 # seat blocks
 P_CHAR, P_RACE, P_HP, P_POS, P_ALIVE, P_CASTLES, P_HAND_N, P_MP, P_OUT, P_POLICY, P_TURNPOS, P_DUELS, \
     P_DAMAGE, P_BONUS, P_CARRY_SHIELD, P_MAX_HP, P_ELIM_ROUND = range(17)
@@ -167,9 +186,10 @@ RESULT_COLUMNS = (
     "hp1", "hp2", "hp3", "hp4", "hp5", "hp6",
     "castles1", "castles2", "castles3", "castles4", "castles5", "castles6",
     "pos1", "pos2", "pos3", "pos4", "pos5", "pos6",   # turn position of each seat (0 = went first)
-) + tuple("dec_" + n for n in DEC_NAMES)             # last: what the players did (G_DEC), in DEC_NAMES order
+) + tuple("dec_" + n for n in DEC_NAMES) + BL_NAMES   # last: what the players did (G_DEC), then the blunders (G_BL)
 NRES = len(RESULT_COLUMNS)
-RES_DEC = NRES - NDEC
+RES_BL = NRES - NBL
+RES_DEC = RES_BL - NDEC
 RESULT_INDEX = {n: i for i, n in enumerate(RESULT_COLUMNS)}
 for _n, _i in RESULT_INDEX.items():
     globals()["RI_" + _n.upper()] = _i   # result_row writes each column by name

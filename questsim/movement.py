@@ -8,6 +8,7 @@ import numpy as np
 from simcore.jit import kernel
 from . import layout as L
 from . import tables as TB
+from .blunders import declined_win
 from .combat import count_target, duel_with
 from .core import OPB, ask, log, over, pb, push
 from .life import declare_win
@@ -37,7 +38,10 @@ def fork_step(s, T, rng, legal, pp, seat, pos, back):
         base = TB.O_NEXT + pos * TB.MAX_NEXT
     for k in range(n):
         legal[k] = L.A_STEP * OPB + T[base + k]
-    return ask(s, T, legal, n, rng, pp, seat, L.CTX_FORK, pos) % OPB
+    c = ask(s, T, legal, n, rng, pp, seat, L.CTX_FORK, pos)
+    if n > 1 and declined_win(s, T, legal, np.int64(n), np.int64(seat), np.int64(L.CTX_FORK), np.int64(c)):
+        s[L.G_BL + L.BL_DECLINED_WIN] += 1
+    return c % OPB
 
 
 @kernel
@@ -58,6 +62,9 @@ def walk(s, T, ev, rng, legal, pp, seat, steps):
         elif not back and T[TB.O_NEXT_N + pos] == 1:
             pos = T[TB.O_NEXT + pos * TB.MAX_NEXT]
         else:
+            # what is left of the walk after this step: the blunder judge
+            # weighs each way on by where the rest can end
+            s[L.G_WALK_LEFT] = -(k - 1 - i) if back else k - 1 - i
             pos = fork_step(s, T, rng, legal, pp, seat, np.int64(pos), back)
         s[b + L.P_POS] = pos
         if T[TB.O_SQ_KIND + pos] == L.SQ_WARP and T[TB.O_WARP_N + pos] > 0 and \
@@ -72,6 +79,8 @@ def walk(s, T, ev, rng, legal, pp, seat, steps):
             # square it would reach against the warp
             s[L.G_WALK_LEFT] = -(k - 1 - i) if back else k - 1 - i
             c = ask(s, T, legal, n, rng, pp, seat, L.CTX_WARP, pos)
+            if declined_win(s, T, legal, np.int64(n), np.int64(seat), np.int64(L.CTX_WARP), np.int64(c)):
+                s[L.G_BL + L.BL_DECLINED_WIN] += 1
             if c // OPB == L.A_WARP:
                 s[L.G_DEC + L.DEC_WARP] += 1
                 log(s, ev, L.EV_WARP, seat, pos, c % OPB, 0, 0)

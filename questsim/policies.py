@@ -25,6 +25,12 @@ state, never change it, and draw randomness only from the policy stream.
 - ``greedy_v2`` (4), ``planner_v2`` (5): the same two with the block at 0,
   which plays exactly as behaviour v2 did.
 
+Both (not ``greedy_v2`` and ``planner_v2``, which play as in behaviour v2)
+take a win the rules make certain at once when one is on offer, and add no
+attack card or ability that gives only At to an attack the defender surely
+blocks: the judge of the blunder counters (``blunders``; the kinds are in
+docs/questmaster/results.md).
+
 The block (each part off at 0): ``aim`` (fight the opponent nearest a win:
 castles or Hp), ``kill`` (fight whom the free attack can knock out now),
 ``shoe_keep`` (a Yellow Bird Shoe's worth kept, weighed when choosing the
@@ -45,6 +51,7 @@ from simcore.jit import inlined, kernel, needs_nrt
 from simcore.rng import STREAM_POLICY, randint
 from . import layout as L
 from . import tables as TB
+from .blunders import into_block, sure_block, winning_choice
 from .scores import (K_AIM, K_KILL, K_PATH, K_SHOE, K_THRIFT, NEW_PARAMS, OPB, SHOE_KEEP, aim_value,
                      attack_choice_value, attack_kills, card_value, castles_of, defend_value,
                      dist_to_new_castle, event_value, forward, holds_shoe, move_event_value, opens_event,
@@ -79,6 +86,15 @@ BUILTIN_POLICIES = (
 )
 
 
+@kernel
+def plays_sure(s, seat):
+    """Whether ``seat``'s player takes sure wins and spares sure blocks:
+    greedy, the planner and the players built on them, but not the v2
+    players (kept exactly as behaviour v2 played)."""
+    pid = s[pbase(seat) + L.P_POLICY]
+    return pid != POLICY_GREEDY_V2 and pid != POLICY_PLANNER_V2
+
+
 @inlined
 def greedy(s, T, legal, n, rng, pp, seat, o):
     """Score every legal code and take the best (ties: the first). The
@@ -86,6 +102,11 @@ def greedy(s, T, legal, n, rng, pp, seat, o):
     the planner's, which calls this for the decisions it leaves to greedy)."""
     b = pbase(seat)
     ctx = s[L.G_CTX]
+    sure = plays_sure(s, seat)
+    if sure:
+        w = winning_choice(s, T, legal, np.int64(n), np.int64(seat), np.int64(ctx))
+        if w >= 0:
+            return w
     keep = pp[o + K_SHOE]
     shoe = ctx == L.CTX_MOVE and holds_shoe(s, T, seat)
     evv = move_event_value(s, T, seat, legal, n, pp, shoe) if ctx == L.CTX_MOVE else 0.0
@@ -98,6 +119,8 @@ def greedy(s, T, legal, n, rng, pp, seat, o):
     aim = ctx == L.CTX_TARGET and (pp[o + K_AIM] > 0 or pp[o + K_KILL] > 0)
     thrift = pp[o + K_THRIFT]
     kills = ctx == L.CTX_ATTACK_CARDS and thrift > 0 and attack_kills(s, T, seat)
+    opp = np.int64(s[L.G_DUEL_D] if s[L.G_DUEL_A] == seat else s[L.G_DUEL_A])
+    blocked = sure and ctx == L.CTX_ATTACK_CARDS and sure_block(s, T, opp)
     best, pick = -1e18, legal[0]
     for i in range(n):
         c = legal[i]
@@ -137,7 +160,9 @@ def greedy(s, T, legal, n, rng, pp, seat, o):
             else:
                 v = 0.0
         elif ctx == L.CTX_ATTACK_CARDS:
-            if kind == L.A_PLAY:
+            if blocked and into_block(s, T, np.int64(seat), opp, np.int64(c)):
+                v = -1.0                 # only At, into a sure block: wasted
+            elif kind == L.A_PLAY:
                 v = card_value(T, arg)
             elif kind == L.A_ABILITY:
                 v = 1.0
@@ -251,6 +276,10 @@ def planner(s, T, legal, n, rng, pp, seat):
     own_shoe = ctx == L.CTX_AFTER_ROLL and keep > 0 and s[L.G_ACTIVE] == seat
     if ctx != L.CTX_MOVE and ctx != L.CTX_WARP and ctx != L.CTX_FORK and ctx != L.CTX_TARGET and not own_shoe:
         return greedy(s, T, legal, n, rng, pp, seat, o)
+    if plays_sure(s, seat):
+        w = winning_choice(s, T, legal, np.int64(n), np.int64(seat), np.int64(ctx))
+        if w >= 0:
+            return w
     probs = np.zeros(16)
     move_probs(T, probs)
     need = castles_of(s, T, seat) / T[TB.P_CASTLES_TO_WIN]

@@ -124,6 +124,14 @@ def decisions(df):
     return decisions_by_policy(df, L.DECISIONS, "dec_", shares)
 
 
+def blunders(df):
+    """The blunders (the ``blunder_*`` columns, layout.BLUNDERS: choices
+    wrong on the rules and what the chooser could see alone): the mean count
+    per game of each kind, one column per policy table. Empty for a dataset
+    written before the counters existed."""
+    return decisions_by_policy(df, L.BLUNDERS).rename(columns={"decision": "blunder"})
+
+
 def across_skill(df):
     """Which conclusions hold across player skill: the key answers of the
     homogeneous tables (every seat the same policy) side by side, least
@@ -185,6 +193,7 @@ def standard_report(df: pd.DataFrame) -> dict:
         "game length and duels per game": game_length(df),
         **({"decisions by policy (per game; target kinds: share of the fights with a choice of target)": dec}
            if not (dec := decisions(df)).empty else {}),
+        **({"blunders by policy (mean count per game)": bl} if not (bl := blunders(df)).empty else {}),
     }
 
 

@@ -31,7 +31,7 @@ from mournesim.policies import greedy
 
 @njit(cache=True)
 def greedy_copy(s, T, legal, n, rng, pp, h):
-    fault = pp[3]
+    fault = pp[4]
     if fault == 1.0:
         return legal[0] + 1000000
     if fault == 2.0:
@@ -45,7 +45,7 @@ def greedy_copy(s, T, legal, n, rng, pp, h):
 
 
 register_policy("greedy_copy", greedy_copy, params={"risk": 0.55, "charm_weight": 1.0, "talisman": 1.0,
-                                                   "fault": 0.0},
+                                                   "blunders": 1.0, "fault": 0.0},
                 ranges={"fault": (0.0, 3.0)})
 '''
 

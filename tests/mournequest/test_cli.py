@@ -71,7 +71,7 @@ def test_simulate_options_policy_heroes_alias_params_and_set():
             "--level", "difficult")
     assert a.exit_code == 0, a.output
     assert "players=2" in a.stdout and "heroes=jack,cobs" in a.stdout
-    b = run("simulate", "--games", 4, "--params", "0.4,1.5,1", "--players", 3, "--level", "easy")
+    b = run("simulate", "--games", 4, "--params", "0.4,1.5,1,1", "--players", 3, "--level", "easy")
     assert b.exit_code == 0, b.output
     base = run("simulate", "--games", 2)
     alt = run("simulate", "--games", 2, "--set", "heroes.jack.courage=9")
@@ -251,7 +251,7 @@ def test_bad_set(args, needle):
     (["--level", "impossible"], "--level"),
     (["--policy", "clever"], "--policy"),
     (["--params", "x,y"], "--params"),
-    (["--params", "0.5"], "--params"),                                     # greedy takes three
+    (["--params", "0.5"], "--params"),                                     # greedy takes four
     (["--games", "0"], "--games"),
     (["--seed", "-1"], "--seed"),
 ])

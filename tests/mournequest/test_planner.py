@@ -27,8 +27,8 @@ V2_FILE = Path(__file__).parents[1] / "golden" / "mournesim-v2.json"
 NEW_PARTS = PLANNER_PARAMS[5:]
 # the planner of behaviour v2: its five parameters at v2's defaults, every later part off
 V2_PARAMS = PLANNER_V2
-# greedy of behaviour v2: its two parameters, ``talisman`` off
-GREEDY_V2_PARAMS = (0.55, 1.0, 0.0)
+# greedy of behaviour v2: its two parameters, ``talisman`` and ``blunders`` off
+GREEDY_V2_PARAMS = (0.55, 1.0, 0.0, 0.0)
 
 
 def test_the_planner_parameters_are_named_and_the_v2_ones_come_first():
@@ -36,20 +36,22 @@ def test_the_planner_parameters_are_named_and_the_v2_ones_come_first():
     order (so ``--params`` of v2 keep their meaning), and each new part has
     its own parameter, on by default except ``passes`` (measured not to
     help, docs/mournequest/policies.md), with a valid range for ``--params`` checks;
-    behaviour v4 moved only ``risk`` from v3's defaults (the tuning run)."""
+    behaviour v4 moved only ``risk`` from v3's defaults (the tuning run), and
+    v6 added ``blunders``, which v3 did not have."""
     assert PLANNER_PARAMS[:5] == ("risk", "charm_weight", "assign", "talisman_reserve", "prepare")
-    assert set(NEW_PARTS) == {"post", "repair", "trade", "passes", "talisman", "skills", "late"}
+    assert set(NEW_PARTS) == {"post", "repair", "trade", "passes", "talisman", "skills", "late", "blunders"}
     assert len(PLANNER_DEFAULTS) == NP_PLANNER == len(PLANNER_PARAMS)
     assert {p for p, v in zip(PLANNER_PARAMS[5:], PLANNER_DEFAULTS[5:]) if v <= 0} == {"passes"}
     moved = {p for p, v, v3 in zip(PLANNER_PARAMS, PLANNER_DEFAULTS, PLANNER_V3) if v != v3}
-    assert moved == {"risk"}
+    assert moved == {"risk", "blunders"}
     assert PLANNER_V2 == PLANNER_V3[:5] + (0.0,) * len(NEW_PARTS)
     info = plugins.get("planner")
     for name, default in zip(PLANNER_PARAMS, PLANNER_DEFAULTS):
         lo, hi = info.ranges[name]
         assert lo <= 0.0 <= default <= hi, name       # 0 (the part off) is always allowed
     g = plugins.get("greedy")
-    assert g.param_names == ("risk", "charm_weight", "talisman") and g.defaults[:2] + (0.0,) == GREEDY_V2_PARAMS
+    assert g.param_names == ("risk", "charm_weight", "talisman", "blunders")
+    assert g.defaults[:2] + (0.0, 0.0) == GREEDY_V2_PARAMS
 
 
 @pytest.mark.parametrize("policy", ["greedy", "planner"])
@@ -332,7 +334,7 @@ def test_the_best_scored_choice_is_drawn_among_every_choice_tied_with_the_best(p
     from mournesim.scores import goal_space
     from .mq_positions import quiet_game
     g = quiet_game()
-    pp = np.array(PLANNER_DEFAULTS if plan else (0.55, 1.0, 1.0))
+    pp = np.array(PLANNER_DEFAULTS if plan else (0.55, 1.0, 1.0, 1.0))
     scored = _best_scored_as_planner if plan else _best_scored_as_greedy
     checked = past_62 = 0
     for turn in range(24):

@@ -41,7 +41,7 @@ def test_plug_in_copy_of_greedy_plays_exactly_the_builtin_games(faulty_plugin):
     same games as the built-in greedy policy: called through its address it
     sees the same state and the same random stream. (The
     plug-in, tests/mournequest/conftest.py, can also misbehave on request; fault 0 is
-    plain greedy, which never reads the fourth parameter.)"""
+    plain greedy, which never reads the fifth parameter.)"""
     plugins.load_plugin(str(faulty_plugin))
     rules = sim.prepare()
     a = sim.simulate(games=40, seed=9, level="easy", players=3, policy="greedy", rules=rules)
@@ -109,16 +109,16 @@ def test_an_illegal_plug_in_choice_is_reported(faulty_plugin):
     plugins.load_plugin(str(faulty_plugin))
     from simcore.errors import InputError
     with pytest.raises(InputError, match="policy greedy_copy: returned an action that was not legal"):
-        sim.simulate(games=3, seed=1, level="easy", players=2, policy="greedy_copy", params=(0.55, 1, 1, 1))
+        sim.simulate(games=3, seed=1, level="easy", players=2, policy="greedy_copy", params=(0.55, 1, 1, 1, 1))
 
 
 def test_policy_parameters_change_behaviour():
     """A policy's parameters change how it plays: greedy with risk 0.95 (attack
     only at near-certain odds) fights fewer combats than with risk 0.2."""
     rules = sim.prepare()
-    bold = sim.simulate(games=300, seed=4, level="medium", players=4, policy="greedy", params=(0.2, 1.0, 1.0),
+    bold = sim.simulate(games=300, seed=4, level="medium", players=4, policy="greedy", params=(0.2, 1.0, 1.0, 1.0),
                         rules=rules)
-    shy = sim.simulate(games=300, seed=4, level="medium", players=4, policy="greedy", params=(0.95, 1.0, 1.0),
+    shy = sim.simulate(games=300, seed=4, level="medium", players=4, policy="greedy", params=(0.95, 1.0, 1.0, 1.0),
                        rules=rules)
     assert bold["combats"].mean() > shy["combats"].mean()
 
@@ -151,7 +151,7 @@ def test_a_misbehaving_policy_is_one_line_in_every_command(faulty_plugin, fault,
     a game shown as if it were legal); an exception raised inside a policy
     is one line naming the policy."""
     res = CliRunner().invoke(main, ["--plugin", str(faulty_plugin), *command, "--policy", "greedy_copy",
-                                    "--params", f"0.55,1,1,{fault}"])
+                                    "--params", f"0.55,1,1,1,{fault}"])
     assert res.exit_code == 2, res.output
     lines = res.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("mournesim: error: ") and message in lines[0], lines
@@ -170,7 +170,7 @@ def test_ctrl_c_stops_a_policy_that_never_returns(faulty_plugin, plugin_cache, c
     env = dict(os.environ, MOURNESIM_CACHE=str(plugin_cache))
     env.pop("NUMBA_DISABLE_JIT", None)
     p = subprocess.Popen([str(MOURNESIM), "--plugin", str(faulty_plugin), *command, "--policy", "greedy_copy",
-                          "--params", "0.55,1,1,3"],
+                          "--params", "0.55,1,1,1,3"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     family = []

@@ -112,9 +112,9 @@ def test_standard_report_and_by_report_shapes():
 
 
 def test_decisions_by_policy_counts_each_policy_apart():
-    """The report's decisions table is each counter's mean per game
-    under each policy, one column per policy; a rule never used reads 0.000,
-    and a dataset without counters gets no table."""
+    """The report's decisions and blunders tables are each counter's mean per
+    game under each policy, one column per policy; a rule never used reads
+    0.000, and a dataset without counters gets no table."""
     from mournesim import layout as L
     df = known()
     df["policy"] = ["greedy"] * 4 + ["planner"] * 4
@@ -122,12 +122,18 @@ def test_decisions_by_policy_counts_each_policy_apart():
         df[n] = 0
     df["trades_charm"] = [0, 0, 0, 0, 1, 0, 2, 1]            # planner: 4 trades in 4 games
     df["talisman_compass"] = [3, 1, 0, 0, 0, 0, 0, 0]        # greedy: 4 in 4 games
-    table = rep.standard_report(df)["decisions by policy (mean count per game)"].set_index("decision")
-    assert list(table.index) == list(L.COUNTER_NAMES)
+    df["blunder_moves_undone"] = [0, 0, 0, 0, 2, 2, 0, 0]    # planner: 4 in 4 games
+    tables = rep.standard_report(df)
+    table = tables["decisions by policy (mean count per game)"].set_index("decision")
+    assert list(table.index) == [n for n, _ in L.DECISIONS]
     assert table.loc["trades_charm", "planner"] == "1.000" and table.loc["trades_charm", "greedy"] == "0.000"
     assert table.loc["talisman_compass", "greedy"] == "1.000" and table.loc["talisman_compass", "planner"] == "0.000"
     assert "Trading Post" in table.loc["trades_charm", "what"]
-    assert rep.decisions(known()).empty
+    # the blunders table beside it: the blunder counters only
+    bl = tables["blunders by policy (mean count per game)"].set_index("blunder")
+    assert list(bl.index) == [n for n, _ in L.BLUNDERS]
+    assert bl.loc["blunder_moves_undone", "planner"] == "1.000" and bl.loc["blunder_moves_undone", "greedy"] == "0.000"
+    assert rep.decisions(known()).empty and rep.blunders(known()).empty
 
 
 def test_plots_have_labelled_axes(tmp_path):

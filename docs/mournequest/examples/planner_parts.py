@@ -38,7 +38,7 @@ def arms():
            "planner v3": ("planner", list(PLANNER_V3), "planner", False),
            "planner v2": ("planner", list(PLANNER_V2), "planner", False),
            "greedy": ("greedy", greedy, None, False),
-           "greedy v2": ("greedy", greedy[:2] + [0.0], "greedy", False)}
+           "greedy v2": ("greedy", greedy[:2] + [0.0, 0.0], "greedy", False)}
     for i, name in enumerate(PLANNER_PARAMS[5:], start=5):
         p = list(new)
         p[i] = 0.0 if new[i] > 0 else 1.0
