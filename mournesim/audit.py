@@ -56,9 +56,8 @@ def combat_winnable(s, T, legal, k, faces, levels, n, rolled, ability, bonus, ta
             extra += amt * uses
     changes = n if reroll_all else min(tal, n)
     # extra dice: the unlocked levels not yet rolled, highest first
-    lv_extra = np.full(4, -1, np.int64)
-    ne = 0
     top = 3 if T[TB.P_T_EXTRA_DIE_ANY] == 1 else s[L.G_POOL] - 1
+    ne = 0
     for lv in range(top, -1, -1):
         if ne >= extra:
             break
@@ -67,8 +66,24 @@ def combat_winnable(s, T, legal, k, faces, levels, n, rolled, ability, bonus, ta
             if levels[j] == lv:
                 used = True
         if not used:
-            lv_extra[ne] = lv
             ne += 1
+    if changes == 0 and ne == 0:
+        # the common window: only bonuses on offer, so the roll as it stands
+        # (nothing allocated: this runs at every reaction window)
+        win, _v = score_roll(T, faces, n, ability, bonus, target, blue, defending)
+        return win and not (n > rolled and fumbled(T, faces, rolled, defending))
+    lv_extra = np.full(4, -1, np.int64)
+    k2 = 0
+    for lv in range(top, -1, -1):
+        if k2 >= ne:
+            break
+        used = False
+        for j in range(n):
+            if levels[j] == lv:
+                used = True
+        if not used:
+            lv_extra[k2] = lv
+            k2 += 1
     m = n + ne
     if m > 5:
         return True

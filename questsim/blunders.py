@@ -95,6 +95,31 @@ def castle_count(T, mask):
 
 
 @kernel
+def gain_bounds(s, T):
+    """Store in ``G_BL_GAIN`` the most Hp any castle ability surely gives
+    and (``+ 1``) the most any card or character ability surely gives, for
+    the races at the table: upper bounds read at every decision, computed
+    once a game when the characters are seated."""
+    castle = 0
+    card = 0
+    for p in range(s[L.G_NP]):
+        race = s[_pb(p) + L.P_RACE]
+        for c in range(T[TB.P_NCASTLES]):
+            for o in (TB.O_CASTLE_LOW, TB.O_CASTLE_UP):
+                castle = max(castle, sure_gain(T, T[o + 2 * c], T[o + 2 * c + 1], race))
+        for k in range(T[TB.P_NIK]):
+            o = TB.O_ITEM + k * TB.IK
+            card = max(card, sure_gain(T, T[o + 5], T[o + 6], race), combat_gain(T, T[o + 5], T[o + 6], race))
+        for ch in range(T[TB.P_NCH]):
+            chb = TB.O_CHAR + ch * TB.CH
+            for k in range(T[chb + TB.C_NAB]):
+                o = chb + TB.C_AB + 5 * k
+                card = max(card, combat_gain(T, T[o + 3], T[o + 4], race))
+    s[L.G_BL_GAIN] = castle
+    s[L.G_BL_GAIN + 1] = card
+
+
+@kernel
 def near_win(s, T, seat):
     """Whether any landing could win at once for ``seat``: it lacks one
     castle, or some castle ability could take its Hp above the win (a cheap
@@ -102,14 +127,7 @@ def near_win(s, T, seat):
     b = _pb(seat)
     if castle_count(T, s[b + L.P_CASTLES]) + 1 >= T[TB.P_CASTLES_TO_WIN]:
         return True
-    race = s[b + L.P_RACE]
-    best = 0
-    for c in range(T[TB.P_NCASTLES]):
-        for o in (TB.O_CASTLE_LOW, TB.O_CASTLE_UP):
-            g = sure_gain(T, T[o + 2 * c], T[o + 2 * c + 1], race)
-            if g > best:
-                best = g
-    return s[b + L.P_HP] + best > T[TB.P_WIN_HP]
+    return s[b + L.P_HP] + s[L.G_BL_GAIN] > T[TB.P_WIN_HP]
 
 
 @kernel
@@ -246,7 +264,35 @@ def others_may_shoe(s, T, seat):
 
 
 @kernel
+def may_win(s, T, seat, ctx):
+    """Whether any choice of ``seat`` at decision ``ctx`` could win at once:
+    a cheap test of what every option of a movement decision shares (the
+    pawn near a win, no other player able to change the roll, the roller's
+    own Shoe), asked once per decision rather than once per option."""
+    if ctx == L.CTX_MOVE or ctx == L.CTX_AFTER_ROLL:
+        if ctx == L.CTX_AFTER_ROLL and seat != s[L.G_ACTIVE]:
+            return False
+        return near_win(s, T, seat) and not others_may_shoe(s, T, seat)
+    if ctx == L.CTX_FORK or ctx == L.CTX_WARP:
+        return near_win(s, T, seat)
+    hp = s[_pb(seat) + L.P_HP]
+    if ctx == L.CTX_BEFORE_ROLL or ctx == L.CTX_AFTER_MOVE:
+        return hp + s[L.G_BL_GAIN + 1] > T[TB.P_WIN_HP]
+    if ctx == L.CTX_ATTACK_CARDS or ctx == L.CTX_DEFEND:
+        # an absorb that gives Hp adds the attack's At (at most twice)
+        return hp + s[L.G_BL_GAIN + 1] + 2 * max(s[L.G_DUEL_AT], 0) > T[TB.P_WIN_HP]
+    return True
+
+
+@kernel
 def option_wins(s, T, seat, ctx, c):
+    """Whether legal code ``c`` of ``seat`` at decision ``ctx`` wins at once
+    (``_option_wins`` behind the test ``may_win``)."""
+    return may_win(s, T, seat, ctx) and _option_wins(s, T, seat, ctx, c)
+
+
+@kernel
+def _option_wins(s, T, seat, ctx, c):
     """Whether legal code ``c`` of ``seat`` at decision ``ctx`` wins at once
     (see the module docstring). The movement choice (with the roller's
     Shoes), the roller's Shoe (what it and the Shoes left can make of the
@@ -260,12 +306,8 @@ def option_wins(s, T, seat, ctx, c):
     hp = s[b + L.P_HP]
     win = T[TB.P_WIN_HP]
     if ctx == L.CTX_MOVE:
-        if not near_win(s, T, seat) or others_may_shoe(s, T, seat):
-            return False
         return roll_wins(s, T, seat, c, shoe_sums(s, T, seat, -1))
     if ctx == L.CTX_AFTER_ROLL:
-        if seat != s[L.G_ACTIVE] or not near_win(s, T, seat) or others_may_shoe(s, T, seat):
-            return False
         ch = s[L.G_MOVE_CHOICE]
         if kind == L.A_DONE:
             now = ch
@@ -280,10 +322,10 @@ def option_wins(s, T, seat, ctx, c):
         now = L.A_MOVE * OPB + (ch % OPB if ch // OPB == L.A_MOVE else 0) + extra
         return roll_wins(s, T, seat, now, shoe_sums(s, T, seat, arg))
     if ctx == L.CTX_FORK:
-        return near_win(s, T, seat) and reach_wins(s, T, seat, arg, s[L.G_WALK_LEFT], s[L.G_WALK_CARD])
+        return reach_wins(s, T, seat, arg, s[L.G_WALK_LEFT], s[L.G_WALK_CARD])
     if ctx == L.CTX_WARP:
         # a warp stops the pawn on a Warp square, with no effect (QM-SQUARE-08)
-        return kind == L.A_NO_WARP and near_win(s, T, seat) and \
+        return kind == L.A_NO_WARP and \
             reach_wins(s, T, seat, s[b + L.P_POS], s[L.G_WALK_LEFT], s[L.G_WALK_CARD])
     if ctx == L.CTX_BEFORE_ROLL or ctx == L.CTX_AFTER_MOVE:
         if kind != L.A_PLAY:
@@ -318,8 +360,10 @@ def option_wins(s, T, seat, ctx, c):
 @kernel
 def winning_choice(s, T, legal, n, seat, ctx):
     """The first of ``legal[:n]`` that wins at once (option_wins), or -1."""
+    if not may_win(s, T, seat, ctx):
+        return -1
     for i in range(n):
-        if option_wins(s, T, seat, ctx, legal[i]):
+        if _option_wins(s, T, seat, ctx, legal[i]):
             return legal[i]
     return -1
 
@@ -335,9 +379,12 @@ def declined_win(s, T, legal, n, seat, ctx, c):
         ctx == L.CTX_DEFEND
     if windows and c // OPB != L.A_DONE:
         return False
-    if option_wins(s, T, seat, ctx, c):
+    if not may_win(s, T, seat, ctx) or _option_wins(s, T, seat, ctx, c):
         return False
-    return winning_choice(s, T, legal, n, seat, ctx) >= 0
+    for i in range(n):
+        if _option_wins(s, T, seat, ctx, legal[i]):
+            return True
+    return False
 
 
 @kernel

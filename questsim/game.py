@@ -10,6 +10,7 @@ from simcore.jit import kernel, needs_nrt
 from simcore.rng import N_STREAMS, STREAM_SETUP, randint, seed_streams, shuffle
 from . import layout as L
 from . import tables as TB
+from .blunders import gain_bounds
 from .core import log, over, pb, roll
 from .hand import draw_item
 from .turn import take_turn
@@ -68,6 +69,7 @@ def setup(s, T, ev, rng, legal, pp, players, chars, policies, logging):
         s[b + L.P_ELIM_ROUND] = -1
         if T[TB.P_T_START_HOME]:
             s[b + L.P_CASTLES] = 1 << T[TB.O_SQ_CASTLE + s[b + L.P_POS]]
+    gain_bounds(s, T)   # for the blunder judge, once the races are seated
     s[L.G_ITEM_N] = build_deck(s, T, rng, L.G_ITEM_DECK, T[TB.P_NIK], TB.O_ITEM, TB.IK, L.MAX_ITEM_CARDS)
     s[L.G_EVENT_N] = build_deck(s, T, rng, L.G_EVENT_DECK, T[TB.P_NEK], TB.O_EVENT, TB.EK, L.MAX_EVENT_CARDS)
     log(s, ev, L.EV_SETUP, -1, players, 0, 0, 0)

@@ -167,6 +167,9 @@ BL_NAMES = tuple(n for n, _what in BLUNDERS)
 NBL = len(BL_NAMES)
 BL_DECLINED_WIN, BL_ATTACK_INTO_BLOCK, BL_FREE_DEFENCE_DECLINED = range(NBL)
 G_BL = _take(NBL)
+# the most Hp any castle (G_BL_GAIN) or any card or ability (+ 1) surely
+# gives, for any race: the blunder judge's cheap test that no choice can win
+G_BL_GAIN = _take(2)
 
 # seat blocks
 P_CHAR, P_RACE, P_HP, P_POS, P_ALIVE, P_CASTLES, P_HAND_N, P_MP, P_OUT, P_POLICY, P_TURNPOS, P_DUELS, \
