@@ -79,7 +79,7 @@ def test_dataset_metadata(tmp_path, reference):
     assert run["command"] == "mournesim simulate test"
     assert {c["policy"] for c in run["cells"]} == {"random", "greedy"}
     greedy = next(c for c in run["cells"] if c["policy"] == "greedy")
-    assert greedy["param_names"] == ["risk", "charm_weight", "talisman"] and len(greedy["params"]) == 3
+    assert greedy["param_names"] == ["risk", "charm_weight", "talisman", "blunders"] and len(greedy["params"]) == 4
     assert len(store.parts(out)) == 16
     import json
     import pyarrow.parquet as pq
