@@ -58,6 +58,7 @@ def combat_winnable(s, T, legal, k, faces, levels, n, rolled, ability, bonus, ta
     # extra dice: the unlocked levels not yet rolled, highest first
     top = 3 if T[TB.P_T_EXTRA_DIE_ANY] == 1 else s[L.G_POOL] - 1
     ne = 0
+    spare = 0   # the extra dice's levels, as bits
     for lv in range(top, -1, -1):
         if ne >= extra:
             break
@@ -66,6 +67,7 @@ def combat_winnable(s, T, legal, k, faces, levels, n, rolled, ability, bonus, ta
             if levels[j] == lv:
                 used = True
         if not used:
+            spare |= 1 << lv
             ne += 1
     if changes == 0 and ne == 0:
         # the common window: only bonuses on offer, so the roll as it stands
@@ -74,14 +76,8 @@ def combat_winnable(s, T, legal, k, faces, levels, n, rolled, ability, bonus, ta
         return win and not (n > rolled and fumbled(T, faces, rolled, defending))
     lv_extra = np.full(4, -1, np.int64)
     k2 = 0
-    for lv in range(top, -1, -1):
-        if k2 >= ne:
-            break
-        used = False
-        for j in range(n):
-            if levels[j] == lv:
-                used = True
-        if not used:
+    for lv in range(3, -1, -1):
+        if (spare >> lv) & 1:
             lv_extra[k2] = lv
             k2 += 1
     m = n + ne

@@ -88,6 +88,7 @@ def combat_gain(T, start, count, race):
 
 @kernel
 def castle_count(T, mask):
+    """Castles in a landed-castles bit mask."""
     k = 0
     for i in range(T[TB.P_NCASTLES]):
         k += (mask >> i) & 1

@@ -8,7 +8,7 @@ import numpy as np
 from simcore.jit import inlined, kernel
 from . import layout as L
 from . import tables as TB
-from .blunders import declined_win, free_defence, into_block
+from .blunders import castle_count, declined_win, free_defence, into_block
 from .core import OPB, add_legal, ask, log, over, pb, race_ok, roll
 from .hand import discard_choice, draw_item, remove_card, to_used
 from .life import gain_hp, lose_hp
@@ -208,15 +208,6 @@ def count_target(s, T, legal, n, att, dfn):
     s[L.G_DEC + L.DEC_TARGET_LOWEST_HP] += lowest
     s[L.G_DEC + L.DEC_TARGET_HIGHEST_HP] += highest
     s[L.G_DEC + L.DEC_TARGET_KILLABLE] += hp <= T[TB.O_CHAR + s[pb(att) + L.P_CHAR] * TB.CH + TB.C_AT]
-
-
-@kernel
-def castle_count(T, mask):
-    """Castles in a landed-castles bit mask."""
-    k = 0
-    for i in range(T[TB.P_NCASTLES]):
-        k += (mask >> i) & 1
-    return k
 
 
 @inlined
