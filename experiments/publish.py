@@ -70,13 +70,21 @@ ROOT = Path(__file__).resolve().parents[1]
 MANIFEST = "experiments/results/published.json"
 ROOT_MARK = ".publish-root"      # written into a --root directory before anything else
 FULL = dict(mq_grid=50_000, qm_grid=50_000, mq_ladder=100_000, qm_ladder=100_000, experiment=None,
-            notebooks=None, mq_parts=20_000, mq_ablation=5_000, mq_rollout=600)
+            notebooks=None, mq_parts=20_000, mq_ablation=5_000, mq_rollout=600, mq_expert=2_000, mq_budget=300,
+            qm_expert=2_000, qm_budget=400)
 QUICK = dict(mq_grid=60, qm_grid=60, mq_ladder=100, qm_ladder=100, experiment=20, mq_parts=40, mq_ablation=20,
-             mq_rollout=2,
+             mq_rollout=2, mq_expert=2, mq_budget=2, qm_expert=4, qm_budget=4,
              notebooks={"mournequest-balance": "GAMES = 60", "questmaster-balance": "GAMES = 200",
                         "what-if": "GAMES = 150"})
 
 QUICK_BUDGET = 8          # --quick: a policy_tune's evaluations
+
+# the expert's budget curves: budgets (multiples of the default) and, for
+# MourneQuest, the cells (levels x player counts) they are measured in
+BUDGETS = (1, 2, 4, 8)
+MQ_BUDGET_CELLS = ("medium,hard", "4,1")
+QM_BUDGETS = (1, 2, 4)
+QM_BUDGET_PLAYERS = "2,4,6"
 
 # Quest Master's ladder: seat 1 played by each (the v2 players are the same
 # policies with their issue-15 parts off, so old and new stand side by side)
@@ -103,7 +111,9 @@ def _ladders(n) -> dict:
     """The ladders at counts ``n``: artefact -> what makes it (script and
     arguments for the MourneQuest ones) and what defines it (games, seed,
     policies and, in ``sidecar``, further values its JSON sidecar records)."""
-    mq = "docs/mournequest/examples/"
+    mq, qm = "docs/mournequest/examples/", "docs/questmaster/examples/"
+    mq_budget = ",".join(["planner"] + [f"expert@{b}" for b in BUDGETS])
+    qm_budget = ",".join(["planner"] + [f"expert@{b}" for b in QM_BUDGETS])
     return {
         "experiments/results/mq-ladder/ladder.csv": dict(
             package="mournesim", script=mq + "ladder.py", games=n["mq_ladder"], seed=1,   # the script's default seed
@@ -114,6 +124,24 @@ def _ladders(n) -> dict:
             sidecar=dict(search_games=n["mq_rollout"]),
             args=["--games", str(n["mq_rollout"]), "--search-games", str(n["mq_rollout"]), "--players", "4",
                   "--policies", "planner,rollout"]),
+        "experiments/results/mq-expert/ladder.csv": dict(
+            package="mournesim", script=mq + "ladder.py", games=n["mq_expert"], seed=1, policies="planner,expert",
+            sidecar=dict(search_games=n["mq_expert"]),
+            args=["--games", str(n["mq_expert"]), "--search-games", str(n["mq_expert"]), "--players", "1,2,3,4",
+                  "--policies", "planner,expert"]),
+        "experiments/results/mq-expert/budget.csv": dict(
+            package="mournesim", script=mq + "ladder.py", games=n["mq_budget"], seed=1, policies=mq_budget,
+            sidecar=dict(search_games=n["mq_budget"]),
+            args=["--games", str(n["mq_budget"]), "--search-games", str(n["mq_budget"]),
+                  "--levels", MQ_BUDGET_CELLS[0], "--players", MQ_BUDGET_CELLS[1], "--policies", mq_budget]),
+        "experiments/results/qm-expert/ladder.csv": dict(
+            package="questsim", script=qm + "qm_rollout.py", games=n["qm_expert"], seed=21, policies="planner,expert",
+            sidecar={}, args=["--games", str(n["qm_expert"]), "--players", "2,3,4,5,6", "--policies", "planner,expert",
+                              "--seed", "21"]),
+        "experiments/results/qm-expert/budget.csv": dict(
+            package="questsim", script=qm + "qm_rollout.py", games=n["qm_budget"], seed=21, policies=qm_budget,
+            sidecar={}, args=["--games", str(n["qm_budget"]), "--players", QM_BUDGET_PLAYERS, "--policies", qm_budget,
+                              "--seed", "21"]),
         "experiments/results/mq-planner/planner-parts.csv": dict(
             package="mournesim", script=mq + "planner_parts.py", games=n["mq_parts"], seed=15,
             policies="planner arms, greedy, greedy v2", sidecar=dict(ablation_games=n["mq_ablation"]),
@@ -344,21 +372,21 @@ def step_ladders(ctx):
     (seat 1 played by each policy, the others by greedy, at 2-6 players)."""
     entries = {}
     for rel, spec in _ladders(ctx.n).items():
-        entries.update(_mq_script(ctx, rel, spec) if "script" in spec else _qm_ladder(ctx, rel, spec))
+        entries.update(_script(ctx, rel, spec) if "script" in spec else _qm_ladder(ctx, rel, spec))
     return entries
 
 
-def _mq_script(ctx, rel, spec):
-    """Run one of the MourneQuest example scripts into ``rel`` unless its
+def _script(ctx, rel, spec):
+    """Run one of the games' example scripts into ``rel`` unless its
     sidecar says it is current. The script writes its table and then its
     sidecar (the digest of the table in it: simcore.outdir.write_files);
     the sidecar then gets the command as a reader runs it, and the stamp is
     written last."""
     from simcore import atomic
     out = ctx.path(rel)
-    ruleset = ctx.rulesets.get("mournesim")
+    ruleset = ctx.rulesets.get(spec["package"])
     meta = out.with_suffix(".json")
-    if not _current(ctx, out, "mournesim", ruleset, spec):
+    if not _current(ctx, out, spec["package"], ruleset, spec):
         cmd = [sys.executable, str(ROOT / spec["script"])] + spec["args"] + ["--out", str(out)] + \
             (["--ruleset", ruleset] if ruleset else [])
         if ctx.workers:

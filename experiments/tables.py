@@ -278,6 +278,104 @@ def mq_rollout(root: Path) -> str:
             + "\n".join(lines))
 
 
+def _diff(d, h) -> str:
+    """A paired difference with its 95% half-width, bold when the interval leaves out zero."""
+    t = f"{d:+.3f} ± {h:.3f}"
+    return f"**{t}**" if abs(d) > h else t
+
+
+def _result(root: Path, rel: str):
+    """An example script's table and its JSON sidecar."""
+    import json
+    f = root / "experiments" / "results" / rel
+    return pd.read_csv(f), json.loads(f.with_suffix(".json").read_text())
+
+
+def mq_expert(root: Path) -> str:
+    """The expert against the planner on the same games in every cell, and
+    whether it beats it where the planner wins less than 95%."""
+    df, meta = _result(root, "mq-expert/ladder.csv")
+    lines = ["| level | players | planner (same games) | expert | paired difference expert − planner | "
+             "planner below 95%: expert above it? |", "|---|---|---|---|---|---|"]
+    need = met = 0
+    for lv in ("easy", "medium", "hard"):
+        for p in sorted(set(df.players)):
+            c = df[(df.level == lv) & (df.players == p)].set_index("policy")
+            e, pl = c.loc["expert"], c.loc["planner"]
+            required = pl.win_rate < 0.95
+            ok = e.paired_diff - e.paired_half > 0
+            need, met = need + required, met + (required and ok)
+            lines.append(f"| {lv} | {_who(p)} | {pl.win_rate:.3f} [{pl.low:.3f}, {pl.high:.3f}] | "
+                         f"{e.win_rate:.3f} [{e.low:.3f}, {e.high:.3f}] | {_diff(e.paired_diff, e.paired_half)} | "
+                         f"{('yes' if ok else 'not shown') if required else '(planner ≥ 95%)'} |")
+    speed = ", ".join(f"{_who(p)} {df[(df.policy == 'expert') & (df.players == p)].games_per_s.mean():,.1f}"
+                      for p in sorted(set(df.players)))
+    return (f"**{int(df.games.min()):,} games per cell**, games 0 … N−1 of seed {meta['seed']} for both (paired); "
+            f"bold where the 95% interval leaves out zero. The expert is above the planner with an interval "
+            f"above zero in **{met} of the {need} cells** where the planner wins less than 95%. Made by "
+            f"{_stamp(meta)}: `{meta['command']}`. The expert's games per second of one worker (mean over the "
+            f"levels; two workers shared the machine): {speed}.\n\n" + "\n".join(lines))
+
+
+def _budget_rows(df, cells, label):
+    """Rows of a budget curve: each cell's planner, then each budget against
+    the planner and against the budget before it, with its speed."""
+    lines = []
+    for key, name in cells:
+        c = df[key].set_index("policy")
+        lines.append(f"| {name} | planner | {c.loc['planner', 'win_rate']:.3f} | | | "
+                     f"{c.loc['planner', 'games_per_s']:,.0f} |")
+        for pol in [q for q in c.index if q.startswith("expert@")]:
+            r = c.loc[pol]
+            step = _diff(r.step_diff, r.step_half) if "step_diff" in c and pd.notna(r.get("step_diff")) else "–"
+            lines.append(f"| {name} | {label} {pol.partition('@')[2]} | {r.win_rate:.3f} | "
+                         f"{_diff(r.paired_diff, r.paired_half)} | {step} | {r.games_per_s:,.1f} |")
+    return lines
+
+
+def mq_expert_budget(root: Path) -> str:
+    """The expert's strength against its budget (1x, 2x, 4x, 8x the default)."""
+    df, meta = _result(root, "mq-expert/budget.csv")
+    cells = [((df.level == lv) & (df.players == p), f"{lv} {_who(p)}")
+             for lv in ("medium", "hard") for p in (4, 1) if ((df.level == lv) & (df.players == p)).any()]
+    head = ["| cell | player | win rate | against the planner | what the doubling adds | games/s (one worker) |",
+            "|---|---|---|---|---|---|"]
+    return (f"**{int(df.games.min()):,} games per cell**, the same games for every budget (seed {meta['seed']}); "
+            f"each budget against the planner and against the budget before it (paired), bold where the 95% "
+            f"interval leaves out zero. Made by {_stamp(meta)}: `{meta['command']}`.\n\n"
+            + "\n".join(head + _budget_rows(df, cells, "expert, budget")))
+
+
+def qm_expert(root: Path) -> str:
+    """Quest Master: seat 0 played by the expert or the planner among planners, same games."""
+    df, meta = _result(root, "qm-expert/ladder.csv")
+    lines = ["| players | fair share | planner in seat 0 | expert in seat 0 | paired difference expert − planner | "
+             "expert games/s |", "|---|---|---|---|---|---|"]
+    need = met = 0
+    for p, g in df.groupby("players"):
+        g = g.set_index("policy")
+        e = g.loc["expert"]
+        need, met = need + 1, met + (e.paired_diff - e.paired_half > 0)
+        lines.append(f"| {p} | {1 / p:.3f} | {g.loc['planner', 'win_rate']:.3f} | {e.win_rate:.3f} | "
+                     f"{_diff(e.paired_diff, e.paired_half)} | {e.games_per_s:,.1f} |")
+    return (f"**{int(df.games.min()):,} games per table size**, games 0 … N−1 of seed {meta['seed']}, every other "
+            f"seat the planner (paired: the same characters, seats and decks); bold where the 95% interval leaves "
+            f"out zero. The expert is above the planner with an interval above zero at **{met} of {need}** table "
+            f"sizes. Made by {_stamp(meta)}: `{meta['command']}`.\n\n" + "\n".join(lines))
+
+
+def qm_expert_budget(root: Path) -> str:
+    """Quest Master: the expert's strength in seat 0 against its budget."""
+    df, meta = _result(root, "qm-expert/budget.csv")
+    cells = [(df.players == p, f"{p} players") for p in sorted(set(df.players))]
+    head = ["| table | seat 0 | win rate | against the planner | what the doubling adds | games/s (one worker) |",
+            "|---|---|---|---|---|---|"]
+    return (f"**{int(df.games.min()):,} games per table size**, the same games for every budget (seed "
+            f"{meta['seed']}), every other seat the planner; paired differences, bold where the 95% interval "
+            f"leaves out zero. Made by {_stamp(meta)}: `{meta['command']}`.\n\n"
+            + "\n".join(head + _budget_rows(df, cells, "expert, budget")))
+
+
 # block name -> (the Markdown file it sits in, the function that writes it)
 MQ, QM, COMMON = "docs/mournequest", "docs/questmaster", "docs/common"
 BLOCKS = {"readings": (f"{MQ}/rulings.md", readings),
@@ -290,7 +388,11 @@ BLOCKS = {"readings": (f"{MQ}/rulings.md", readings),
           "qm-blunders": (f"{QM}/policies.md", qm_blunders),
           "mq-planner-change": (f"{MQ}/policies.md", mq_planner_change),
           "mq-planner-parts": (f"{MQ}/policies.md", mq_planner_parts),
-          "mq-rollout": (f"{MQ}/policies.md", mq_rollout)}
+          "mq-rollout": (f"{MQ}/policies.md", mq_rollout),
+          "mq-expert": (f"{MQ}/policies.md", mq_expert),
+          "mq-expert-budget": (f"{MQ}/policies.md", mq_expert_budget),
+          "qm-expert": (f"{QM}/policies.md", qm_expert),
+          "qm-expert-budget": (f"{QM}/policies.md", qm_expert_budget)}
 # the balance study (docs/common/balance.md, with one page per game): experiments/balance.py
 BLOCKS.update({f"bal-{name.replace('_', '-')}": (f"{where}/balance.md", fn) for where, name, fn in (
     (COMMON, "stamp", balance.stamp), (MQ, "mq_levels", balance.mq_levels), (MQ, "mq_heroes", balance.mq_heroes),

@@ -24,14 +24,16 @@ from simcore import jitcache as _jitcache
 #      no reaction on a roll nothing on offer can win, no charm found by a
 #      Skill discarded that turn, no move straight back; the planner's Granite
 #      carrier rebuilds a damaged section in reach before taking a post
-BEHAVIOUR_VERSION = 6
+#   7  the expert search player (expert.py); every other policy's games
+#      unchanged (rollout's searches share its code now, same games)
+BEHAVIOUR_VERSION = 7
 
 # The engine's source files. numba checks a cached kernel only against its own
 # file, so the guard clears every cached kernel when any of these (or simcore's
 # kernels) changes, and a plug-in's entry point is keyed on them (plugins.py).
 ENGINE_SOURCES = ("layout.py", "tables.py", "core.py", "audit.py", "odds.py", "scores.py", "plan.py", "plan_parts.py",
                   "policies.py", "entries.py", "effects.py", "combat.py", "enemies.py", "final.py", "rules.py",
-                  "game.py", "rollout.py")
+                  "game.py", "rollout.py", "expert.py")
 
 _here = _Path(__file__).parent
 _jitcache.guard_engine(_here, ENGINE_SOURCES)

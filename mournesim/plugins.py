@@ -64,6 +64,8 @@ RANGES = {
     "progress": (0.0, 1.0),
     "confidence": (0.0, 100.0),
     "deep": (0.0, 1.0),                 # a switch: search decisions inside a turn too, by replay
+    # expert
+    "budget": (0.5, 64.0),              # futures per decision: 2x budget first, at most 8x budget
 }
 
 
@@ -72,11 +74,15 @@ ARG_SPEC = policies.ARG_SPEC   # a plug-in's arguments, in the order decide() pa
 
 
 def _shipped(registry):
-    """The search policy ships as a plug-in: it runs the engine on sampled
-    futures, so it cannot be compiled into the engine it calls (rollout.py)."""
+    """The search policies ship as plug-ins: they run the engine on sampled
+    futures, so they cannot be compiled into the engine they call (rollout.py,
+    expert.py)."""
     from . import rollout
     registry.register("rollout", rollout.choose, rollout.PARAMS, rollout.DESCRIPTION, batch=50,
                       ranges={k: RANGES[k] for k in rollout.PARAMS}, scratch=rollout.SCRATCH, uses=("planner",))
+    from . import expert
+    registry.register("expert", expert.choose, expert.PARAMS, expert.DESCRIPTION, batch=20,
+                      ranges={k: RANGES[k] for k in expert.PARAMS}, scratch=expert.SCRATCH, uses=("planner",))
 
 
 REGISTRY = PolicyRegistry("mournesim", BUILTIN_POLICIES, _DESCRIPTIONS, RANGES, ARG_SPEC,

@@ -1,7 +1,7 @@
 """MourneQuest reference games for the golden test (``simcore.golden``).
 
 Every built-in policy at every level and player count, cells with every
-ruleset toggle flipped, and the rollout search: if any of these games
+ruleset toggle flipped, and the rollout and expert searches: if any of these games
 changes, play has changed, and ``BEHAVIOUR_VERSION`` must say so.
 """
 from __future__ import annotations
@@ -27,5 +27,6 @@ def games():
         for p in (1, 4):
             out[f"{pol}/hard/{p}p/toggles-flipped"] = run_games(flipped, Config(level="hard", players=p, policy=pol),
                                                                 SEED, 0, GAMES)
-    out["rollout/medium/4p"] = run_games(rules, Config(level="medium", players=4, policy="rollout"), SEED, 0, 2)
+    for pol in ("rollout", "expert"):
+        out[f"{pol}/medium/4p"] = run_games(rules, Config(level="medium", players=4, policy=pol), SEED, 0, 2)
     return L.RESULT_COLUMNS, out

@@ -113,7 +113,7 @@ def choose(s, T, legal, n, rng, pp, h):
         # planner's entry point for the copies to call, so no search
         return planner(s, T, legal, n, rng, pp, h)
     if search.scripted(pp, BASE):
-        return scripted_answer(s, legal, n, rng, pp)
+        return scripted_answer(s, legal, n, rng, pp, BASE)
     if resumable:
         search.remember_resumable(pp, BASE, s, rng, h)
     ch = pick(s, T, legal, n, rng, pp, h, resumable)
@@ -134,10 +134,27 @@ def pick(s, T, legal, n, rng, pp, h, resumable):
         if pp[W_DEEP] == 0 or not search.can_replay(pp, BASE, s, L.G_ROUND):
             return planner(s, T, legal, n, rng, pp, h)
         return search_replayed(s, T, legal, n, rng, pp, h, width, samples)
+    k = min(width, n)
+    cand = turn_candidates(s, T, legal, n, rng, pp, h, k)
+    vals = np.zeros((k, samples), np.float64)
+    s2 = np.empty_like(s)
+    rng2 = np.empty(N_STREAMS * 4, np.uint64)
+    legal2 = np.empty_like(legal)
+    pp2 = planner_plays(pp)
+    for m in range(samples):
+        sub = next_u64(rng, STREAM_POLICY)
+        for j in range(k):
+            resume(s, T, s2, rng2, legal2, pp2, h, cand[j], sub, m)
+            vals[j, m] = value(s2, T, pp[W_PROGRESS])
+    return cand[best_of(vals, pp[W_CONFIDENCE])]
+
+
+@needs_nrt
+def turn_candidates(s, T, legal, n, rng, pp, h, k):
+    """The planner's ``k`` best-scored turn actions, best first (ties in
+    legal order)."""
     scores = np.empty(n, np.float64)
     best_scored_mode(s, T, legal, n, rng, pp, h, plan_goal(s, T, h, pp), True, scores)
-    # the planner's best few, best first (ties in legal order)
-    k = min(width, n)
     cand = np.empty(k, np.int32)      # legal codes, int32 as the engine passes them: one compile
     used = np.zeros(n, np.bool_)
     for j in range(k):
@@ -147,22 +164,20 @@ def pick(s, T, legal, n, rng, pp, h, resumable):
                 b = i
         used[b] = True
         cand[j] = legal[b]
-    vals = np.zeros((k, samples), np.float64)
-    s2 = np.empty_like(s)
-    rng2 = np.empty(N_STREAMS * 4, np.uint64)
-    legal2 = np.empty_like(legal)
-    pp2 = planner_plays(pp)
-    for m in range(samples):
-        sub = next_u64(rng, STREAM_POLICY)
-        for j in range(k):
-            s2[:] = s
-            s2[L.G_POLICY] = POLICY_PLANNER
-            s2[L.G_LOG] = 0
-            seed_streams(sub, m, rng2)
-            forget_hidden(s2, rng2)
-            continuation(s2, T, rng2, legal2, pp2, h, cand[j])
-            vals[j, m] = value(s2, T, pp[W_PROGRESS])
-    return cand[best_of(vals, pp[W_CONFIDENCE])]
+    return cand
+
+
+@needs_nrt
+def resume(s, T, s2, rng2, legal2, pp2, h, c, sub, m):
+    """Sample ``m`` of ``sub``: a copy of the game at hero ``h``'s turn
+    decision, its hidden order forgotten and its streams re-seeded, played
+    from action ``c`` to the end, the planner playing (``pp2``)."""
+    s2[:] = s
+    s2[L.G_POLICY] = POLICY_PLANNER
+    s2[L.G_LOG] = 0
+    seed_streams(sub, m, rng2)
+    forget_hidden(s2, rng2)
+    continuation(s2, T, rng2, legal2, pp2, h, c)
 
 
 @needs_nrt
@@ -171,44 +186,59 @@ def search_replayed(s, T, legal, n, rng, pp, h, width, samples):
     each candidate is tried on copies that replay the game from the last turn
     decision to this one (simcore.search). The planner's answer first, then
     the other legal choices in order, ``width`` in all."""
-    base = planner(s, T, legal, n, rng, pp, h)
     pp2 = np.empty_like(pp)
-    search.script_for(pp, pp2, BASE, s, legal, n)
     s2 = np.empty_like(s)
+    cand, reached = replayed_candidates(s, T, legal, n, rng, pp, pp2, s2, h, width, BASE)
+    if not reached:
+        return cand[0]
+    k = cand.shape[0]
     rng2 = np.empty(N_STREAMS * 4, np.uint64)
     legal2 = np.empty_like(legal)
-    # first check that the replay reaches this decision, drawing nothing from
-    # the real game's streams: if not, the planner's answer, as without a search
-    # (the arguments typed as in the calls below: numba compiles once per types)
-    replay(s2, T, rng2, legal2, pp2, np.int32(-1), np.uint64(0), np.int64(0))
-    failed = search.replay_status(pp2, BASE) != search.MATCHED
-    search.count(pp, BASE, failed)
-    if failed:
-        return base
-    k = min(width, n)
-    cand = np.empty(k, np.int32)
-    cand[0] = base
-    j = 1
-    for i in range(n):
-        if j < k and legal[i] != base:
-            cand[j] = legal[i]
-            j += 1
     vals = np.zeros((k, samples), np.float64)
     last = pp.shape[0] - 1
     for m in range(samples):
         sub = next_u64(rng, STREAM_POLICY)
         for j in range(k):
             pp2[last] = pp[last]      # this entry point answers the script (scripted_answer)
-            replay(s2, T, rng2, legal2, pp2, cand[j], sub, m)
+            replay(s2, T, rng2, legal2, pp2, cand[j], sub, m, BASE)
             vals[j, m] = value(s2, T, pp[W_PROGRESS])
     return cand[best_of(vals, pp[W_CONFIDENCE])]
 
 
 @needs_nrt
-def replay(s2, T, rng2, legal2, pp2, cand, sub, m):
+def replayed_candidates(s, T, legal, n, rng, pp, pp2, s2, h, width, base):
+    """The answers to try at a decision inside a turn: the planner's first,
+    then the other legal ones in order, ``width`` in all, and whether the
+    replay from the last turn decision reaches this one (if not, the planner's
+    answer alone, and nothing is drawn from the real game's streams, as
+    without a search).
+    Leaves ``pp2`` the copies' script (simcore.search; ``base``: where the
+    search's memory starts in ``pp``)."""
+    first = planner(s, T, legal, n, rng, pp, h)
+    search.script_for(pp, pp2, base, s, legal, n)
+    rng2 = np.empty(N_STREAMS * 4, np.uint64)
+    legal2 = np.empty_like(legal)
+    # (the arguments typed as in the calls that play candidates: numba compiles once per types)
+    replay(s2, T, rng2, legal2, pp2, np.int32(-1), np.uint64(0), np.int64(0), base)
+    failed = search.replay_status(pp2, base) != search.MATCHED
+    search.count(pp, base, failed)
+    k = 1 if failed else min(width, n)
+    cand = np.empty(k, np.int32)
+    cand[0] = first
+    j = 1
+    for i in range(n):
+        if j < k and legal[i] != first:
+            cand[j] = legal[i]
+            j += 1
+    return cand, not failed
+
+
+@needs_nrt
+def replay(s2, T, rng2, legal2, pp2, cand, sub, m, base):
     """Play a copy from the snapshot to the decision searched, answer ``cand``
-    there (-1: stop there) and play on to the end of the game."""
-    who, ch = search.start_copy(pp2, BASE, s2, rng2, cand, sub, m)
+    there (-1: stop there) and play on to the end of the game (``base``: where
+    the search's memory starts in ``pp2``)."""
+    who, ch = search.start_copy(pp2, base, s2, rng2, cand, sub, m)
     s2[L.G_LOG] = 0
     continuation(s2, T, rng2, legal2, pp2, who, ch)
 
@@ -224,12 +254,12 @@ def planner_plays(pp):
 
 
 @njit(cache=True)
-def scripted_answer(s, legal, n, rng, pp):
+def scripted_answer(s, legal, n, rng, pp, base):
     """A replaying copy's answer: the game's own answers up to the decision
     searched, then the candidate on re-seeded streams and reshuffled decks,
     the planner playing on; a copy that is only checked, or that is not where
     the game was, ends there."""
-    ch, done = search.next_scripted(pp, BASE, s, legal, n, rng, SKIP)
+    ch, done = search.next_scripted(pp, base, s, legal, n, rng, SKIP)
     if not done:
         return ch
     s[L.G_POLICY] = POLICY_PLANNER

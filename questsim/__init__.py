@@ -26,14 +26,16 @@ from simcore import jitcache as _jitcache
 #      (they turned down a sure fifth castle about twice in 100 games) and
 #      add no At-only attack card into a sure block (the Ghost's Vanish with
 #      Mp of no other use); the v2 players unchanged
-BEHAVIOUR_VERSION = 5
+#   6  the expert search player (expert.py); every other policy's games
+#      unchanged (rollout's searches share its code now, same games)
+BEHAVIOUR_VERSION = 6
 
 # The engine's source files. numba checks a cached kernel only against its own
 # file, so the guard clears every cached kernel when any of these (or simcore's
 # kernels) changes, and a plug-in's entry point is keyed on them (plugins.py).
 # (engine.py only gathers names from the rule modules: it holds no kernel.)
 ENGINE_SOURCES = ("layout.py", "tables.py", "blunders.py", "scores.py", "policies.py", "entries.py", "core.py",
-                  "hand.py", "life.py", "combat.py", "movement.py", "effects.py", "turn.py", "game.py", "rollout.py")
+                  "hand.py", "life.py", "combat.py", "movement.py", "effects.py", "turn.py", "game.py", "rollout.py", "expert.py")
 
 _here = _Path(__file__).parent
 _jitcache.guard_engine(_here, ENGINE_SOURCES)

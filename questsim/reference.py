@@ -1,7 +1,7 @@
 """Quest Master reference games for the golden test (``simcore.golden``).
 
 Every built-in policy at every player count, a mixed table, cells with every
-ruleset toggle flipped, and the rollout search: if any of these games
+ruleset toggle flipped, and the rollout and expert searches: if any of these games
 changes, play has changed, and ``BEHAVIOUR_VERSION`` must say so.
 """
 from __future__ import annotations
@@ -28,5 +28,6 @@ def games():
     for pol in ("greedy", "planner"):
         for p in (2, 6):
             out[f"{pol}/{p}p/toggles-flipped"] = run_games(flipped, Config(p, (), (pol,)), SEED, 0, GAMES)
-    out["rollout/4p"] = run_games(rules, Config(4, (), ("rollout", "greedy", "greedy", "greedy")), SEED, 0, 2)
+    for pol in ("rollout", "expert"):
+        out[f"{pol}/4p"] = run_games(rules, Config(4, (), (pol, "greedy", "greedy", "greedy")), SEED, 0, 2)
     return L.RESULT_COLUMNS, out

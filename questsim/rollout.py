@@ -101,7 +101,7 @@ def choose(s, T, legal, n, rng, pp, seat):
         # planner's entry point for the copies to call, so no search
         return planner(s, T, legal, n, rng, pp, seat)
     if search.scripted(pp, BASE):
-        return scripted_answer(s, legal, n, rng, pp, seat)
+        return scripted_answer(s, legal, n, rng, pp, seat, BASE)
     if resumable:
         search.remember_resumable(pp, BASE, s, rng, seat)
     c = pick(s, T, legal, n, rng, pp, seat, resumable)
@@ -127,11 +127,7 @@ def pick(s, T, legal, n, rng, pp, seat, resumable):
     legal2 = np.zeros(L.MAX_LEGAL, np.int32)
     ev2 = np.zeros((1, L.EV_COLS), np.int32)
     snaps2 = np.zeros((1, L.STATE_SIZE), np.int32)     # logging is off: never written
-    # every seat the planner, through its entry point (uses: just before this policy's own)
-    pp2 = np.zeros((L.MAX_PLAYERS, L.MAX_PARAMS + 1))
-    for p in range(L.MAX_PLAYERS):
-        pp2[p, :NP] = pp[:NP]
-        pp2[p, L.MAX_PARAMS] = pp[pp.shape[0] - 2]
+    pp2 = planner_rows(pp, NP)
     vals = np.zeros((n, samples))
     for m in range(samples):
         seed = next_u64(rng, STREAM_POLICY)
@@ -154,52 +150,78 @@ def search_replayed(s, T, legal, n, rng, pp, seat, samples, base):
     """Search a decision other than movement: every legal option tried on
     copies that replay the game from the seat's last movement choice to
     this decision (simcore.search)."""
+    s2 = np.empty_like(s)
+    rng2 = np.zeros(N_STREAMS * 4, np.uint64)
+    legal2 = np.zeros(L.MAX_LEGAL, np.int32)
+    ev2 = np.zeros((1, L.EV_COLS), np.int32)
+    snaps2 = np.zeros((1, L.STATE_SIZE), np.int32)
+    pp3 = replay_rows(s, T, legal, n, pp, seat, BASE, s2, rng2, legal2, ev2, snaps2)
+    if pp3.shape[0] == 0:
+        return base
+    w = pp.shape[0]
+    vals = np.zeros((n, samples))
+    for m in range(samples):
+        sub = next_u64(rng, STREAM_POLICY)
+        for j in range(n):
+            pp3[seat, w - 1] = pp[w - 1]      # this entry point answers the script (scripted_answer)
+            replay(s2, T, rng2, legal2, ev2, snaps2, pp3, seat, legal[j], sub, m, BASE)
+            vals[j, m] = 1.0 if s2[L.G_WINNER] == seat else 0.0
+    return best_of(legal, n, vals, base, pp[CONFIDENCE])
+
+
+@njit(cache=True)
+def planner_rows(pp, np_planner):
+    """The copies' rows when every seat plays the planner: its parameters
+    (the first ``np_planner`` of ``pp``) and its entry point (``uses``: just
+    before this policy's own)."""
+    pp2 = np.zeros((L.MAX_PLAYERS, L.MAX_PARAMS + 1))
+    for p in range(L.MAX_PLAYERS):
+        pp2[p, :np_planner] = pp[:np_planner]
+        pp2[p, L.MAX_PARAMS] = pp[pp.shape[0] - 2]
+    return pp2
+
+
+@needs_nrt
+def replay_rows(s, T, legal, n, pp, seat, base, s2, rng2, legal2, ev2, snaps2):
+    """The rows of copies that replay the game from ``seat``'s last movement
+    choice to this decision (every seat its own policy, this seat in script
+    mode; simcore.search, ``base``: where the search's memory starts), or no
+    rows when the replay does not reach it (checked first, drawing nothing
+    from the real game's streams: the decision is then the planner's, as
+    without a search)."""
     w = pp.shape[0]
     pp3 = np.zeros((L.MAX_PLAYERS, w))
     for p in range(L.MAX_PLAYERS):
         o = TABLE + p * ROW
         pp3[p, :L.MAX_PARAMS] = pp[o:o + L.MAX_PARAMS]
         pp3[p, w - 1] = pp[o + L.MAX_PARAMS]
-    search.script_for(pp, pp3[seat], BASE, s, legal, n)
-    s2 = np.empty_like(s)
-    rng2 = np.zeros(N_STREAMS * 4, np.uint64)
-    legal2 = np.zeros(L.MAX_LEGAL, np.int32)
-    ev2 = np.zeros((1, L.EV_COLS), np.int32)
-    snaps2 = np.zeros((1, L.STATE_SIZE), np.int32)
-    # first check that the replay reaches this decision, drawing nothing from
-    # the real game's streams: if not, the planner's answer, as without a search
-    # (the arguments typed as in the calls below: numba compiles once per types)
-    replay(s2, T, rng2, legal2, ev2, snaps2, pp3, seat, np.int32(-1), np.uint64(0), np.int64(0))
-    failed = search.replay_status(pp3[seat], BASE) != search.MATCHED
-    search.count(pp, BASE, failed)
+    search.script_for(pp, pp3[seat], base, s, legal, n)
+    # (the arguments typed as in the calls that play candidates: numba compiles once per types)
+    replay(s2, T, rng2, legal2, ev2, snaps2, pp3, seat, np.int32(-1), np.uint64(0), np.int64(0), base)
+    failed = search.replay_status(pp3[seat], base) != search.MATCHED
+    search.count(pp, base, failed)
     if failed:
-        return base
-    vals = np.zeros((n, samples))
-    for m in range(samples):
-        sub = next_u64(rng, STREAM_POLICY)
-        for j in range(n):
-            pp3[seat, w - 1] = pp[w - 1]      # this entry point answers the script (scripted_answer)
-            replay(s2, T, rng2, legal2, ev2, snaps2, pp3, seat, legal[j], sub, m)
-            vals[j, m] = 1.0 if s2[L.G_WINNER] == seat else 0.0
-    return best_of(legal, n, vals, base, pp[CONFIDENCE])
+        return pp3[:0]
+    return pp3
 
 
 @needs_nrt
-def replay(s2, T, rng2, legal2, ev2, snaps2, pp3, seat, cand, sub, m):
+def replay(s2, T, rng2, legal2, ev2, snaps2, pp3, seat, cand, sub, m, base):
     """Play a copy from the seat's last movement choice to the decision
-    searched, answer ``cand`` there (-1: stop there) and play on to the end."""
-    who, c = search.start_copy(pp3[seat], BASE, s2, rng2, cand, sub, m)
+    searched, answer ``cand`` there (-1: stop there) and play on to the end
+    (``base``: where the search's memory starts in a row)."""
+    who, c = search.start_copy(pp3[seat], base, s2, rng2, cand, sub, m)
     s2[L.G_LOG] = 0
     play_on(s2, T, ev2, snaps2, rng2, legal2, pp3, who, c)
 
 
 @njit(cache=True)
-def scripted_answer(s, legal, n, rng, pp, seat):
+def scripted_answer(s, legal, n, rng, pp, seat, base):
     """A replaying copy's answer: the game's own answers up to the decision
     searched, then the candidate on re-seeded streams and reshuffled decks,
     the seat playing the planner on; a copy that is only checked, or that is
     not where the game was, ends there."""
-    c, done = search.next_scripted(pp, BASE, s, legal, n, rng, SKIP)
+    c, done = search.next_scripted(pp, base, s, legal, n, rng, SKIP)
     if not done:
         return c
     s[pb(seat) + L.P_POLICY] = POLICY_PLANNER

@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 
 # simcore's files that every game's engine compiles in
-CORE_SOURCES = ("rng.py", "jit.py", "fnptr.py", "search.py")   # search.py: compiled into rollout
+CORE_SOURCES = ("rng.py", "jit.py", "fnptr.py", "search.py", "race.py")   # search.py, race.py: compiled into the search policies
 
 
 def engine_sources(package_dir, names):

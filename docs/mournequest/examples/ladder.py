@@ -12,6 +12,12 @@ the decisions inside a turn too); with ``rollout`` beside it the paired
 difference is ``rollout_deep`` − ``rollout``:
 
     python docs/mournequest/examples/ladder.py --games 600 --search-games 600 --players 4 --policies rollout,rollout_deep
+
+``expert@B`` is the expert at budget B (``expert`` alone: its default); its
+paired difference is against the planner, so a budget curve is
+
+    python docs/mournequest/examples/ladder.py --search-games 400 --levels medium,hard --players 4,1 \
+        --policies planner,expert@1,expert@2,expert@4,expert@8 --games 400
 """
 import argparse
 import os
@@ -35,10 +41,15 @@ def cell(args):
     t = time.perf_counter()
     rules = sim.prepare(ruleset)
     params = ()
+    name = policy.removesuffix("_deep").partition("@")[0]
     if policy == "rollout_deep":
         info = plugins.get("rollout")
         params = tuple(1.0 if k == "deep" else v for k, v in zip(info.param_names, info.defaults))
-    config = sim.Config(level=level, players=players, policy=policy.removesuffix("_deep"), params=params)
+    if "@" in policy:
+        info = plugins.get(name)
+        budget = float(policy.partition("@")[2])
+        params = tuple(budget if k == "budget" else v for k, v in zip(info.param_names, info.defaults))
+    config = sim.Config(level=level, players=players, policy=name, params=params)
     rows = sim.run_games(rules, config, seed, first, n)
     from mournesim import layout as L
     wins = rows[:, L.RESULT_INDEX["outcome"]] == L.OUT_WIN
@@ -56,16 +67,17 @@ def main():
     ap.add_argument("--ruleset", default=None, help="ruleset TOML file (default: the shipped one)")
     ap.add_argument("--players", default="4,1", type=lambda t: [int(x) for x in t.split(",")],
                     help="player counts (default 4,1: four players and solo)")
+    ap.add_argument("--levels", default="easy,medium,hard", help="levels (default all three)")
     a = ap.parse_args()
     from simcore import outdir
     stamp_file = Path(a.out).with_suffix(".json")
     outdir.check_files_or_exit(stamp_file, [a.out], "ladder.py")     # before any game: never over a file of the user's
     jobs = []
     for policy in a.policies.split(","):
-        search = policy.startswith("rollout")
+        search = policy.startswith(("rollout", "expert"))
         n = a.search_games if search else a.games
         chunk = 200 if search else CHUNK
-        for level in ("easy", "medium", "hard"):
+        for level in a.levels.split(","):
             for players in a.players:
                 for first in range(0, n, chunk):
                     jobs.append((policy, level, players, a.seed, first, min(chunk, n - first), a.ruleset))
@@ -83,9 +95,9 @@ def main():
         rows.append(dict(policy=key[0], level=key[1], players=key[2], games=len(w), wins=int(w.sum()),
                          win_rate=w.mean(), low=lo, high=hi, games_per_s=len(w) / secs[key]))
     df = pd.DataFrame(rows)
-    # paired differences on the search's games: rollout - planner, rollout_deep - rollout
+    # paired differences on the search's games: rollout - planner, rollout_deep - rollout, expert - planner
     for key, parts in results.items():
-        base = {"rollout": "planner", "rollout_deep": "rollout"}.get(key[0])
+        base = "planner" if key[0].startswith("expert") else {"rollout": "planner", "rollout_deep": "rollout"}.get(key[0])
         if base is None or (base,) + key[1:] not in results:
             continue
         r = np.concatenate([parts[f] for f in sorted(parts)]).astype(float)
@@ -94,12 +106,23 @@ def main():
         m = (df.policy == key[0]) & (df.level == key[1]) & (df.players == key[2])
         df.loc[m, "paired_diff"] = d.mean()
         df.loc[m, "paired_half"] = 1.96 * d.std(ddof=1) / np.sqrt(len(d))
+    # a budget curve: each expert@B against the budget before it in --policies, on the same games
+    budgets = [p for p in a.policies.split(",") if p.startswith("expert@")]
+    for lower, higher in zip(budgets, budgets[1:]):
+        for lv in a.levels.split(","):
+            for players in a.players:
+                hi_, lo_ = (np.concatenate([results[(k, lv, players)][f] for f in sorted(results[(k, lv, players)])])
+                            .astype(float) for k in (higher, lower))
+                d = hi_ - lo_
+                m = (df.policy == higher) & (df.level == lv) & (df.players == players)
+                df.loc[m, "step_diff"] = d.mean()
+                df.loc[m, "step_half"] = 1.96 * d.std(ddof=1) / np.sqrt(len(d))
     # which engine, ruleset and games made these figures
     from mournesim import sim
     from simcore import identity
     stamp = dict(identity.engine("mournesim"), ruleset_hash=sim.prepare(a.ruleset).hash,
                  ruleset=a.ruleset, overrides=[], seed=a.seed, games=a.games,
-                 search_games=a.search_games, policies=a.policies, command=" ".join(["python"] + sys.argv))
+                 search_games=a.search_games, policies=a.policies, levels=a.levels, players=a.players, command=" ".join(["python"] + sys.argv))
     outdir.write_files(stamp_file, {a.out: lambda tmp: df.to_csv(tmp, index=False)}, stamp, "ladder.py")
     print(df.to_string(index=False))
 
