@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 RES = Path("experiments") / "results"
-SKILLED = "planner"          # the skilled team / player of the study
+COMPETENT = "planner"        # the competent team / player: the grids and experiments; the skilled one is the expert
 POLICIES = ("greedy", "planner")
 PLAYERS_MQ = {1: "solo", 2: "2 players", 3: "3 players", 4: "4 players"}
 
@@ -72,27 +72,53 @@ def stamp(root) -> str:
 
 # ---- MourneQuest -------------------------------------------------------------
 
+def _expert_cells(root):
+    """The expert against the planner on the same games, per (level, players)
+    (``mq-expert/ladder.csv``, the ladders step), or {} before it is made."""
+    f = Path(root) / RES / "mq-expert" / "ladder.csv"
+    if not f.exists():
+        return {}
+    df = pd.read_csv(f)
+    return {(r["level"], r["players"]): r for r in df[df.policy == "expert"].to_dict("records")}
+
+
 def mq_levels(root) -> str:
-    """Win rate by level and player count, greedy and planner side by side."""
+    """Win rate by level and player count for a casual (greedy), competent
+    (planner) and skilled (expert) team, and how far skill moves it."""
     rows = {}
     for pol in POLICIES:
         t = _table(root, "mq-grid", "win-rate-by-level-and-players", pol)
         for r in t.to_dict("records"):
             rows.setdefault((r["level"], r["players"]), {})[pol] = r
-    lines = ["| level | players | greedy | planner (skilled team) | games per cell |", "|---|---|---|---|---|"]
+    ex = _expert_cells(root)
+    lines = ["| level | players | casual (greedy) | competent (planner) | skilled (expert) | competent → skilled |",
+             "|---|---|---|---|---|---|"]
     for (lv, p), by in rows.items():
-        lines.append(f"| {lv} | {PLAYERS_MQ[p]} | {_rate(by['greedy'], 1)} | **{_rate(by['planner'], 1)}** | "
-                     f"{by['planner']['games']:,} |")
+        e = ex.get((lv, p))
+        skilled = (f"**{100 * e['win_rate']:.1f}% [{100 * e['low']:.1f}, {100 * e['high']:.1f}]**" if e else "–")
+        move = (f"{100 * e['paired_diff']:+.1f} pp ± {100 * e['paired_half']:.1f}" if e else "–")
+        lines.append(f"| {lv} | {PLAYERS_MQ[p]} | {_rate(by['greedy'], 1)} | {_rate(by['planner'], 1)} | "
+                     f"{skilled} | {move} |")
     pl = {k: v["planner"] for k, v in rows.items()}
     easy, hard = pl[("easy", 4)], pl[("hard", 4)]
     span = [pl[(lv, p)]["win_rate"] for lv in ("easy", "medium", "hard") for p in (1, 2, 3, 4)]
-    text = (f"A skilled four-player team (the planner) wins Easy {_rate(easy)} of the time and Hard "
+    text = (f"A competent four-player team (the planner) wins Easy {_rate(easy)} of the time and Hard "
             f"{_rate(hard)}; across every level and player count its win rate runs from "
             f"{100 * min(span):.0f}% to {100 * max(span):.0f}%. ")
+    if ex:
+        n = min(int(r["games"]) for r in ex.values())
+        up = [k for k, r in ex.items() if r["paired_diff"] - r["paired_half"] > 0]
+        e4 = {lv: ex[(lv, 4)] for lv in ("easy", "medium", "hard") if (lv, 4) in ex}
+        text += (f"A skilled team (the expert search player, {n:,} games a cell, paired with the planner on the "
+                 f"same games) wins Easy {100 * e4['easy']['win_rate']:.0f}% and Hard "
+                 f"{100 * e4['hard']['win_rate']:.0f}% with four players, and is above the competent team with "
+                 f"an interval above zero in {len(up)} of the {len(ex)} cells. ")
     solo_better = all(pl[(lv, 1)]["ci95_low"] > pl[(lv, 4)]["ci95_high"] for lv in ("easy", "medium", "hard"))
     text += ("Solo (one player with two heroes) is easier than four players on every level, with intervals apart."
              if solo_better else "Solo is not easier than four players on every level.")
-    return text + "\n\n" + "\n".join(lines)
+    grid_n = min(by["planner"]["games"] for by in rows.values())
+    return (text + f" Casual and competent: {grid_n:,}-game grid cells (`experiments/results/mq-grid`); skilled and "
+            "the move: `experiments/results/mq-expert/ladder.csv`.\n\n" + "\n".join(lines))
 
 
 def _hero_effects(root, pol):
@@ -109,7 +135,7 @@ def mq_heroes(root) -> str:
     """Each hero's effect on the team's win rate, per policy, with intervals,
     and whether the ranking survives better play."""
     eff = {pol: _hero_effects(root, pol) for pol in POLICIES}
-    order = eff[SKILLED][0].sort_values(ascending=False).index
+    order = eff[COMPETENT][0].sort_values(ascending=False).index
     lines = ["| hero | greedy: effect | planner: effect |", "|---|---|---|"]
     for h in order:
         cells = []
@@ -117,7 +143,7 @@ def mq_heroes(root) -> str:
             e, se = eff[pol][0][h], eff[pol][1][h]
             cells.append(f"{100 * e:+.1f} pp [{100 * (e - 1.96 * se):+.1f}, {100 * (e + 1.96 * se):+.1f}]")
         lines.append(f"| {h} | " + " | ".join(cells) + " |")
-    e, se = eff[SKILLED]
+    e, se = eff[COMPETENT]
     best, worst = order[0], order[-1]
     apart = [h for h in order if abs(e[h]) > 1.96 * se[h]]
     skill = _table(root, "mq-grid", "conclusions-across-player-skill")
@@ -138,7 +164,7 @@ def mq_heroes(root) -> str:
 def mq_dice(root) -> str:
     """The dice pool at the Final Battle (observed) and one more starting die
     (an experiment on paired games)."""
-    t = _table(root, "mq-grid", "win-rate-by-dice-pool-at-the-final-battle", SKILLED)
+    t = _table(root, "mq-grid", "win-rate-by-dice-pool-at-the-final-battle", COMPETENT)
     lines = ["| combat dice at the Final Battle | games | planner's win rate |", "|---|---|---|"]
     for r in t.to_dict("records"):
         lines.append(f"| {int(r['dice_pool'])} | {r['games']:,} | {_rate(r, 1)} |")
@@ -162,14 +188,14 @@ def mq_dice(root) -> str:
 
 def mq_losses(root) -> str:
     """How the planner's games end, by level."""
-    t = _table(root, "mq-grid", "how-games-end-by-level", SKILLED)
+    t = _table(root, "mq-grid", "how-games-end-by-level", COMPETENT)
     cols = [c for c in t.columns if c not in ("level", "games")]
     lines = ["| level | games | " + " | ".join(cols) + " |", "|---" * (len(cols) + 2) + "|"]
     for r in t.to_dict("records"):
         lines.append(f"| {r['level']} | {r['games']:,} | " + " | ".join(f"{100 * r[c]:.1f}%" for c in cols) + " |")
     losses = {c: t[c].mean() for c in cols if c != "win"}
     main = max(losses, key=losses.get)
-    text = (f"When a skilled team loses, the commonest end is **{main.replace('_', ' ')}** "
+    text = (f"When a competent team (the planner) loses, the commonest end is **{main.replace('_', ' ')}** "
             f"({100 * losses[main]:.1f}% of all games, averaged over the levels; `hero_died`: a hero lost "
             "their last life point, `wall_destroyed`: the Shimnavore broke through, `cap`: the safety limit "
             "on rounds, never reached in a real game). Per level:")
@@ -195,7 +221,7 @@ def mq_skill(root) -> str:
 def qm_characters(root) -> str:
     """Each character's win rate against its fair share, per policy."""
     tabs = {pol: _table(root, "qm-grid", "win-rate-by-character", pol).set_index("character") for pol in POLICIES}
-    order = tabs[SKILLED].sort_values("vs_fair", ascending=False).index
+    order = tabs[COMPETENT].sort_values("vs_fair", ascending=False).index
     lines = ["| character | greedy: win rate − fair share | planner: win rate − fair share |", "|---|---|---|"]
     for ch in order:
         cells = []
@@ -204,7 +230,7 @@ def qm_characters(root) -> str:
             cells.append(f"{100 * r['vs_fair']:+.1f} pp [{100 * (r['ci95_low'] - r['fair_share']):+.1f}, "
                          f"{100 * (r['ci95_high'] - r['fair_share']):+.1f}]")
         lines.append(f"| {ch} | " + " | ".join(cells) + " |")
-    t = tabs[SKILLED]
+    t = tabs[COMPETENT]
     fav = [c for c in order if t.loc[c, "ci95_low"] > t.loc[c, "fair_share"]]
     dis = [c for c in order if t.loc[c, "ci95_high"] < t.loc[c, "fair_share"]]
     text = (f"Among planners (2–6 players pooled), favoured characters: {', '.join(fav) or 'none'}; "
@@ -216,11 +242,11 @@ def qm_seats(root) -> str:
     """The first player's win rate against the fair share, per player count."""
     lines = ["| players | fair share | greedy: first player wins | planner: first player wins |", "|---|---|---|---|"]
     tabs = {pol: _table(root, "qm-grid", "first-player-s-win-rate", pol).set_index("players") for pol in POLICIES}
-    for p in tabs[SKILLED].index:
+    for p in tabs[COMPETENT].index:
         lines.append(f"| {p} | {100 / p:.1f}% | " + " | ".join(
             f"{100 * tabs[pol].loc[p, 'first_player_win_rate']:.1f}% [{100 * tabs[pol].loc[p, 'ci95_low']:.1f}, "
             f"{100 * tabs[pol].loc[p, 'ci95_high']:.1f}]" for pol in POLICIES) + " |")
-    t = tabs[SKILLED]
+    t = tabs[COMPETENT]
     above = [int(p) for p in t.index if t.loc[p, "ci95_low"] > 1 / p]
     below = [int(p) for p in t.index if t.loc[p, "ci95_high"] < 1 / p]
     def counts(ps):
@@ -232,7 +258,7 @@ def qm_seats(root) -> str:
 
 def qm_endings(root) -> str:
     """Which win condition ends the planners' games, by player count."""
-    t = _table(root, "qm-grid", "how-games-end", SKILLED)
+    t = _table(root, "qm-grid", "how-games-end", COMPETENT)
     cols = [c for c in t.columns if c not in ("players", "games")]
     lines = ["| players | games | " + " | ".join(cols) + " |", "|---" * (len(cols) + 2) + "|"]
     for r in t.to_dict("records"):
@@ -249,7 +275,7 @@ def qm_skill(root) -> str:
 # ---- what moves balance --------------------------------------------------------
 
 def sensitivity(root) -> str:
-    """The numbers that move a skilled four-player Medium team most (tornado)."""
+    """The numbers that move a competent four-player Medium team most (tornado)."""
     c = pd.read_csv(Path(root) / RES / "rules-sensitivity" / "comparisons.csv", dtype={"players": str})
     c = c[(c["measure"] == "win") & c["players"].str.isdigit()]
     c["param"] = c["arm"].str.rsplit(" ", n=1).str[0]
@@ -264,7 +290,7 @@ def sensitivity(root) -> str:
 
 
 def targets(root) -> str:
-    """The disc lengths that would put a skilled team at 75 / 50 / 25%."""
+    """The disc lengths that would put a competent team at 75 / 50 / 25%."""
     t = pd.read_csv(Path(root) / RES / "disc-length-tune" / "tune.csv")
     s = t[t["solved"]]
     lines = ["| level, players | aim | disc length now | disc length for the aim | planner's win rate there | "
@@ -287,7 +313,7 @@ def targets(root) -> str:
     text = (f"For {shorter} of the {len(s)} targets the disc would be shorter than shipped"
             + (": with the planner playing, the shipped lengths make every level easier than the aim. "
                if shorter == len(s) else ". ")
-            + f"Near the answer one click moves a skilled team's win rate by {100 * np.nanmin(slopes):.0f}–"
+            + f"Near the answer one click moves a competent team's win rate by {100 * np.nanmin(slopes):.0f}–"
             f"{100 * np.nanmax(slopes):.0f} percentage points (the column \"one click\": a longer disc is easier)"
             + ("; every level needs a shorter disc solo than with four players for the same aim."
                if solo_shorter else "."))

@@ -15,10 +15,13 @@ The steps (``STEPS``), in order:
 - ``qm-grid``: the Quest Master standard report over 2-6 players x greedy
   and planner tables (``experiments/results/qm-grid/report.md``);
 - ``ladders``: both skill ladders (``experiments/results/mq-ladder``;
-  ``mq-rollout``, rollout against the planner; ``mq-planner``, the planner
-  against its v3 and v2 defaults and without each part; and
+  ``mq-rollout``, rollout against the planner; ``mq-expert``, the expert
+  against the planner in every cell, again on an independent seed, and its
+  budget curves; ``mq-planner``,
+  the planner against its v3 and v2 defaults and without each part;
   ``experiments/results/qm-ladder``, the mixed tables: seat 1 played by
-  each policy against greedy seats, 2-6 players);
+  each policy against greedy seats, 2-6 players; and ``qm-expert``, seat 0
+  played by the expert or the planner among planners, and its budget curves);
 - ``experiments``: every shipped experiment file (``experiments/*.toml``) into
   ``experiments/results/<name>/``;
 - ``notebooks``: the three notebooks, executed in place;
@@ -129,6 +132,11 @@ def _ladders(n) -> dict:
             sidecar=dict(search_games=n["mq_expert"]),
             args=["--games", str(n["mq_expert"]), "--search-games", str(n["mq_expert"]), "--players", "1,2,3,4",
                   "--policies", "planner,expert"]),
+        "experiments/results/mq-expert/replication.csv": dict(
+            package="mournesim", script=mq + "ladder.py", games=n["mq_expert"], seed=2, policies="planner,expert",
+            sidecar=dict(search_games=n["mq_expert"]),
+            args=["--games", str(n["mq_expert"]), "--search-games", str(n["mq_expert"]), "--players", "1,2,3,4",
+                  "--policies", "planner,expert", "--seed", "2"]),
         "experiments/results/mq-expert/budget.csv": dict(
             package="mournesim", script=mq + "ladder.py", games=n["mq_budget"], seed=1, policies=mq_budget,
             sidecar=dict(search_games=n["mq_budget"]),
@@ -367,9 +375,11 @@ def step_qm_grid(ctx):
 
 def step_ladders(ctx):
     """The skill ladders: MourneQuest (random/greedy/planner x level x 4p and
-    solo; rollout against the planner with four players; the planner against
-    its earlier versions and without each of its parts) and Quest Master
-    (seat 1 played by each policy, the others by greedy, at 2-6 players)."""
+    solo; rollout against the planner with four players; the expert against
+    the planner in every cell, and its budget curves; the planner against its
+    earlier versions and without each of its parts) and Quest Master (seat 1
+    played by each policy, the others by greedy, at 2-6 players; seat 0 the
+    expert or the planner among planners, and the expert's budget curves)."""
     entries = {}
     for rel, spec in _ladders(ctx.n).items():
         entries.update(_script(ctx, rel, spec) if "script" in spec else _qm_ladder(ctx, rel, spec))

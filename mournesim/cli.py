@@ -153,7 +153,7 @@ def replay(seed, game, fmt, level, players, heroes, policy, params, ruleset, ove
 @click.option("--games", default=20000, show_default=True, type=games_option(100),
               help="Games per heuristic policy on one core.")
 @click.option("--search-games", default=100, show_default=True, type=games_option(0),
-              help="Games for the rollout search policy (0 skips it; it is ~300x slower).")
+              help="Games for each search policy, rollout and expert (0 skips them; they are 100-300x slower).")
 @click.option("--scale-games", default=100_000, show_default=True, type=games_option(0),
               help="Games of the default policy through the batch driver at 1 and all workers (0 skips).")
 @click.option("--workers", type=click.IntRange(1, MAX_WORKERS), default=None,
@@ -178,17 +178,22 @@ def bench(games, search_games, scale_games, workers, cold, level, players, rules
                    f"{timed_start(PROG, workers, cold=True):6.1f}s")
     click.echo(f"warm start of the CLI (simulate --games 1):             {timed_start(PROG):6.1f}s")
     runs = [(pol, games) for _pid, pol, _names, _defaults in BUILTIN_POLICIES]
-    if search_games:
+    for pol in ("rollout", "expert") if search_games else ():
         t0 = time.perf_counter()
-        sim.simulate(games=1, seed=0, level=level, players=players, policy="rollout", rules=rules)
-        click.echo(f"rollout entry point ready in {time.perf_counter() - t0:.1f}s")
-        runs.append(("rollout", search_games))
+        sim.simulate(games=1, seed=0, level=level, players=players, policy=pol, rules=rules)
+        click.echo(f"{pol} entry point ready in {time.perf_counter() - t0:.1f}s")
+        runs.append((pol, search_games))
     click.echo("one core, in process:")
+    rate = {}
     for pol, n in runs:
         t = time.perf_counter()
         df = sim.simulate(games=n, seed=1, level=level, players=players, policy=pol, rules=rules)
         dt = time.perf_counter() - t
+        rate[pol] = n / dt
         click.echo(f"  {pol:<8} {n:>9,} games  {dt:7.2f}s  {n / dt:10,.1f} games/s  win rate {df['win'].mean():.3f}")
+    if "expert" in rate:
+        click.echo(f"  expert at its default budget: 1/{rate['planner'] / rate['expert']:.0f} of the planner's "
+                   "games per second in this run")
     if scale_games:
         click.echo(f"batch driver, default policy (greedy), Parquet output, {scale_games:,} games:")
         base = None

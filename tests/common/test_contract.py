@@ -75,11 +75,11 @@ def test_a_game_supplies_every_part_and_a_whole_registry(key):
         assert importlib.util.find_spec(mod) is not None, f"{key}: part {part} names a missing module {mod}"
     assert len(g.result_columns) == g.module("layout").NRES
     infos = g.registry.policies()
-    assert any(p.builtin_id >= 0 for p in infos) and "rollout" in [p.name for p in infos]
+    assert any(p.builtin_id >= 0 for p in infos) and {"rollout", "expert"} <= {p.name for p in infos}
     for p in infos:   # every parameter of a built-in has a valid range holding its default
         assert len(p.param_names) == len(p.defaults) and set(p.ranges) <= set(p.param_names)
         for name, d in zip(p.param_names, p.defaults):
-            if p.builtin_id >= 0 or p.name == "rollout":
+            if p.builtin_id >= 0 or p.name in ("rollout", "expert"):
                 lo, hi = p.ranges[name]
                 assert lo <= d <= hi, (key, p.name, name)
     assert g.behaviour_version >= 1

@@ -1,16 +1,15 @@
-"""The `expert` search policy: one budget parameter, only legal choices, a
-fair search (it never sees the real game's future), the same game alone or
-in a batch and when replayed, and decisions inside a turn searched from
-budget 4 on copies that retrace the game.
+"""The `expert` search policy: one budget parameter, only legal choices, the
+same game alone or in a batch and when replayed, and decisions inside a turn
+searched from budget 4 on copies that retrace the game. (That its search
+never sees the real game's future is tested with rollout's, in
+test_rollout.py.)
 
-The first use compiles expert's entry point once (seconds)."""
+The first use compiles expert's entry point once (about a minute)."""
 import numpy as np
 import pytest
 
-import simcore.rng as R
-from mournesim import layout as L, plugins, rules, sim
-from mournesim.expert import HORIZON
-from mournesim.plan import PLANNER_PARAMS, moon_left
+from mournesim import layout as L, plugins, sim
+from mournesim.plan import PLANNER_PARAMS
 
 RULES = sim.prepare()
 INFO = plugins.get("expert")
@@ -32,47 +31,6 @@ def test_expert_only_ever_picks_legal_choices(level):
     for players in (1, 2, 3, 4):
         df = sim.simulate(games=2, seed=23, level=level, players=players, policy="expert", rules=RULES)
         assert (df["illegal_choices"] == 0).all() and (df["outcome"] != "running").all(), (level, players)
-
-
-def _search_position():
-    """A real position inside the search window: a turn start of a planner
-    game within HORIZON hero turns of the Shimnavore, with a choice to make."""
-    rp = sim.replay(seed=3, game=1, level="medium", players=4, policy="planner", rules=RULES)
-    for snap in reversed(rp.snapshots):
-        if snap[L.G_FINAL] == L.FB_NONE and moon_left(snap, RULES.T) <= HORIZON:
-            s = snap.copy()
-            h = int(s[L.G_CUR])
-            legal = np.zeros(L.MAX_LEGAL, np.int32)
-            n = rules.legal_turn(s, RULES.T, h, legal)
-            if n >= 3 and s[L.G_EQ_N] >= 2:
-                return s, h, legal, int(n)
-    raise AssertionError("no turn start in the search window")
-
-
-def _vector(budget=1.0):
-    """expert's ``pp`` as a run gives it: parameters, memory, the planner's
-    entry point (its copies' player) and its own."""
-    return sim.Config(policy="expert", params=_params(budget)).resolved(RULES)[3]
-
-
-def test_the_search_does_not_see_the_real_future():
-    """Changing the real game's dice, encounter and set-up streams and the
-    order of the face-down equipment deck leaves the choice unchanged (the
-    policy's own stream kept). MQ-SETUP-07 (the equipment deck is face down)."""
-    s, h, legal, n = _search_position()
-    rng_a = np.zeros(R.N_STREAMS * 4, np.uint64)
-    R.seed_streams(np.uint64(1), 0, rng_a)
-    rng_b = np.zeros(R.N_STREAMS * 4, np.uint64)
-    R.seed_streams(np.uint64(999), 7, rng_b)
-    p = R.STREAM_POLICY * 4
-    rng_b[p:p + 4] = rng_a[p:p + 4]
-    s_b = s.copy()
-    k = int(s[L.G_EQ_N])
-    s_b[L.G_EQ_DECK:L.G_EQ_DECK + k] = s[L.G_EQ_DECK:L.G_EQ_DECK + k][::-1]
-    for budget in (1.0, 2.0):
-        a = INFO.func(s.copy(), RULES.T, legal, n, rng_a.copy(), _vector(budget), h)
-        b = INFO.func(s_b.copy(), RULES.T, legal, n, rng_b.copy(), _vector(budget), h)
-        assert a == b and a in legal[:n]
 
 
 def _batch(n, players, budget=1.0, level="medium", seed=1, first=0):

@@ -76,13 +76,15 @@ def _search_position():
     raise AssertionError("no turn start in the search window")
 
 
-def test_search_does_not_see_the_real_future():
+@pytest.mark.parametrize("policy", ["rollout", "expert"])
+def test_search_does_not_see_the_real_future(policy):
     """The choice depends only on what the players can know: changing the
     real game's dice, encounter and set-up streams and the order of the
     face-down equipment deck leaves it unchanged (the policy's own stream is
-    kept). MQ-SETUP-07 (the equipment deck is face down)."""
-    engine = plugins.engine_for(INFO)
-    choose = INFO.func
+    kept), for both search players (the position is inside both horizons).
+    MQ-SETUP-07 (the equipment deck is face down)."""
+    info = plugins.get(policy)
+    pp = sim.Config(policy=policy).resolved(RULES)[3]
     s, h, legal, n = _search_position()
     T = RULES.T
     rng_a = np.zeros(R.N_STREAMS * 4, np.uint64)
@@ -94,9 +96,8 @@ def test_search_does_not_see_the_real_future():
     s_b = s.copy()
     k = int(s[L.G_EQ_N])
     s_b[L.G_EQ_DECK:L.G_EQ_DECK + k] = s[L.G_EQ_DECK:L.G_EQ_DECK + k][::-1]
-    a = choose(s.copy(), T, legal, n, rng_a.copy(), _vector(), h)
-    b = choose(s_b, T, legal, n, rng_b, _vector(), h)
-    assert engine is not None
+    a = info.func(s.copy(), T, legal, n, rng_a.copy(), pp.copy(), h)
+    b = info.func(s_b, T, legal, n, rng_b, pp.copy(), h)
     assert a == b
     assert a in legal[:n]
 

@@ -2,7 +2,7 @@
 table, the other decisions searched from budget 4 on exact replays, the same
 game alone, in a batch and replayed, and a fair value of a future.
 
-The first use compiles expert's entry point once (seconds)."""
+The first use compiles expert's entry point once (half a minute)."""
 import numpy as np
 import pytest
 
