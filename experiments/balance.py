@@ -289,24 +289,49 @@ def sensitivity(root) -> str:
     return "\n".join(lines)
 
 
+def _solved(root, name):
+    """A disc-length tune's every try and its solved rows (None when it was not run)."""
+    f = Path(root) / RES / name / "tune.csv"
+    if not f.exists():
+        return None, None
+    t = pd.read_csv(f)
+    return t, t[t["solved"]].set_index("target")
+
+
+def _slope(t, target, v):
+    """The local slope of the win rate per click from the tries beside ``v``
+    (bisection leaves them beside the answer)."""
+    tries = t[t["target"] == target].set_index("value")["rate"]
+    lo, hi = max((x for x in tries.index if x < v), default=None), min((x for x in tries.index if x > v), default=None)
+    return (tries[hi] - tries[lo]) / (hi - lo) if lo is not None and hi is not None else np.nan
+
+
 def targets(root) -> str:
-    """The disc lengths that would put a competent team at 75 / 50 / 25%."""
-    t = pd.read_csv(Path(root) / RES / "disc-length-tune" / "tune.csv")
-    s = t[t["solved"]]
-    lines = ["| level, players | aim | disc length now | disc length for the aim | planner's win rate there | "
-             "one click more or less | reachable |", "|---|---|---|---|---|---|---|"]
-    slopes = []
-    for r in s.to_dict("records"):
-        tries = t[t["target"] == r["target"]].set_index("value")["rate"]
+    """The disc lengths that would put a competent team (the planner) and a
+    skilled one (the expert) at 75 / 50 / 25%, and how far skill moves each."""
+    t, s = _solved(root, "disc-length-tune")
+    te, se = _solved(root, "disc-length-tune-skilled")
+    lines = ["| level, players | aim | disc length now | competent team: disc for the aim | planner's win rate there | "
+             "one click more or less | reachable | skilled team: disc for the aim | expert's win rate there | "
+             "competent → skilled |", "|---|---|---|---|---|---|---|---|---|---|"]
+    slopes, moves = [], []
+    for name, r in s.iterrows():
         v = r["value"]
-        # the local slope from the neighbouring tries (bisection leaves them beside the answer)
-        lo, hi = max((x for x in tries.index if x < v), default=None), min((x for x in tries.index if x > v), default=None)
-        slope = (tries[hi] - tries[lo]) / (hi - lo) if lo is not None and hi is not None else np.nan
+        slope = _slope(t, name, v)
         slopes.append(slope)
-        lines.append(f"| {r['target']} | {100 * r['aim']:.0f}% | {r['current']} | **{v}** | "
+        skilled = "— | — | — |"
+        if se is not None and name in se.index:
+            e = se.loc[name]
+            moves.append(int(e["value"]) - int(v))
+            reach = "" if e["reachable"] else " (not reachable in 2–60 clicks)"
+            d = moves[-1]
+            move = "the same" if d == 0 else f"{d:+d} click{'' if abs(d) == 1 else 's'}".replace("-", "−")
+            skilled = (f"**{e['value']}**{reach} | {100 * e['rate']:.1f}% [{100 * e['ci95_low']:.1f}, "
+                       f"{100 * e['ci95_high']:.1f}] | {move} |")
+        lines.append(f"| {name} | {100 * r['aim']:.0f}% | {r['current']} | **{v}** | "
                      f"{100 * r['rate']:.1f}% [{100 * r['ci95_low']:.1f}, {100 * r['ci95_high']:.1f}] | "
                      f"{'%+.1f pp a click' % (100 * slope) if slope == slope else '—'} | "
-                     f"{'yes' if r['reachable'] else 'no: outside the range of 2–60 clicks'} |")
+                     f"{'yes' if r['reachable'] else 'no: outside the range of 2–60 clicks'} | {skilled}")
     shorter = int((s["value"] < s["current"]).sum())
     by = {tuple(json.loads(c).values()): v for c, v in zip(s["cell"], s["value"])}
     solo_shorter = all(by.get((lv, 1), 0) < by.get((lv, 4), 0) for lv in ("easy", "medium", "hard"))
@@ -317,4 +342,13 @@ def targets(root) -> str:
             f"{100 * np.nanmax(slopes):.0f} percentage points (the column \"one click\": a longer disc is easier)"
             + ("; every level needs a shorter disc solo than with four players for the same aim."
                if solo_shorter else "."))
+    if moves:
+        m = np.array(moves)
+        short = m[m < 0]
+        by = "" if not len(short) else (f" (by {-short.max()} click{'' if short.max() == -1 else 's'})"
+                                         if short.min() == short.max() else f" (by {-short.max()} to {-short.min()} clicks)")
+        text += (f" For a skilled team (the expert at its default budget; {int(te['games'].max()):,} games a try "
+                 f"against the competent team's {int(t['games'].max()):,}, so a skilled answer may be a click off) "
+                 f"the disc for the same aim is shorter in {len(short)} of the {len(m)} targets{by}, the same "
+                 f"in {int((m == 0).sum())} and longer in {int((m > 0).sum())}.")
     return text + "\n\n" + "\n".join(lines)

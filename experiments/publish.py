@@ -82,9 +82,10 @@ QUICK = dict(mq_grid=60, qm_grid=60, mq_ladder=100, qm_ladder=100, experiment=20
 
 QUICK_BUDGET = 8          # --quick: a policy_tune's evaluations
 
-# the expert's budget curves: budgets (multiples of the default) and, for
-# MourneQuest, the cells (levels x player counts) they are measured in
-BUDGETS = (1, 2, 4, 8)
+# the expert's budget curves: budgets (MourneQuest's default is 0.5, Quest
+# Master's 1) and, for MourneQuest, the cells (levels x player counts) they
+# are measured in
+BUDGETS = (0.5, 1, 2, 4, 8)
 MQ_BUDGET_CELLS = ("medium,hard", "4,1")
 QM_BUDGETS = (1, 2, 4)
 QM_BUDGET_PLAYERS = "2,4,6"

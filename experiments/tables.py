@@ -356,7 +356,7 @@ def _budget_rows(df, cells, label):
 
 
 def mq_expert_budget(root: Path) -> str:
-    """The expert's strength against its budget (1x, 2x, 4x, 8x the default)."""
+    """The expert's strength against its budget (0.5, the default, to 8)."""
     df, meta = _result(root, "mq-expert/budget.csv")
     cells = [((df.level == lv) & (df.players == p), f"{lv} {_who(p)}")
              for lv in ("medium", "hard") for p in (4, 1) if ((df.level == lv) & (df.players == p)).any()]

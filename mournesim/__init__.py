@@ -26,7 +26,9 @@ from simcore import jitcache as _jitcache
 #      carrier rebuilds a damaged section in reach before taking a post
 #   7  the expert search player (expert.py); every other policy's games
 #      unchanged (rollout's searches share its code now, same games)
-BEHAVIOUR_VERSION = 7
+#   8  the expert's default budget 0.5 (one won future keeps the planner's
+#      answer); budgets from 1 up and every other policy's games unchanged
+BEHAVIOUR_VERSION = 8
 
 # The engine's source files. numba checks a cached kernel only against its own
 # file, so the guard clears every cached kernel when any of these (or simcore's

@@ -9,12 +9,14 @@ kept unless another is clearly better. With a budget of 4 or more it also
 searches the decisions inside a turn (combat reactions, cards to equip or
 lose, rewards) by replaying the game to them (simcore/search.py).
 
-One parameter, ``budget``, sets how much it searches: ``2 × budget`` futures
-first, at most ``8 × budget`` before the decision, and the inside-a-turn
-decisions (the planner's answer and two others) from budget 4. The spending
-is adaptive (simcore/race.py): the planner's answer alone while it wins every
-future, an alternative without an edge dropped after each batch, and a
-switch only when confirmed on fresh futures.
+One parameter, ``budget`` (default 0.5), sets how much it searches:
+``2 × budget`` futures first (at the default, one won future keeps the
+planner's answer; a comparison starts with two), at most ``8 × budget``
+before the decision, and the inside-a-turn decisions (the planner's answer
+and two others) from budget 4. The spending is adaptive (simcore/race.py):
+the planner's answer alone while it wins every future, an alternative
+without an edge dropped after each batch, and a switch only when confirmed
+on fresh futures.
 
 A won future is worth 1, a lost one ``PROGRESS`` × the share of the
 Shimnavore wounds dealt. Futures are fair: each re-seeds the dice, encounter
@@ -34,7 +36,9 @@ from .policies import planner
 from .rollout import planner_plays, replay, replayed_candidates, resume, scripted_answer, turn_candidates, value
 
 OPB = L.OP_BASE
-PARAMS = dict(zip(PLANNER_PARAMS, PLANNER_DEFAULTS)) | {"budget": 1.0}
+# the default budget: the cheapest the race allows, which keeps most of the
+# strength of budget 1 at twice its speed (docs/mournequest/policies.md)
+PARAMS = dict(zip(PLANNER_PARAMS, PLANNER_DEFAULTS)) | {"budget": 0.5}
 W_BUDGET = NP_PLANNER
 BASE = len(PARAMS)        # the search's memory follows its parameters in pp (simcore.search)
 SCRATCH = search.scratch_size(L.STATE_SIZE, L.MAX_LEGAL)

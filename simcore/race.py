@@ -11,9 +11,9 @@ says the race is decided; :func:`answer` is then the index to play. The rules
 of the race:
 
 - while candidate 0 wins (value 1) every future, no alternative can beat it
-  on them, and only candidate 0 is played; after the first batch of futures
-  it is kept. When it first fails, the alternatives play the futures seen so
-  far.
+  on them, and only candidate 0 is played; after its first ``first``
+  futures it is kept. When it first fails, the alternatives play the futures
+  seen so far, and the first batch is completed to ``least``.
 - Futures come in batches of ``least``, up to ``most``. After each batch an
   alternative whose paired mean is at most zero (no edge so far) drops out;
   when none is left, candidate 0 is kept.
@@ -23,8 +23,11 @@ of the race:
   candidate 0 play as many fresh futures, and it is played only if its
   paired mean there is above zero.
 
-``least`` and ``most`` come from the budget: ``2 × budget`` and
-``8 × budget`` futures (at least 2). The schedule is a state machine over
+``first``, ``least`` and ``most`` come from the budget: ``2 × budget``
+futures (at least 1) for candidate 0 alone, batches of ``2 × budget`` (at
+least 2), and ``8 × budget`` at most. From budget 1 on, ``first`` is the
+first batch; below it, one won future keeps the answer, and a comparison
+still starts with two. The schedule is a state machine over
 small arrays so that each game's loop stays a few lines and the engine never
 calls a function it is given.
 """
@@ -42,12 +45,13 @@ RACING, CONFIRMING, DECIDED = 0, 1, 2
 def start(k, budget):
     """A race among ``k`` candidates: ``(vals, subs, st)``; ``vals``
     holds each candidate's value on each future (NaN: not played)."""
-    least = max(2, int(2.0 * budget + 0.5))
+    first = max(1, int(2.0 * budget + 0.5))
+    least = max(2, first)
     most = max(least, int(8.0 * budget + 0.5))
     vals = np.full((k, 2 * most), np.nan)
     subs = np.zeros(2 * most, np.uint64)
     st = np.zeros(ALIVE + k, np.int64)
-    st[K], st[LEAST], st[MOST], st[CHECK], st[SURE] = k, least, most, least, 1
+    st[K], st[LEAST], st[MOST], st[CHECK], st[SURE] = k, least, most, first, 1
     st[ALIVE:] = 1
     return vals, subs, st
 
@@ -95,6 +99,7 @@ def next_sample(vals, subs, st, conf, rng):
         m = st[M]
         if st[SURE] == 1 and m > 0 and vals[0, m - 1] < 1.0:
             st[SURE] = 0              # it lost one: the others play the futures seen so far
+            st[CHECK] = st[LEAST]     # and a comparison needs a full first batch
             continue
         if m == st[CHECK]:
             if st[SURE] == 1 or not _check(vals, st, conf):

@@ -25,10 +25,26 @@ def _run(k, budget, value, conf=2.0, seed=5):
     return race.answer(st), int(st[race.M]), plays, subs[:st[race.M]].copy()
 
 
-@pytest.mark.parametrize("budget, least, most", [(0.5, 2, 4), (1.0, 2, 8), (2.0, 4, 16), (4.0, 8, 32)])
-def test_the_budget_sets_the_first_batch_and_the_cap(budget, least, most):
+@pytest.mark.parametrize("budget, first, least, most", [(0.5, 1, 2, 4), (0.75, 2, 2, 6), (1.0, 2, 2, 8),
+                                                        (2.0, 4, 4, 16), (4.0, 8, 8, 32)])
+def test_the_budget_sets_the_first_batch_and_the_cap(budget, first, least, most):
     _, _, st = race.start(2, budget)
-    assert (st[race.LEAST], st[race.MOST]) == (least, most)
+    assert (st[race.CHECK], st[race.LEAST], st[race.MOST]) == (first, least, most)
+
+
+def test_below_budget_one_a_single_won_future_keeps_the_answer():
+    """At budget 0.5 candidate 0 alone, one future: it won, so it is kept
+    even though it would have lost the next one."""
+    ans, m, plays, _ = _run(3, 0.5, lambda j, q: 1.0 if q == 0 else 0.0)
+    assert (ans, m) == (0, 1) and list(plays) == [1, 0, 0]
+
+
+def test_below_budget_one_a_lost_future_starts_a_full_first_batch():
+    """At budget 0.5 candidate 0 loses its first future: the others play it,
+    the batch is completed to two futures for everyone, the race runs to its
+    cap (4) and the leader is confirmed on 4 fresh futures."""
+    ans, m, plays, _ = _run(3, 0.5, lambda j, q: 1.0 if j == 2 else 0.0)
+    assert (ans, m) == (2, 8) and list(plays) == [8, 2, 8]
 
 
 def test_an_answer_that_wins_every_future_is_kept_after_one_batch_alone():

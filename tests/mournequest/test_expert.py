@@ -64,14 +64,15 @@ def test_decisions_inside_a_turn_are_searched_from_budget_four_on_exact_replays(
     assert (out[:, L.RESULT_INDEX["illegal_choices"]] == 0).all()
 
 
-def test_an_expert_game_is_the_same_alone_as_in_a_batch_and_replayed():
+@pytest.mark.parametrize("budget", [0.5, 1.0])
+def test_an_expert_game_is_the_same_alone_as_in_a_batch_and_replayed(budget):
     """The search's memory lasts a batch: game 3 after three other games and
     alone is one game, and ``replay`` (which logs events) rebuilds its row."""
     from mournesim import game as engine
-    batch, _, _ = _batch(4, 2, seed=9)
-    alone, _, _ = _batch(1, 2, seed=9, first=3)
+    batch, _, _ = _batch(4, 2, budget=budget, seed=9)
+    alone, _, _ = _batch(1, 2, budget=budget, seed=9, first=3)
     assert np.array_equal(batch[3], alone[0])
-    rp = sim.replay(seed=9, game=3, level="medium", players=2, policy="expert", params=_params(1.0), rules=RULES)
+    rp = sim.replay(seed=9, game=3, level="medium", players=2, policy="expert", params=_params(budget), rules=RULES)
     out = np.zeros(L.NRES, np.int32)
     engine.result_row(rp.final_state, RULES.T, out)
     assert np.array_equal(out, batch[3])
