@@ -72,10 +72,11 @@ PROG = "publish"
 ROOT = Path(__file__).resolve().parents[1]
 MANIFEST = "experiments/results/published.json"
 ROOT_MARK = ".publish-root"      # written into a --root directory before anything else
-FULL = dict(mq_grid=50_000, qm_grid=50_000, mq_ladder=100_000, qm_ladder=100_000, experiment=None,
+FULL = dict(mq_grid=50_000, qm_grid=50_000, mq_ladder=100_000, qm_ladder=100_000, experiment=None, search_experiment=None,
             notebooks=None, mq_parts=20_000, mq_ablation=5_000, mq_rollout=600, mq_expert=2_000, mq_budget=300,
             qm_expert=2_000, qm_budget=400)
-QUICK = dict(mq_grid=60, qm_grid=60, mq_ladder=100, qm_ladder=100, experiment=20, mq_parts=40, mq_ablation=20,
+QUICK = dict(mq_grid=60, qm_grid=60, mq_ladder=100, qm_ladder=100, experiment=20, search_experiment=4,
+             mq_parts=40, mq_ablation=20,
              mq_rollout=2, mq_expert=2, mq_budget=2, qm_expert=4, qm_budget=4,
              notebooks={"mournequest-balance": "GAMES = 60", "questmaster-balance": "GAMES = 200",
                         "what-if": "GAMES = 150"})
@@ -161,6 +162,13 @@ def _ladders(n) -> dict:
     }
 
 
+def _experiment_games(n, exp):
+    """Games per cell and arm of experiment ``exp`` at counts ``n`` (None:
+    the file's own); one played by a search policy gets the smaller count."""
+    search = str(exp.base.get("policy", "")) in ("rollout", "expert")
+    return n["search_experiment" if search else "experiment"]
+
+
 def _experiment_files() -> list:
     """Every shipped experiment file with its loaded description."""
     from simcore import experiment as ex
@@ -178,7 +186,7 @@ def _study(n, experiments) -> dict:
         out[rel] = {k: spec[k] for k in ("games", "seed", "policies", "sidecar")}
     for f, exp in experiments:
         out[f"experiments/results/{f.stem}/report.md"] = dict(
-            games=n["experiment"] or exp.games, seed=exp.seed, policies=str(exp.base.get("policy", "default")))
+            games=_experiment_games(n, exp) or exp.games, seed=exp.seed, policies=str(exp.base.get("policy", "default")))
     small = n["notebooks"] or {}
     for src in sorted((ROOT / "notebooks").glob("*.ipynb")):
         out[f"notebooks/{src.name}"] = dict(games=small.get(src.stem, NOTEBOOK_GAMES), seed=NOTEBOOK_SEED,
@@ -501,7 +509,7 @@ def step_experiments(ctx):
         game = ex.adapter(exp, games_by_key.get(exp.game).package)
         rel = f"experiments/results/{f.stem}/report.md"
         out = ctx.path(rel).parent
-        games = ctx.n["experiment"]
+        games = _experiment_games(ctx.n, exp)
         command = f"{game.PROG} experiment experiments/{f.name} --out experiments/results/{f.stem}" + \
             (f" --games {games}" if games else "")
         args = (ctx.workers, ctx.cluster, sys.stderr.isatty(), games, command)

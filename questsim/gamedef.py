@@ -18,7 +18,7 @@ class QuestMaster(Game):
         viewer="viewer", odds="odds", experiment="experiment", reference="reference", rollout="rollout",
         cli="cli").items()}
     default_batch = 20_000
-    search_seats = ({"policies": ("rollout",)}, {"policies": ("expert",)})
+    rollout_option = {"policies": ("rollout",)}
     compile_estimate = "about half a minute on two cores"
     report_by = "character, position, or any result column"
 
@@ -28,7 +28,7 @@ class QuestMaster(Game):
 
     def warm_up(self):
         """The games of :meth:`simcore.game.Game.warm_up` (simulated,
-        replayed, searched by each search player), and the three inlined kernels the
+        replayed, searched by rollout), and the three inlined kernels the
         rule tests call from Python, for the argument types the engine passes
         (numba compiles an inlined kernel called from Python on its own:
         about 30 s for ``take_turn``)."""

@@ -58,7 +58,7 @@ class Game(ABC):
     package = ""        # its package, which is also its command: "mournesim"
     parts: dict = {}    # part (PARTS) -> module name
     default_batch = 10_000   # games per batch of a grid cell (a search policy may ask for fewer)
-    search_seats = ({"policy": "rollout"}, {"policy": "expert"})   # simulate's keywords seating each search player (warm_up)
+    rollout_option = {"policy": "rollout"}   # simulate's keyword seating the rollout search (warm_up)
     compile_estimate = ""    # how long a cold engine's compile takes here, as the user is told
     report_by = "any result column"   # what `report --by` takes, for its help
 
@@ -122,15 +122,12 @@ class Game(ABC):
     def warm_up(self):
         """Compile (or load from numba's cache) the kernels the commands play:
         one game simulated by the built-in policies, one replayed, one played
-        by each search player (rollout and the expert: their plug-in entry
-        points compile once here rather than in whichever test first plays
-        them, on every test worker at once). What a compile plan records
-        (simcore.warmup) and the test session compiles before any test."""
+        by the rollout search. What a compile plan records (simcore.warmup)
+        and the test session compiles before any test."""
         sim = self.module("sim")
         sim.simulate(games=1, players=2)
         self.replay(players=2)
-        for seats in self.search_seats:
-            sim.simulate(games=1, players=2, **seats)
+        sim.simulate(games=1, players=2, **self.rollout_option)
 
     def __repr__(self):
         return f"<game {self.key}: {self.title} ({self.package})>"
