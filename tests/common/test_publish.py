@@ -26,8 +26,8 @@ def _publish(*args):
 
 def test_quick_pipeline_regenerates_every_artefact(tmp_path):
     """Every step runs; each artefact it lists exists and carries its stamp;
-    every shipped experiment file played on 20 games a cell (a tune on a
-    budget of 8) and wrote its report; every notebook ran end to end on a
+    every shipped experiment file played on 20 games a cell (4 for a search
+    player's; a tune on a budget of 8) and wrote its report; every notebook ran end to end on a
     few games and holds no error; afterwards nothing is stale. (The only
     test that plays each shipped experiment and runs each notebook.)"""
     from simcore import experiment as ex
@@ -40,7 +40,9 @@ def test_quick_pipeline_regenerates_every_artefact(tmp_path):
             "experiments/results/mq-rollout/ladder.csv", "experiments/results/mq-planner/planner-parts.csv"} <= set(manifest)
     for f in sorted((ROOT / "experiments").glob("*.toml")):
         assert f"experiments/results/{f.stem}/report.md" in manifest
-        assert manifest[f"experiments/results/{f.stem}/report.md"]["games"] == publish.QUICK["experiment"]
+        want = publish.QUICK["search_experiment" if ex.load(f).base.get("policy") in ("rollout", "expert")
+                             else "experiment"]
+        assert manifest[f"experiments/results/{f.stem}/report.md"]["games"] == want
         report = (root / "experiments" / "results" / f.stem / "report.md").read_text()
         assert report.startswith(f"# {ex.load(f).title}"), f.stem
     for nb in sorted((ROOT / "notebooks").glob("*.ipynb")):
