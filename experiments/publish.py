@@ -92,7 +92,7 @@ QM_BUDGETS = (1, 2, 4)
 QM_BUDGET_PLAYERS = "2,4,6"
 
 # Quest Master's ladder: seat 1 played by each (the v2 players are the same
-# policies with their issue-15 parts off, so old and new stand side by side)
+# policies with their later parts off, so old and new stand side by side)
 QM_LADDER = ("random", "greedy_v2", "greedy", "planner_v2", "planner")
 
 # the standard-report grids: name -> (package, count key, the grid's cells)

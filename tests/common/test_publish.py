@@ -40,9 +40,8 @@ def test_quick_pipeline_regenerates_every_artefact(tmp_path):
             "experiments/results/mq-rollout/ladder.csv", "experiments/results/mq-planner/planner-parts.csv"} <= set(manifest)
     for f in sorted((ROOT / "experiments").glob("*.toml")):
         assert f"experiments/results/{f.stem}/report.md" in manifest
-        want = publish.QUICK["search_experiment" if ex.load(f).base.get("policy") in ("rollout", "expert")
-                             else "experiment"]
-        assert manifest[f"experiments/results/{f.stem}/report.md"]["games"] == want
+        assert manifest[f"experiments/results/{f.stem}/report.md"]["games"] == publish._experiment_games(
+            publish.QUICK, ex.load(f))
         report = (root / "experiments" / "results" / f.stem / "report.md").read_text()
         assert report.startswith(f"# {ex.load(f).title}"), f.stem
     for nb in sorted((ROOT / "notebooks").glob("*.ipynb")):
