@@ -131,17 +131,42 @@ def _hero_effects(root, pol):
     return t["effect"], se
 
 
+def _skilled_heroes(root) -> dict:
+    """The expert's hero effects and their move from the planner on the same
+    games (``policy`` ``expert-planner``), per seed of the expert's ladder
+    (``mq-expert/ladder-heroes.csv``, ``replication-heroes.csv``): seed name ->
+    table indexed by (policy, hero); {} before the ladders step made them."""
+    out = {}
+    for name in ("ladder", "replication"):
+        f = Path(root) / RES / "mq-expert" / f"{name}-heroes.csv"
+        if f.exists():
+            t = pd.read_csv(f)
+            if (t["policy"] == "expert").any():      # a tiny run may leave no cell with and without a hero
+                out[name] = t.set_index(["policy", "hero"])
+    return out
+
+
+def _effect(e, half) -> str:
+    return f"{100 * e:+.1f} pp [{100 * (e - half):+.1f}, {100 * (e + half):+.1f}]"
+
+
 def mq_heroes(root) -> str:
     """Each hero's effect on the team's win rate, per policy, with intervals,
-    and whether the ranking survives better play."""
+    whether the ranking survives better play, and (from the expert's ladder)
+    the skilled team's effects and how far each moves from the competent one."""
     eff = {pol: _hero_effects(root, pol) for pol in POLICIES}
     order = eff[COMPETENT][0].sort_values(ascending=False).index
-    lines = ["| hero | greedy: effect | planner: effect |", "|---|---|---|"]
+    skilled = _skilled_heroes(root)
+    sk = skilled.get("ladder")
+    head = "| hero | greedy: effect | planner: effect |"
+    if sk is not None:
+        head += " expert: effect | planner → expert (same games) |"
+    lines = [head, "|---" * head.count(" | ") + "|---|"]
     for h in order:
-        cells = []
-        for pol in POLICIES:
-            e, se = eff[pol][0][h], eff[pol][1][h]
-            cells.append(f"{100 * e:+.1f} pp [{100 * (e - 1.96 * se):+.1f}, {100 * (e + 1.96 * se):+.1f}]")
+        cells = [_effect(eff[pol][0][h], 1.96 * eff[pol][1][h]) for pol in POLICIES]
+        if sk is not None:
+            cells += [_effect(sk.loc[(p, h), "effect"], sk.loc[(p, h), "half"]) if (p, h) in sk.index else "–"
+                      for p in ("expert", "expert-planner")]
         lines.append(f"| {h} | " + " | ".join(cells) + " |")
     e, se = eff[COMPETENT]
     best, worst = order[0], order[-1]
@@ -158,7 +183,39 @@ def mq_heroes(root) -> str:
     text += (" Heroes whose effect changes sign with skill (apart from zero under both policies): " +
              ", ".join(f"{h} (greedy {100 * g[h]:+.1f} pp, planner {100 * e[h]:+.1f} pp)" for h in flips) + "."
              if flips else " No hero's effect changes sign between greedy and the planner.")
+    if sk is not None:
+        text += " " + _skilled_heroes_text(root, skilled, order)
     return text + "\n\n" + "\n".join(lines)
+
+
+def _skilled_heroes_text(root, skilled, order) -> str:
+    """What the expert's ladder says about the heroes: its best and worst,
+    and the heroes whose effect moves from the planner's, apart from zero on
+    the ladder's seed and the same way on the independent one."""
+    sk = skilled["ladder"]
+    ex = sk.loc["expert"]
+    cells = _expert_cells(root)
+    games = min(int(r["games"]) for r in cells.values())
+    best, worst = ex["effect"].idxmax(), ex["effect"].idxmin()
+    moved = []
+    for h in order:
+        seeds = [s.loc[("expert-planner", h)] for s in skilled.values() if ("expert-planner", h) in s.index]
+        if len(seeds) == 2 and all(abs(r["effect"]) > r["half"] for r in seeds) and \
+                seeds[0]["effect"] * seeds[1]["effect"] > 0:
+            moved.append(f"{h} ({100 * seeds[0]['effect']:+.1f} pp, again {100 * seeds[1]['effect']:+.1f} pp on "
+                         "the second seed)")
+    rep = "replication" in skilled
+    return (f"A skilled team (the expert, {games:,} games in each of its ladder's {len(cells)} cells, "
+            "`experiments/results/mq-expert/ladder-heroes.csv`) gains most from "
+            f"**{best}** ({_effect(ex.loc[best, 'effect'], ex.loc[best, 'half'])}) and least from **{worst}** "
+            f"({100 * ex.loc[worst, 'effect']:+.1f} pp); its effects come from {games:,} games a cell, so their "
+            "intervals are wider than the planner's, and the move is measured on those same games (the planner's "
+            "effect there against the expert's), not as the difference of the two columns. " +
+            ("Heroes whose effect moves from the competent team to the skilled one (the move apart from zero on "
+             "the same games, on both seeds): " + "; ".join(moved) + "." if moved else
+             "No hero's effect moves from the competent team to the skilled one with an interval apart from zero "
+             + ("on both seeds" if rep else "") + "; the moves in the table are within their intervals "
+             "or did not replicate."))
 
 
 def mq_dice(root) -> str:

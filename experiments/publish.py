@@ -16,8 +16,8 @@ The steps (``STEPS``), in order:
   and planner tables (``experiments/results/qm-grid/report.md``);
 - ``ladders``: both skill ladders (``experiments/results/mq-ladder``;
   ``mq-rollout``, rollout against the planner; ``mq-expert``, the expert
-  against the planner in every cell, again on an independent seed, and its
-  budget curves; ``mq-planner``,
+  against the planner in every cell with each hero's effect for both, again
+  on an independent seed, and its budget curves; ``mq-planner``,
   the planner against its v3 and v2 defaults and without each part;
   ``experiments/results/qm-ladder``, the mixed tables: seat 1 played by
   each policy against greedy seats, 2-6 players; and ``qm-expert``, seat 0
@@ -131,14 +131,14 @@ def _ladders(n) -> dict:
                   "--policies", "planner,rollout"]),
         "experiments/results/mq-expert/ladder.csv": dict(
             package="mournesim", script=mq + "ladder.py", games=n["mq_expert"], seed=1, policies="planner,expert",
-            sidecar=dict(search_games=n["mq_expert"]),
+            sidecar=dict(search_games=n["mq_expert"], heroes=True),
             args=["--games", str(n["mq_expert"]), "--search-games", str(n["mq_expert"]), "--players", "1,2,3,4",
-                  "--policies", "planner,expert"]),
+                  "--policies", "planner,expert", "--heroes"]),
         "experiments/results/mq-expert/replication.csv": dict(
             package="mournesim", script=mq + "ladder.py", games=n["mq_expert"], seed=2, policies="planner,expert",
-            sidecar=dict(search_games=n["mq_expert"]),
+            sidecar=dict(search_games=n["mq_expert"], heroes=True),
             args=["--games", str(n["mq_expert"]), "--search-games", str(n["mq_expert"]), "--players", "1,2,3,4",
-                  "--policies", "planner,expert", "--seed", "2"]),
+                  "--policies", "planner,expert", "--heroes", "--seed", "2"]),
         "experiments/results/mq-expert/budget.csv": dict(
             package="mournesim", script=mq + "ladder.py", games=n["mq_budget"], seed=1, policies=mq_budget,
             sidecar=dict(search_games=n["mq_budget"]),

@@ -28,7 +28,9 @@ from simcore import jitcache as _jitcache
 #      unchanged (rollout's searches share its code now, same games)
 #   8  the expert's default budget 0.5 (one won future keeps the planner's
 #      answer); budgets from 1 up and every other policy's games unchanged
-BEHAVIOUR_VERSION = 8
+#   9  the expert compares a Final Battle decision at budget 16 at least (its
+#      futures there are short); every other policy's games unchanged
+BEHAVIOUR_VERSION = 9
 
 # The engine's source files. numba checks a cached kernel only against its own
 # file, so the guard clears every cached kernel when any of these (or simcore's

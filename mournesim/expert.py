@@ -13,7 +13,9 @@ One parameter, ``budget`` (default 0.5), sets how much it searches:
 ``2 × budget`` futures first (at the default, one won future keeps the
 planner's answer; a comparison starts with two), at most ``8 × budget``
 before the decision, and the inside-a-turn decisions (the planner's answer
-and two others) from budget 4. The spending is adaptive (simcore/race.py):
+and two others) from budget 4. In the Final Battle, where a future is a few
+rounds long and most games are decided, a comparison uses budget
+``FINAL_BUDGET`` at least. The spending is adaptive (simcore/race.py):
 the planner's answer alone while it wins every future, an alternative
 without an edge dropped after each batch, and a switch only when confirmed
 on fresh futures.
@@ -36,8 +38,8 @@ from .policies import planner
 from .rollout import planner_plays, replay, replayed_candidates, resume, scripted_answer, turn_candidates, value
 
 OPB = L.OP_BASE
-# the default budget: the cheapest the race allows, which keeps most of the
-# strength of budget 1 at twice its speed (docs/mournequest/policies.md)
+# the default budget: the cheapest the race allows, at twice budget 1's speed
+# (docs/mournequest/policies.md, "The default budget")
 PARAMS = dict(zip(PLANNER_PARAMS, PLANNER_DEFAULTS)) | {"budget": 0.5}
 W_BUDGET = NP_PLANNER
 BASE = len(PARAMS)        # the search's memory follows its parameters in pp (simcore.search)
@@ -51,6 +53,10 @@ PROGRESS = 0.5
 CONFIDENCE = 2.0
 DEEP_CONFIDENCE = 3.0     # decisions inside a turn are many: a stricter test
 DEEP_BUDGET = 4.0         # the budget from which they are searched
+# In the Final Battle a future is a few rounds long, and there most games are
+# won or lost: a decision whose planner's answer loses a future is compared
+# there at this budget at least (docs/mournequest/policies.md, "Final Battle").
+FINAL_BUDGET = 16.0
 DESCRIPTION = ("search: the planner's three best actions raced on sampled futures to the end of the "
                "game at every turn decision of the last 20 hero turns; one parameter, budget")
 
@@ -83,13 +89,14 @@ def pick(s, T, legal, n, rng, pp, h, resumable):
     if resumable:
         cand = turn_candidates(s, T, legal, n, rng, pp, h, min(n, WIDTH))
         pp2[:] = planner_plays(pp)
-        return cand[race(s, T, legal, rng, pp, pp2, s2, h, cand, True, CONFIDENCE)]
+        wide = pp[W_BUDGET] if s[L.G_FINAL] == L.FB_NONE else max(pp[W_BUDGET], FINAL_BUDGET)
+        return cand[race(s, T, legal, rng, pp, pp2, s2, h, cand, True, CONFIDENCE, wide)]
     if pp[W_BUDGET] < DEEP_BUDGET or not search.can_replay(pp, BASE, s, L.G_ROUND):
         return planner(s, T, legal, n, rng, pp, h)
     cand, reached = replayed_candidates(s, T, legal, n, rng, pp, pp2, s2, h, WIDTH, BASE)
     if not reached:
         return cand[0]
-    return cand[race(s, T, legal, rng, pp, pp2, s2, h, cand, False, DEEP_CONFIDENCE)]
+    return cand[race(s, T, legal, rng, pp, pp2, s2, h, cand, False, DEEP_CONFIDENCE, pp[W_BUDGET])]
 
 
 @needs_nrt
@@ -104,9 +111,10 @@ def sample(s, T, legal, rng2, pp, pp2, s2, legal2, h, c, resumable, sub, m):
 
 
 @needs_nrt
-def race(s, T, legal, rng, pp, pp2, s2, h, cand, resumable, conf):
-    """Index into ``cand`` of the answer: the race of simcore/race.py."""
-    vals, subs, st = racing.start(cand.shape[0], pp[W_BUDGET])
+def race(s, T, legal, rng, pp, pp2, s2, h, cand, resumable, conf, wide):
+    """Index into ``cand`` of the answer: the race of simcore/race.py,
+    comparing at budget ``wide``."""
+    vals, subs, st = racing.start(cand.shape[0], pp[W_BUDGET], wide)
     rng2 = np.empty(N_STREAMS * 4, np.uint64)
     legal2 = np.empty_like(legal)
     while True:

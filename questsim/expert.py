@@ -99,7 +99,7 @@ def pick(s, T, legal, n, rng, pp, seat, resumable):
         if rows.shape[0] == 0:
             return first
         conf = DEEP_CONFIDENCE
-    vals, subs, st = racing.start(k, pp[W_BUDGET])
+    vals, subs, st = racing.start(k, pp[W_BUDGET], pp[W_BUDGET])
     while True:
         j, q = racing.next_sample(vals, subs, st, conf, rng)
         if j < 0:

@@ -23,11 +23,12 @@ of the race:
   candidate 0 play as many fresh futures, and it is played only if its
   paired mean there is above zero.
 
-``first``, ``least`` and ``most`` come from the budget: ``2 × budget``
-futures (at least 1) for candidate 0 alone, batches of ``2 × budget`` (at
-least 2), and ``8 × budget`` at most. From budget 1 on, ``first`` is the
-first batch; below it, one won future keeps the answer, and a comparison
-still starts with two. The schedule is a state machine over
+``first`` comes from the budget: ``2 × budget`` futures (at least 1) for
+candidate 0 alone. ``least`` and ``most`` come from the comparison's budget,
+the budget itself unless a game gives more where its futures are cheap:
+batches of ``2 × wide`` (at least 2), and ``8 × wide`` at most. With one
+budget, from budget 1 on ``first`` is the first batch; below it, one won
+future keeps the answer, and a comparison still starts with two. The schedule is a state machine over
 small arrays so that each game's loop stays a few lines and the engine never
 calls a function it is given.
 """
@@ -42,12 +43,13 @@ RACING, CONFIRMING, DECIDED = 0, 1, 2
 
 
 @njit(cache=True)
-def start(k, budget):
-    """A race among ``k`` candidates: ``(vals, subs, st)``; ``vals``
-    holds each candidate's value on each future (NaN: not played)."""
+def start(k, budget, wide):
+    """A race among ``k`` candidates at ``budget``, comparing them at budget
+    ``wide`` (see above): ``(vals, subs, st)``; ``vals`` holds each
+    candidate's value on each future (NaN: not played)."""
     first = max(1, int(2.0 * budget + 0.5))
-    least = max(2, first)
-    most = max(least, int(8.0 * budget + 0.5))
+    least = max(2, int(2.0 * wide + 0.5))
+    most = max(least, int(8.0 * wide + 0.5))
     vals = np.full((k, 2 * most), np.nan)
     subs = np.zeros(2 * most, np.uint64)
     st = np.zeros(ALIVE + k, np.int64)

@@ -325,12 +325,13 @@ def test_resuming_an_experiments_games_says_to_run_the_experiment_again(experime
     one_line(r, "mournesim", "holds the games of experiment", "mournesim experiment")
 
 
-@pytest.mark.parametrize("script, out, written", [
-    ("ladder.py", "ladder.csv", ["ladder.csv"]),
-    ("planner_parts.py", "parts.csv", ["parts.csv"]),
-    ("unused_rules.py", "unused", ["unused-decisions.csv", "unused-forced.csv"]),
+@pytest.mark.parametrize("script, out, written, args", [
+    ("ladder.py", "ladder.csv", ["ladder.csv"], []),
+    ("ladder.py", "ladder.csv", ["ladder-heroes.csv"], ["--heroes"]),
+    ("planner_parts.py", "parts.csv", ["parts.csv"], []),
+    ("unused_rules.py", "unused", ["unused-decisions.csv", "unused-forced.csv"], []),
 ])
-def test_an_example_script_never_writes_over_a_users_file(tmp_path, script, out, written):
+def test_an_example_script_never_writes_over_a_users_file(tmp_path, script, out, written, args):
     """The example scripts (the published ladders run them) write a table
     and a JSON sidecar holding its digest: a table of the user's by that
     name, or one changed since the script wrote it, is refused before any
@@ -338,7 +339,7 @@ def test_an_example_script_never_writes_over_a_users_file(tmp_path, script, out,
     mine = tmp_path / written[0]
     mine.write_text("the user's own table\n")
     r = subprocess.run([sys.executable, str(ROOT / "docs" / "mournequest" / "examples" / script), "--out",
-                        str(tmp_path / out)], capture_output=True, text=True, timeout=300)
+                        str(tmp_path / out)] + args, capture_output=True, text=True, timeout=300)
     assert r.returncode == 2, r.stderr[-2000:]
     got = r.stderr.strip().splitlines()
     assert len(got) == 1 and got[0].startswith(f"{script}: error: ") and written[0] in got[0], got

@@ -8,12 +8,12 @@ from simcore import race
 from simcore.rng import N_STREAMS, seed_streams
 
 
-def _run(k, budget, value, conf=2.0, seed=5):
+def _run(k, budget, value, conf=2.0, seed=5, wide=None):
     """Race ``k`` candidates whose value on future ``q`` is ``value(j, q)``;
     returns (answer, futures opened, plays per candidate, the futures' seeds)."""
     rng = np.zeros(N_STREAMS * 4, np.uint64)
     seed_streams(np.uint64(seed), 0, rng)
-    vals, subs, st = race.start(k, budget)
+    vals, subs, st = race.start(k, budget, budget if wide is None else wide)
     plays = np.zeros(k, int)
     while True:
         j, q = race.next_sample(vals, subs, st, conf, rng)
@@ -28,8 +28,21 @@ def _run(k, budget, value, conf=2.0, seed=5):
 @pytest.mark.parametrize("budget, first, least, most", [(0.5, 1, 2, 4), (0.75, 2, 2, 6), (1.0, 2, 2, 8),
                                                         (2.0, 4, 4, 16), (4.0, 8, 8, 32)])
 def test_the_budget_sets_the_first_batch_and_the_cap(budget, first, least, most):
-    _, _, st = race.start(2, budget)
+    _, _, st = race.start(2, budget, budget)
     assert (st[race.CHECK], st[race.LEAST], st[race.MOST]) == (first, least, most)
+
+
+def test_a_wider_comparison_keeps_the_first_futures():
+    """A comparison at a larger budget (where a game's futures are cheap):
+    the sure answer still costs ``2 × budget`` futures, the batches and the
+    cap follow the wider budget."""
+    _, _, st = race.start(2, 0.5, 8.0)
+    assert (st[race.CHECK], st[race.LEAST], st[race.MOST]) == (1, 16, 64)
+    ans, m, plays, _ = _run(3, 0.5, lambda j, q: 1.0 if q == 0 else 0.0, wide=8.0)
+    assert (ans, m) == (0, 1) and list(plays) == [1, 0, 0]
+    # lost at once: everyone plays the first batch of 16; the others have no edge and drop out
+    ans, m, plays, _ = _run(3, 0.5, lambda j, q: 0.0, wide=8.0)
+    assert (ans, m) == (0, 16) and list(plays) == [16, 16, 16]
 
 
 def test_below_budget_one_a_single_won_future_keeps_the_answer():

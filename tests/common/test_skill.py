@@ -44,3 +44,57 @@ def test_questmaster_conclusions_across_skill():
     assert list(t.columns) == ["conclusion", "greedy", "planner", "across skill"]
     assert set(t["conclusion"]) == {"character ranking (win rate against fair share)",
                                     "going first is an advantage", "which win condition ends most games"}
+
+
+def _ladder_script():
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[2] / "docs" / "mournequest" / "examples" / "ladder.py"
+    spec = importlib.util.spec_from_file_location("mq_ladder_script", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_a_heros_effect_is_within_cells_and_its_interval_exact():
+    """The skill ladder's hero effects (``ladder.py --heroes``): within each
+    cell the mean with the hero minus without, weighted by the hero's games;
+    the half-width from the two means' variances. Hand-built: in both cells
+    the hero's games average 0.5 above the others, though the cells' own
+    rates differ (0.75 and 0.25)."""
+    mod = _ladder_script()
+    values = np.array([1, 1, 0, 1, 1, 0, 0, 0], float)
+    heroes = np.full((8, 4), -1)
+    heroes[[0, 1, 4, 5], 0] = 0          # hero 0 in two games of each cell
+    heroes[:, 1] = 1                     # hero 1 in every game: no games without it, no effect
+    cells = np.array([0, 0, 0, 0, 1, 1, 1, 1])
+    rows = mod.hero_effects(values, heroes, cells, ["a", "b"])
+    assert [r["hero"] for r in rows] == ["a"]
+    (a,) = rows
+    assert a["games"] == 4 and np.isclose(a["effect"], 0.5)
+    # cell 0: with [1, 1] (variance 0), without [0, 1] (0.5): 0.5 / 2; cell 1 the mirror; weights 2 and 2
+    assert np.isclose(a["half"], 1.96 * np.sqrt(4 * 0.25 + 4 * 0.25) / 4)
+
+
+def test_a_hero_moves_with_skill_only_where_both_seeds_agree(tmp_path):
+    """The balance study names a hero whose effect moves from the planner to
+    the expert only when the move's interval leaves out zero on the ladder's
+    seed and on the independent one, in the same direction."""
+    from experiments import balance
+    d = tmp_path / "experiments" / "results" / "mq-expert"
+    d.mkdir(parents=True)
+    pd.DataFrame([dict(policy="expert", level="hard", players=4, games=2000)]).to_csv(d / "ladder.csv", index=False)
+
+    def seed(name, moves):
+        rows = [dict(policy="expert", hero=h, games=900, effect=0.01 * k, half=0.02) for k, h in enumerate("xyz")]
+        rows += [dict(policy="expert-planner", hero=h, games=900, effect=m, half=0.01) for h, m in zip("xyz", moves)]
+        pd.DataFrame(rows).to_csv(d / f"{name}-heroes.csv", index=False)
+
+    seed("ladder", [0.05, 0.05, 0.005])
+    seed("replication", [0.04, -0.05, 0.05])
+    text = balance._skilled_heroes_text(tmp_path, balance._skilled_heroes(tmp_path), list("xyz"))
+    assert "x (+5.0 pp, again +4.0 pp" in text and "y (" not in text and "z (" not in text
+    assert "gains most from **z**" in text and "least from **x**" in text
+    seed("replication", [-0.04, 0.0, 0.05])
+    text = balance._skilled_heroes_text(tmp_path, balance._skilled_heroes(tmp_path), list("xyz"))
+    assert text.endswith("or did not replicate.")

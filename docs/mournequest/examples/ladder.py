@@ -18,6 +18,13 @@ paired difference is against the planner, so a budget curve is
 
     python docs/mournequest/examples/ladder.py --search-games 400 --levels medium,hard --players 4,1 \
         --policies planner,expert@1,expert@2,expert@4,expert@8 --games 400
+
+``--heroes`` also writes ``<out>-heroes.csv``: each hero's effect for every
+policy (the win rate of the games with the hero minus the games without,
+within a level and player count, averaged over cells weighted by the hero's
+games, as the balance report's) and, for every paired difference above, how
+much the effect moves between the two policies on the same games (``policy``
+``expert-planner``), each with a 95% interval.
 """
 import argparse
 import os
@@ -35,7 +42,8 @@ CHUNK = 20_000
 
 
 def cell(args):
-    """Play one chunk of one cell; returns (key, wins array, seconds)."""
+    """Play one chunk of one cell; returns (key, first game, wins array,
+    heroes array (games x 4, -1 for an empty seat), seconds)."""
     policy, level, players, seed, first, n, ruleset = args
     from mournesim import plugins, sim   # imported in the worker
     t = time.perf_counter()
@@ -53,7 +61,30 @@ def cell(args):
     rows = sim.run_games(rules, config, seed, first, n)
     from mournesim import layout as L
     wins = rows[:, L.RESULT_INDEX["outcome"]] == L.OUT_WIN
-    return (policy, level, players), first, wins, time.perf_counter() - t
+    heroes = rows[:, L.RESULT_INDEX["hero1"]:L.RESULT_INDEX["hero1"] + 4].copy()
+    return (policy, level, players), first, wins, heroes, time.perf_counter() - t
+
+
+def hero_effects(values, heroes, cells, names):
+    """Per hero: the games with the hero, and the mean of ``values`` (a win,
+    or a paired difference of wins) in them minus in the games without, within
+    each cell, averaged over cells weighted by the hero's games; with the
+    half-width of its 95% interval (the two means' variances, per cell)."""
+    rows = []
+    for k, name in enumerate(names):
+        has = (heroes == k).any(axis=1)
+        n_all, total, var = 0, 0.0, 0.0
+        for c in np.unique(cells):
+            inc = cells == c
+            a, b = values[inc & has], values[inc & ~has]
+            if len(a) < 2 or len(b) < 2:
+                continue
+            n_all += len(a)
+            total += len(a) * (a.mean() - b.mean())
+            var += len(a) ** 2 * (a.var(ddof=1) / len(a) + b.var(ddof=1) / len(b))
+        if n_all:
+            rows.append(dict(hero=name, games=n_all, effect=total / n_all, half=1.96 * np.sqrt(var) / n_all))
+    return rows
 
 
 def main():
@@ -68,10 +99,12 @@ def main():
     ap.add_argument("--players", default="4,1", type=lambda t: [int(x) for x in t.split(",")],
                     help="player counts (default 4,1: four players and solo)")
     ap.add_argument("--levels", default="easy,medium,hard", help="levels (default all three)")
+    ap.add_argument("--heroes", action="store_true", help="also write each hero's effect per policy to <out>-heroes.csv")
     a = ap.parse_args()
     from simcore import outdir
     stamp_file = Path(a.out).with_suffix(".json")
-    outdir.check_files_or_exit(stamp_file, [a.out], "ladder.py")     # before any game: never over a file of the user's
+    hero_file = Path(a.out).with_name(Path(a.out).stem + "-heroes.csv")
+    outdir.check_files_or_exit(stamp_file, [a.out] + ([hero_file] if a.heroes else []), "ladder.py")     # before any game: never over a file of the user's
     jobs = []
     for policy in a.policies.split(","):
         search = policy.startswith(("rollout", "expert"))
@@ -81,11 +114,12 @@ def main():
             for players in a.players:
                 for first in range(0, n, chunk):
                     jobs.append((policy, level, players, a.seed, first, min(chunk, n - first), a.ruleset))
-    results = {}
+    results, teams = {}, {}
     secs = {}
     with ProcessPoolExecutor(a.workers) as ex:
-        for key, first, wins, dt in ex.map(cell, jobs):
+        for key, first, wins, heroes, dt in ex.map(cell, jobs):
             results.setdefault(key, {})[first] = wins
+            teams.setdefault(key, {})[first] = heroes
             secs[key] = secs.get(key, 0.0) + dt
             print(key, first, f"{dt:.1f}s", flush=True)
     rows = []
@@ -95,6 +129,7 @@ def main():
         rows.append(dict(policy=key[0], level=key[1], players=key[2], games=len(w), wins=int(w.sum()),
                          win_rate=w.mean(), low=lo, high=hi, games_per_s=len(w) / secs[key]))
     df = pd.DataFrame(rows)
+    pairs = []
     # paired differences on the search's games: rollout - planner, rollout_deep - rollout, expert - planner
     for key, parts in results.items():
         base = "planner" if key[0].startswith("expert") else {"rollout": "planner", "rollout_deep": "rollout"}.get(key[0])
@@ -103,6 +138,7 @@ def main():
         r = np.concatenate([parts[f] for f in sorted(parts)]).astype(float)
         p = np.concatenate([results[(base,) + key[1:]][f] for f in sorted(results[(base,) + key[1:]])])
         d = r - p[:len(r)].astype(float)
+        pairs.append((key, base, d))
         m = (df.policy == key[0]) & (df.level == key[1]) & (df.players == key[2])
         df.loc[m, "paired_diff"] = d.mean()
         df.loc[m, "paired_half"] = 1.96 * d.std(ddof=1) / np.sqrt(len(d))
@@ -120,10 +156,34 @@ def main():
     # which engine, ruleset and games made these figures
     from mournesim import sim
     from simcore import identity
+    writes = {a.out: lambda tmp: df.to_csv(tmp, index=False)}
+    if a.heroes:
+        names = list(sim.prepare(a.ruleset).names.heroes)
+        joined = {k: np.concatenate([parts[f] for f in sorted(parts)]) for k, parts in teams.items()}
+        hero_rows = []
+
+        def add(label, keys, value_of):
+            keys = sorted(keys, key=lambda k: (k[1], k[2]))
+            heroes = np.concatenate([joined[k] for k in keys])
+            cells = np.concatenate([np.full(len(joined[k]), i) for i, k in enumerate(keys)])
+            values = np.concatenate([value_of(k) for k in keys])
+            hero_rows.extend(dict(policy=label, **r) for r in hero_effects(values, heroes, cells, names))
+
+        for policy in dict.fromkeys(k[0] for k in results):
+            add(policy, [k for k in results if k[0] == policy],
+                lambda k: np.concatenate([results[k][f] for f in sorted(results[k])]).astype(float))
+        by_pair = {}
+        for key, base, d in pairs:
+            by_pair.setdefault((key[0], base), {})[key] = d
+        for (policy, base), ds in by_pair.items():
+            add(f"{policy}-{base}", list(ds), lambda k: ds[k])
+        heroes_df = pd.DataFrame(hero_rows, columns=["policy", "hero", "games", "effect", "half"])
+        writes[str(hero_file)] = lambda tmp: heroes_df.to_csv(tmp, index=False)
     stamp = dict(identity.engine("mournesim"), ruleset_hash=sim.prepare(a.ruleset).hash,
                  ruleset=a.ruleset, overrides=[], seed=a.seed, games=a.games,
-                 search_games=a.search_games, policies=a.policies, levels=a.levels, players=a.players, command=" ".join(["python"] + sys.argv))
-    outdir.write_files(stamp_file, {a.out: lambda tmp: df.to_csv(tmp, index=False)}, stamp, "ladder.py")
+                 search_games=a.search_games, policies=a.policies, levels=a.levels, players=a.players,
+                 heroes=a.heroes, command=" ".join(["python"] + sys.argv))
+    outdir.write_files(stamp_file, writes, stamp, "ladder.py")
     print(df.to_string(index=False))
 
 
