@@ -213,8 +213,8 @@ def _skilled_heroes_text(root, skilled, order) -> str:
             "effect there against the expert's), not as the difference of the two columns. " +
             ("Heroes whose effect moves from the competent team to the skilled one (the move apart from zero on "
              "the same games, on both seeds): " + "; ".join(moved) + "." if moved else
-             "No hero's effect moves from the competent team to the skilled one with an interval apart from zero "
-             + ("on both seeds" if rep else "") + "; the moves in the table are within their intervals "
+             "No hero's effect moves from the competent team to the skilled one with an interval apart from zero"
+             + (" on both seeds" if rep else "") + "; the moves in the table are within their intervals "
              "or did not replicate."))
 
 

@@ -117,27 +117,28 @@ def main():
     results, teams = {}, {}
     secs = {}
     with ProcessPoolExecutor(a.workers) as ex:
-        for key, first, wins, heroes, dt in ex.map(cell, jobs):
-            results.setdefault(key, {})[first] = wins
+        for key, first, won, heroes, dt in ex.map(cell, jobs):
+            results.setdefault(key, {})[first] = won
             teams.setdefault(key, {})[first] = heroes
             secs[key] = secs.get(key, 0.0) + dt
             print(key, first, f"{dt:.1f}s", flush=True)
+    # each cell's chunks in game order
+    wins = {k: np.concatenate([parts[f] for f in sorted(parts)]) for k, parts in results.items()}
+    teams = {k: np.concatenate([parts[f] for f in sorted(parts)]) for k, parts in teams.items()}
     rows = []
-    for key, parts in results.items():
-        w = np.concatenate([parts[f] for f in sorted(parts)])
+    for key, w in wins.items():
         lo, hi = wilson(int(w.sum()), len(w))
         rows.append(dict(policy=key[0], level=key[1], players=key[2], games=len(w), wins=int(w.sum()),
                          win_rate=w.mean(), low=lo, high=hi, games_per_s=len(w) / secs[key]))
     df = pd.DataFrame(rows)
     pairs = []
     # paired differences on the search's games: rollout - planner, rollout_deep - rollout, expert - planner
-    for key, parts in results.items():
+    for key, w in wins.items():
         base = "planner" if key[0].startswith("expert") else {"rollout": "planner", "rollout_deep": "rollout"}.get(key[0])
-        if base is None or (base,) + key[1:] not in results:
+        if base is None or (base,) + key[1:] not in wins:
             continue
-        r = np.concatenate([parts[f] for f in sorted(parts)]).astype(float)
-        p = np.concatenate([results[(base,) + key[1:]][f] for f in sorted(results[(base,) + key[1:]])])
-        d = r - p[:len(r)].astype(float)
+        p = wins[(base,) + key[1:]]
+        d = w.astype(float) - p[:len(w)].astype(float)
         pairs.append((key, base, d))
         m = (df.policy == key[0]) & (df.level == key[1]) & (df.players == key[2])
         df.loc[m, "paired_diff"] = d.mean()
@@ -147,8 +148,7 @@ def main():
     for lower, higher in zip(budgets, budgets[1:]):
         for lv in a.levels.split(","):
             for players in a.players:
-                hi_, lo_ = (np.concatenate([results[(k, lv, players)][f] for f in sorted(results[(k, lv, players)])])
-                            .astype(float) for k in (higher, lower))
+                hi_, lo_ = (wins[(k, lv, players)].astype(float) for k in (higher, lower))
                 d = hi_ - lo_
                 m = (df.policy == higher) & (df.level == lv) & (df.players == players)
                 df.loc[m, "step_diff"] = d.mean()
@@ -156,22 +156,21 @@ def main():
     # which engine, ruleset and games made these figures
     from mournesim import sim
     from simcore import identity
+    rules = sim.prepare(a.ruleset)
     writes = {a.out: lambda tmp: df.to_csv(tmp, index=False)}
     if a.heroes:
-        names = list(sim.prepare(a.ruleset).names.heroes)
-        joined = {k: np.concatenate([parts[f] for f in sorted(parts)]) for k, parts in teams.items()}
+        names = list(rules.names.heroes)
         hero_rows = []
 
         def add(label, keys, value_of):
             keys = sorted(keys, key=lambda k: (k[1], k[2]))
-            heroes = np.concatenate([joined[k] for k in keys])
-            cells = np.concatenate([np.full(len(joined[k]), i) for i, k in enumerate(keys)])
+            heroes = np.concatenate([teams[k] for k in keys])
+            cells = np.concatenate([np.full(len(teams[k]), i) for i, k in enumerate(keys)])
             values = np.concatenate([value_of(k) for k in keys])
             hero_rows.extend(dict(policy=label, **r) for r in hero_effects(values, heroes, cells, names))
 
-        for policy in dict.fromkeys(k[0] for k in results):
-            add(policy, [k for k in results if k[0] == policy],
-                lambda k: np.concatenate([results[k][f] for f in sorted(results[k])]).astype(float))
+        for policy in dict.fromkeys(k[0] for k in wins):
+            add(policy, [k for k in wins if k[0] == policy], lambda k: wins[k].astype(float))
         by_pair = {}
         for key, base, d in pairs:
             by_pair.setdefault((key[0], base), {})[key] = d
@@ -179,7 +178,7 @@ def main():
             add(f"{policy}-{base}", list(ds), lambda k: ds[k])
         heroes_df = pd.DataFrame(hero_rows, columns=["policy", "hero", "games", "effect", "half"])
         writes[str(hero_file)] = lambda tmp: heroes_df.to_csv(tmp, index=False)
-    stamp = dict(identity.engine("mournesim"), ruleset_hash=sim.prepare(a.ruleset).hash,
+    stamp = dict(identity.engine("mournesim"), ruleset_hash=rules.hash,
                  ruleset=a.ruleset, overrides=[], seed=a.seed, games=a.games,
                  search_games=a.search_games, policies=a.policies, levels=a.levels, players=a.players,
                  heroes=a.heroes, command=" ".join(["python"] + sys.argv))
