@@ -188,6 +188,20 @@ def mq_heroes(root) -> str:
     return text + "\n\n" + "\n".join(lines)
 
 
+def _moved(skilled, order) -> list[str]:
+    """The heroes or characters whose effect moves from the planner to the
+    expert: the move's interval leaves out zero on the ladder's seed and on
+    the independent one, the same way."""
+    moved = []
+    for h in order:
+        seeds = [s.loc[("expert-planner", h)] for s in skilled.values() if ("expert-planner", h) in s.index]
+        if len(seeds) == 2 and all(abs(r["effect"]) > r["half"] for r in seeds) and \
+                seeds[0]["effect"] * seeds[1]["effect"] > 0:
+            moved.append(f"{h} ({100 * seeds[0]['effect']:+.1f} pp, again {100 * seeds[1]['effect']:+.1f} pp on "
+                         "the second seed)")
+    return moved
+
+
 def _skilled_heroes_text(root, skilled, order) -> str:
     """What the expert's ladder says about the heroes: its best and worst,
     and the heroes whose effect moves from the planner's, apart from zero on
@@ -197,13 +211,7 @@ def _skilled_heroes_text(root, skilled, order) -> str:
     cells = _expert_cells(root)
     games = min(int(r["games"]) for r in cells.values())
     best, worst = ex["effect"].idxmax(), ex["effect"].idxmin()
-    moved = []
-    for h in order:
-        seeds = [s.loc[("expert-planner", h)] for s in skilled.values() if ("expert-planner", h) in s.index]
-        if len(seeds) == 2 and all(abs(r["effect"]) > r["half"] for r in seeds) and \
-                seeds[0]["effect"] * seeds[1]["effect"] > 0:
-            moved.append(f"{h} ({100 * seeds[0]['effect']:+.1f} pp, again {100 * seeds[1]['effect']:+.1f} pp on "
-                         "the second seed)")
+    moved = _moved(skilled, order)
     rep = "replication" in skilled
     return (f"A skilled team (the expert, {games:,} games in each of its ladder's {len(cells)} cells, "
             "`experiments/results/mq-expert/ladder-heroes.csv`) gains most from "
@@ -292,7 +300,53 @@ def qm_characters(root) -> str:
     dis = [c for c in order if t.loc[c, "ci95_high"] < t.loc[c, "fair_share"]]
     text = (f"Among planners (2–6 players pooled), favoured characters: {', '.join(fav) or 'none'}; "
             f"disfavoured: {', '.join(dis) or 'none'} (interval entirely above or below the fair share).")
-    return text + "\n\n" + "\n".join(lines)
+    out = text + "\n\n" + "\n".join(lines)
+    skilled = _skilled_characters(root)
+    return out + "\n\n" + _skilled_characters_text(skilled, order) if skilled else out
+
+
+def _skilled_characters(root) -> dict:
+    """Seat 0's character effects over all table sizes when the expert or the
+    planner plays it among planners, and the move between them on the same
+    games (``policy`` ``expert-planner``), per seed of the expert's ladder
+    (``qm-expert/ladder-characters.csv``, ``replication-characters.csv``):
+    seed name -> table indexed by (policy, character); {} before the ladders
+    step made them."""
+    out = {}
+    for name in ("ladder", "replication"):
+        f = Path(root) / RES / "qm-expert" / f"{name}-characters.csv"
+        if f.exists():
+            t = pd.read_csv(f, dtype={"players": str})
+            t = t[t["players"] == "all"]
+            if (t["policy"] == "expert").any():      # a tiny run may leave no table with and without a character
+                out[name] = t.set_index(["policy", "character"])
+    return out
+
+
+def _skilled_characters_text(skilled, order) -> str:
+    """What the expert's ladder says about the characters: the effect of each
+    in a skilled seat and how far it moves from the planner's on the same
+    games, apart from zero on the ladder's seed and the same way on the
+    independent one."""
+    sk = skilled["ladder"]
+    games = int(sk.loc["expert", "games"].sum())
+    rows = ["| character | seat 0 a planner: effect | seat 0 the expert: effect | planner → expert (same games) |",
+            "|---|---|---|---|"]
+    for ch in order:
+        cells = [_effect(sk.loc[(p, ch), "effect"], sk.loc[(p, ch), "half"]) if (p, ch) in sk.index else "–"
+                 for p in ("planner", "expert", "expert-planner")]
+        rows.append(f"| {ch} | " + " | ".join(cells) + " |")
+    moved = _moved(skilled, order)
+    rep = "replication" in skilled
+    return ("For a skilled player, seat 0 of the expert's ladder (the expert or the planner in seat 0 among "
+            f"planners, 2–6 players, {games:,} games over all table sizes, "
+            "`experiments/results/qm-expert/ladder-characters.csv`) gives each character's effect (seat 0's win "
+            "rate with the character minus with another, within each table size) and how far it moves when the "
+            "expert plays it, on the same games. " +
+            ("Characters whose effect moves from the competent player to the skilled one (apart from zero on "
+             "the same games, on both seeds): " + "; ".join(moved) + "." if moved else
+             "No character's effect moves from the competent player to the skilled one with an interval apart "
+             "from zero" + (" on both seeds" if rep else "") + ".") + "\n\n" + "\n".join(rows))
 
 
 def qm_seats(root) -> str:

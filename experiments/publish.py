@@ -74,7 +74,7 @@ MANIFEST = "experiments/results/published.json"
 ROOT_MARK = ".publish-root"      # written into a --root directory before anything else
 FULL = dict(mq_grid=50_000, qm_grid=50_000, mq_ladder=100_000, qm_ladder=100_000, experiment=None, search_experiment=None,
             notebooks=None, mq_parts=20_000, mq_ablation=5_000, mq_rollout=600, mq_expert=2_000, mq_budget=300,
-            qm_expert=2_000, qm_budget=400)
+            qm_expert=4_000, qm_budget=400)
 QUICK = dict(mq_grid=60, qm_grid=60, mq_ladder=100, qm_ladder=100, experiment=20, search_experiment=4,
              mq_parts=40, mq_ablation=20,
              mq_rollout=2, mq_expert=2, mq_budget=2, qm_expert=4, qm_budget=4,
@@ -88,7 +88,7 @@ QUICK_BUDGET = 8          # --quick: a policy_tune's evaluations
 # are measured in
 BUDGETS = (0.5, 1, 2, 4, 8)
 MQ_BUDGET_CELLS = ("medium,hard", "4,1")
-QM_BUDGETS = (1, 2, 4)
+QM_BUDGETS = (0.5, 1, 2, 4)
 QM_BUDGET_PLAYERS = "2,4,6"
 
 # Quest Master's ladder: seat 1 played by each (the v2 players are the same
@@ -146,8 +146,12 @@ def _ladders(n) -> dict:
                   "--levels", MQ_BUDGET_CELLS[0], "--players", MQ_BUDGET_CELLS[1], "--policies", mq_budget]),
         "experiments/results/qm-expert/ladder.csv": dict(
             package="questsim", script=qm + "qm_rollout.py", games=n["qm_expert"], seed=21, policies="planner,expert",
-            sidecar={}, args=["--games", str(n["qm_expert"]), "--players", "2,3,4,5,6", "--policies", "planner,expert",
-                              "--seed", "21"]),
+            sidecar=dict(characters=True), args=["--games", str(n["qm_expert"]), "--players", "2,3,4,5,6",
+                                                 "--policies", "planner,expert", "--seed", "21", "--characters"]),
+        "experiments/results/qm-expert/replication.csv": dict(
+            package="questsim", script=qm + "qm_rollout.py", games=n["qm_expert"], seed=22, policies="planner,expert",
+            sidecar=dict(characters=True), args=["--games", str(n["qm_expert"]), "--players", "2,3,4,5,6",
+                                                 "--policies", "planner,expert", "--seed", "22", "--characters"]),
         "experiments/results/qm-expert/budget.csv": dict(
             package="questsim", script=qm + "qm_rollout.py", games=n["qm_budget"], seed=21, policies=qm_budget,
             sidecar={}, args=["--games", str(n["qm_budget"]), "--players", QM_BUDGET_PLAYERS, "--policies", qm_budget,

@@ -159,7 +159,7 @@ def qm_ladder(root: Path) -> str:
     return (f"Seat 1's win rate in per cent (Wilson 95% interval) when it is played by each policy and every "
             f"other seat by greedy; **{int(df.games.min()):,} games per cell**, characters drawn at random; a fair "
             f"seat wins 1/players. `greedy_v2` and `planner_v2` are the players of behaviour v2 (the same "
-            f"policies with their issue-15 parts off). Made by {_stamp(meta)}: `{meta['command']}`. Games per "
+            f"policies with the parameters behaviour v3 added at 0). Made by {_stamp(meta)}: `{meta['command']}`. Games per "
             f"second on every core of this machine, all of a table size's tables together (the greedy seats "
             f"dominate; per-policy speeds are in docs/questmaster/performance.md): {speed}.\n\n" + "\n".join(lines))
 
@@ -369,21 +369,40 @@ def mq_expert_budget(root: Path) -> str:
 
 
 def qm_expert(root: Path) -> str:
-    """Quest Master: seat 0 played by the expert or the planner among planners, same games."""
+    """Quest Master: seat 0 played by the expert or the planner among
+    planners, on the same games, again on an independent seed and pooled."""
     df, meta = _result(root, "qm-expert/ladder.csv")
-    lines = ["| players | fair share | planner in seat 0 | expert in seat 0 | paired difference expert − planner | "
-             "expert games/s |", "|---|---|---|---|---|---|"]
+    if not (root / RESULTS / "qm-expert" / "replication.csv").exists():
+        df2, meta2 = None, None
+    else:
+        df2, meta2 = _result(root, "qm-expert/replication.csv")
+    seed2 = f"seed {meta2['seed']}" if meta2 else "another seed (not made yet)"
+    lines = [f"| players | fair share | planner in seat 0, seed {meta['seed']} | expert in seat 0 | expert − planner, "
+             f"seed {meta['seed']} | again, {seed2} | both seeds pooled | expert above the planner? | expert games/s |",
+             "|---|---|---|---|---|---|---|---|---|"]
     need = met = 0
     for p, g in df.groupby("players"):
         g = g.set_index("policy")
         e = g.loc["expert"]
-        need, met = need + 1, met + (e.paired_diff - e.paired_half > 0)
+        d, h, again, pooled, same_sign = e.paired_diff, e.paired_half, "–", "–", True
+        if df2 is not None:
+            r = df2[(df2.players == p) & (df2.policy == "expert")].iloc[0]
+            again = _diff(r.paired_diff, r.paired_half)
+            # two independent samples of the same size: the mean of the means, its half-width
+            d, h = (d + r.paired_diff) / 2, np.hypot(h, r.paired_half) / 2
+            pooled = _diff(d, h)
+            same_sign = e.paired_diff > 0 and r.paired_diff > 0
+        ok = d - h > 0 and same_sign
+        need, met = need + 1, met + ok
         lines.append(f"| {p} | {1 / p:.3f} | {g.loc['planner', 'win_rate']:.3f} | {e.win_rate:.3f} | "
-                     f"{_diff(e.paired_diff, e.paired_half)} | {e.games_per_s:,.1f} |")
-    return (f"**{int(df.games.min()):,} games per table size**, games 0 … N−1 of seed {meta['seed']}, every other "
-            f"seat the planner (paired: the same characters, seats and decks); bold where the 95% interval leaves "
-            f"out zero. The expert is above the planner with an interval above zero at **{met} of {need}** table "
-            f"sizes. Made by {_stamp(meta)}: `{meta['command']}`.\n\n" + "\n".join(lines))
+                     f"{_diff(e.paired_diff, e.paired_half)} | {again} | {pooled} | {'yes' if ok else 'not shown'} | "
+                     f"{e.games_per_s:,.1f} |")
+    made = f"`{meta['command']}`" + (f" and `{meta2['command']}`" if meta2 else "")
+    return (f"**{int(df.games.min()):,} games per table size** on each seed, games 0 … N−1, every other seat the "
+            f"planner (paired: the same characters, seats and decks); bold where the 95% interval leaves out zero. "
+            f"\"Above\" means the pooled interval is above zero and the expert is ahead on each seed alone: so at "
+            f"**{met} of {need}** table sizes. Made by {_stamp(meta)}: {made}. Games per second of one worker (two "
+            f"workers shared the machine).\n\n" + "\n".join(lines))
 
 
 def qm_expert_budget(root: Path) -> str:

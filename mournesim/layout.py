@@ -360,7 +360,7 @@ EVENT_NAMES = (
     "charm_loss", "skill_token_lost", "enemy_phase", "pass_equipment", "surplus",
     "bogbean_defeated", "nightmare_defeated", "nightmare_wounded", "wort_wounded",
     "setup",
-    # appended (issue 19): non-events a reader needs to see
+    # appended after the first replay schema: non-events a reader needs to see
     "enemy_stay", "disc_held", "tunnel_blocked", "shimnavore_attack", "shimnavore_held",
 )
 EVENT = {name: i for i, name in enumerate(EVENT_NAMES)}

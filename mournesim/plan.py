@@ -6,7 +6,7 @@ a goal of its own (``policies.plan_goal``). This module holds its parameters
 defaults) and the team plan of behaviour v2: each hero works for one Disc
 (``assigned_disc``), gears up before the Shimnavore and waits on a Key Stone
 (``prepare_post``), and holds one in the Final Battle (``guard_post``); with
-the small helpers the parts of issue 15 (``plan_parts``) share: a parameter
+the small helpers the parts of behaviour v3 (``plan_parts``) share: a parameter
 with its default (``param``, ``on``), a hero's steps to a space
 (``hero_dist``), a Disc's missing charms, the turns left before the Shimnavore.
 """
@@ -20,7 +20,7 @@ from .scores import INF
 
 # the planner's parameters (docs/mournequest/policies.md), by index into ``pp``. The
 # first five are the planner of behaviour v2; each later one switches on a
-# part added in issue 15 (0 = off, so each part can be ablated and all of
+# part added in behaviour v3 (0 = off, so each part can be ablated and all of
 # them at 0 replay the v2 planner game for game) and, where it has one, sets
 # its threshold:
 #   risk, charm_weight   greedy's: the win chance an attack needs, the weight

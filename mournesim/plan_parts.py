@@ -1,4 +1,4 @@
-"""The planner's parts added in issue 15, each off when its parameter is 0.
+"""The planner's parts added in behaviour v3, each off when its parameter is 0.
 
 They change the planner's play only through ``policies.plan_goal`` (its goal
 space: ``plan_goal_late``, ``post_for``, ``trade_post_for``), ``plan_turn``

@@ -12,10 +12,10 @@ before attacking (default 0.55); 1 charm-vs-equipment weight (default 1.0);
 2 ``talisman`` (default 1; 0 plays greedy as in behaviour v2): Talismans are
 kept for the Final Battle's wall (``greedy_talisman``) instead of being spent
 on Compass Dice before it, as v2 greedy did (513 compass re-rolls against 11
-in combat in the replays that opened issue 15; +4 to +24 points of win rate,
+in combat in a set of v2 replays; +4 to +24 points of win rate,
 docs/mournequest/policies.md).
 The planner (id 3) takes greedy's two, then one parameter per part of its
-plan (``plan.PLANNER_PARAMS``); every part added in issue 15 is off at 0, and with
+plan (``plan.PLANNER_PARAMS``); every part added in behaviour v3 is off at 0, and with
 all of them 0 it plays exactly the planner of behaviour v2 (tested).
 
 This module holds the dispatch (``decide``), the policy ids and the built-in
@@ -26,7 +26,7 @@ end of ``pp``, greedy and the planner behind the entry points of
 planner's goal (``plan_goal``) and the best-scored choice both play
 (``best_scored_mode``). What they score and plan is in
 ``scores`` (greedy's rules of thumb), ``plan`` (the planner's parameters and
-its plan of behaviour v2) and ``plan_parts`` (the parts added in issue 15).
+its plan of behaviour v2) and ``plan_parts`` (the parts added in behaviour v3).
 """
 import numpy as np
 

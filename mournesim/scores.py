@@ -364,7 +364,7 @@ def score_other(s, T, h, op, arg):
 
 @kernel
 def greedy_talisman(s, T, v):
-    """Greedy's Talismans (its parameter ``talisman``, issue 15): none on a
+    """Greedy's Talismans (its parameter ``talisman``, behaviour v3): none on a
     Compass Die before the Final Battle, and on the wall die only where a
     hit would destroy the wall (or with three or more left), so they are
     there when the wall needs them; ``v`` (score_other's) otherwise."""

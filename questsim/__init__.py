@@ -28,7 +28,10 @@ from simcore import jitcache as _jitcache
 #      Mp of no other use); the v2 players unchanged
 #   6  the expert search player (expert.py); every other policy's games
 #      unchanged (rollout's searches share its code now, same games)
-BEHAVIOUR_VERSION = 6
+#   7  the expert searches the endgame only (a seat still playing within 80%
+#      of a win), each movement choice there at 16 times the budget; every
+#      other policy's games unchanged
+BEHAVIOUR_VERSION = 7
 
 # The engine's source files. numba checks a cached kernel only against its own
 # file, so the guard clears every cached kernel when any of these (or simcore's

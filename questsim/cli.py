@@ -135,15 +135,16 @@ def replay(seed, game, players, policy, characters, params, fmt, ruleset, overri
 @click.option("--workers", type=click.IntRange(1, MAX_WORKERS), default=None,
               help="'All workers' [default: all cores].")
 @click.option("--search-games", default=100, show_default=True, type=games_option(0),
-              help="Games for the rollout search policy (0 skips it; it is ~1,500x slower).")
+              help="Games for each search policy, rollout (every seat) and the expert (seat 1, the planner "
+                   "elsewhere, as its ladder plays it); 0 skips them.")
 @click.option("--cold", is_flag=True,
               help="Also time a cold compile (an empty numba cache, on --workers cores; about a minute).")
 @click.option("--players", default=4, show_default=True, type=click.IntRange(2, 6))
 @ruleset_options
 def bench(games, scale_games, workers, search_games, cold, players, ruleset, overrides):
     """Measure speed: warm start (and with --cold a cold compile), games/s per
-    policy on one core (rollout included), the batch driver at 1 and all
-    workers, peak memory."""
+    policy on one core (the search policies included, the expert beside the
+    planner as a ratio), the batch driver at 1 and all workers, peak memory."""
     import os
     import resource
     import tempfile
@@ -157,18 +158,24 @@ def bench(games, scale_games, workers, search_games, cold, players, ruleset, ove
         click.echo(f"cold start (empty numba cache, compiles the engine on {workers} cores): "
                    f"{timed_start(PROG, workers, cold=True):.1f}s")
     click.echo(f"warm start of the CLI (simulate --games 1): {timed_start(PROG):.1f}s")
-    runs = [(pol, games) for pol in ("random", "greedy", "planner")]
-    if search_games:
+    runs = [(pol, (pol,), games) for pol in ("random", "greedy", "planner")]
+    searches = (("rollout", ("rollout",)), ("expert", ("expert",) + ("planner",) * (players - 1)))
+    for pol, table in searches if search_games else ():
         t = time.perf_counter()
-        sim.simulate(games=1, seed=0, players=players, policies=("rollout",), rules=rules)
-        click.echo(f"rollout entry point ready in {time.perf_counter() - t:.1f}s")
-        runs.append(("rollout", search_games))
-    for pol, n in runs:
+        sim.simulate(games=1, seed=0, players=players, policies=table, rules=rules)
+        click.echo(f"{pol} entry point ready in {time.perf_counter() - t:.1f}s")
+        runs.append((pol, table, search_games))
+    rate = {}
+    for pol, table, n in runs:
         t = time.perf_counter()
-        df = sim.simulate(games=n, seed=1, players=players, policies=(pol,), rules=rules)
+        df = sim.simulate(games=n, seed=1, players=players, policies=table, rules=rules)
         dt = time.perf_counter() - t
+        rate[pol] = n / dt
         click.echo(f"  {pol:<8} {n:>9,} games  {dt:7.2f}s  {n / dt:10,.1f} games/s  "
                    f"median {df['rounds'].median():g} rounds  (1 core)")
+    if "expert" in rate:
+        click.echo(f"  expert (seat 1) at its default budget: 1/{rate['planner'] / rate['expert']:.0f} of the "
+                   "planner's games per second in this run")
     if scale_games:
         base = None
         for w in sorted({1, workers}):

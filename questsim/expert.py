@@ -1,23 +1,30 @@
 """``expert``: the Quest Master search policy of a skilled player, the top of
 the skill ladder.
 
-It plays the planner, but searches every movement choice (move the number or
-take the symbol; the biggest decision of a turn): the planner's answer and up
-to ``WIDTH - 1`` other options are each played to the end of the game with
-the engine itself (the game is its own forward model; every seat plays the
-planner in the continuations) on the same sampled futures, and the planner's
-answer is kept unless another is clearly better. With a budget of 4 or more
-it also searches the other decisions (cards before and after the roll,
-warps, forks, targets, attacks, defences, discards, Shoe windows, declines)
-by replaying the game from the seat's last movement choice to them
-(simcore/search.py).
+It plays the planner, and searches where a game is decided: in the endgame,
+once some seat still playing is within ``NEAR`` of a win of its own (four of
+the five castles, or Hp 33 of the 41 a win needs), every movement choice
+(move the number or take the symbol; the biggest decision of a turn) is a
+race: the planner's answer and up to ``WIDTH - 1`` other options are each
+played to the end of the game with the engine itself (the game is its own
+forward model; every seat plays the planner in the continuations) on the
+same sampled futures, and the planner's answer is kept unless another is
+clearly better. Endgame futures are a few turns long, so each comparison can
+afford ``ENDGAME`` times the budget's futures; before the endgame it plays
+the planner (searching the choices before it too, at the budget itself,
+added nothing measurable at more than twice the cost:
+docs/questmaster/policies.md).
+From budget 4 it also searches the endgame's other decisions (cards before
+and after the roll, warps, forks, targets, attacks, defences, discards, Shoe
+windows, declines) by replaying the game from the seat's last movement
+choice to them (simcore/search.py).
 
-One parameter, ``budget``: ``2 × budget`` futures first, at most
-``8 × budget`` before a decision, the other decisions from budget 4. The
-spending is adaptive, as for MourneQuest's expert (simcore/race.py): the
-planner's answer alone while it wins every future, an option without an
-edge dropped after each batch, and a switch only when confirmed on fresh
-futures.
+One parameter, ``budget``: a movement choice is compared at ``ENDGAME ×
+budget`` (``2 ×`` that many futures first, at most ``8 ×``), the other
+decisions from budget 4 at the budget itself. The spending is adaptive, as
+for MourneQuest's expert (simcore/race.py): the planner's answer alone while
+it wins every future, an option without an edge dropped after each batch,
+and a switch only when confirmed on fresh futures.
 
 A won future is worth 1; a lost one ``PROGRESS`` × how near the seat ended to
 a win of its own (the larger of its share of the castles needed and of the
@@ -48,8 +55,10 @@ PROGRESS = 0.5
 CONFIDENCE = 2.0
 DEEP_CONFIDENCE = 3.0     # the other decisions are many: a stricter test
 DEEP_BUDGET = 4.0         # the budget from which they are searched
-DESCRIPTION = ("search: every movement option raced against the planner's on sampled futures to the "
-               "end of the game; one parameter, budget")
+ENDGAME = 16.0            # a movement choice in the endgame is compared at this many times the budget
+NEAR = 0.8                # the endgame: a seat still playing this near a win of its own
+DESCRIPTION = ("search: in the endgame, every movement option raced against the planner's on sampled "
+               "futures to the end of the game; one parameter, budget")
 
 
 @needs_nrt
@@ -71,10 +80,10 @@ def choose(s, T, legal, n, rng, pp, seat):
 
 @needs_nrt
 def pick(s, T, legal, n, rng, pp, seat, resumable):
-    """The answer: the planner's with one option, else the race's between
-    the planner's answer and the other options."""
+    """The answer: the planner's with one option or before the endgame, else
+    the race's between the planner's answer and the other options."""
     first = planner(s, T, legal, n, rng, pp, seat)
-    if n < 2:
+    if n < 2 or not endgame(s, T):
         return first
     k = min(WIDTH, n)
     cand = np.empty(k, np.int32)
@@ -92,6 +101,7 @@ def pick(s, T, legal, n, rng, pp, seat, resumable):
     if resumable:
         rows = planner_rows(pp, NP)
         conf = CONFIDENCE
+        wide = ENDGAME * pp[W_BUDGET]
     else:
         if pp[W_BUDGET] < DEEP_BUDGET or not search.can_replay(pp, BASE, s, L.G_ROUND) or other_plugins(s, seat):
             return first
@@ -99,7 +109,8 @@ def pick(s, T, legal, n, rng, pp, seat, resumable):
         if rows.shape[0] == 0:
             return first
         conf = DEEP_CONFIDENCE
-    vals, subs, st = racing.start(k, pp[W_BUDGET], pp[W_BUDGET])
+        wide = pp[W_BUDGET]
+    vals, subs, st = racing.start(k, wide, wide)
     while True:
         j, q = racing.next_sample(vals, subs, st, conf, rng)
         if j < 0:
@@ -121,6 +132,23 @@ def value(s2, T, seat):
     b = pb(seat)
     if s2[b + L.P_ALIVE] == 0:
         return 0.0
-    castles = castle_count(T, s2[b + L.P_CASTLES]) / T[TB.P_CASTLES_TO_WIN]
-    hp = s2[b + L.P_HP] / (T[TB.P_WIN_HP] + 1.0)
-    return PROGRESS * min(1.0, max(castles, hp))
+    return PROGRESS * near_win(s2, T, b)
+
+
+@njit(cache=True)
+def endgame(s, T):
+    """True once some seat still playing is within ``NEAR`` of a win of its
+    own (the larger of its share of the castles and of the Hp a win needs)."""
+    for p in range(s[L.G_NP]):
+        b = pb(p)
+        if s[b + L.P_ALIVE] != 0 and near_win(s, T, b) >= NEAR:
+            return True
+    return False
+
+
+@njit(cache=True)
+def near_win(s, T, b):
+    """How near the seat at ``b`` is to a win of its own, 0 … 1."""
+    castles = castle_count(T, s[b + L.P_CASTLES]) / T[TB.P_CASTLES_TO_WIN]
+    hp = s[b + L.P_HP] / (T[TB.P_WIN_HP] + 1.0)
+    return min(1.0, max(castles, hp))

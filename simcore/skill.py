@@ -52,3 +52,22 @@ def binary_se(p, n):
     """Standard error of a rate ``p`` over ``n`` games."""
     p, n = np.asarray(p, float), np.asarray(n, float)
     return np.sqrt(np.clip(p * (1 - p), 1e-12, None) / np.maximum(n, 1))
+
+
+def within_cell_effect(values, has, cells):
+    """The effect of a hero or character on ``values`` (a win, or a paired
+    difference of wins, per game): in each cell the mean of the games that
+    ``has`` it minus the mean of the others, averaged over cells weighted by
+    its games; ``(games, effect, half)`` with the half-width of the 95%
+    interval (the two means' variances, per cell), or None when no cell has
+    two games with it and two without."""
+    n_all, total, var = 0, 0.0, 0.0
+    for c in np.unique(cells):
+        inc = cells == c
+        a, b = values[inc & has], values[inc & ~has]
+        if len(a) < 2 or len(b) < 2:
+            continue
+        n_all += len(a)
+        total += len(a) * (a.mean() - b.mean())
+        var += len(a) ** 2 * (a.var(ddof=1) / len(a) + b.var(ddof=1) / len(b))
+    return (n_all, total / n_all, 1.96 * np.sqrt(var) / n_all) if n_all else None

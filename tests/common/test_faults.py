@@ -1,7 +1,7 @@
 """Fault injection: every bad input and fault gets one clear line
 and exit status 2, nothing finished is lost, nothing foreign is mixed in.
 
-One section per family of the issue:
+One section per family of fault:
 
 1. data loss — ``--out`` into a directory holding anything the tool did not
    write is refused before a game is played;

@@ -347,6 +347,22 @@ def test_an_example_script_never_writes_over_a_users_file(tmp_path, script, out,
     assert sorted(os.listdir(tmp_path)) == [written[0]]
 
 
+def test_the_quest_master_ladder_never_writes_over_a_users_character_table(tmp_path):
+    """``qm_rollout.py --characters`` writes ``<out>-characters.csv`` beside
+    its table: a file of the user's by that name is refused before any game
+    and kept byte for byte."""
+    mine = tmp_path / "ladder-characters.csv"
+    mine.write_text("the user's own table\n")
+    r = subprocess.run([sys.executable, str(ROOT / "docs" / "questmaster" / "examples" / "qm_rollout.py"),
+                        "--out", str(tmp_path / "ladder.csv"), "--characters", "--games", "2"],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 2, r.stderr[-2000:]
+    got = r.stderr.strip().splitlines()
+    assert len(got) == 1 and got[0].startswith("qm_rollout.py: error: ") and mine.name in got[0], got
+    assert mine.read_text() == "the user's own table\n"
+    assert sorted(os.listdir(tmp_path)) == [mine.name]
+
+
 def test_a_sidecar_proves_only_the_file_it_wrote(tmp_path):
     """``write_files`` records each file's digest in the sidecar; the same
     write again is allowed, a changed file or a sidecar that is not ours is

@@ -46,14 +46,19 @@ def test_questmaster_conclusions_across_skill():
                                     "going first is an advantage", "which win condition ends most games"}
 
 
-def _ladder_script():
+def _script(game, name):
+    """An example script of ``docs/<game>/examples`` as a module."""
     import importlib.util
     from pathlib import Path
-    path = Path(__file__).resolve().parents[2] / "docs" / "mournequest" / "examples" / "ladder.py"
-    spec = importlib.util.spec_from_file_location("mq_ladder_script", path)
+    path = Path(__file__).resolve().parents[2] / "docs" / game / "examples" / name
+    spec = importlib.util.spec_from_file_location(f"{game}_{path.stem}_script", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
+
+
+def _ladder_script():
+    return _script("mournequest", "ladder.py")
 
 
 def test_a_heros_effect_is_within_cells_and_its_interval_exact():
@@ -98,3 +103,50 @@ def test_a_hero_moves_with_skill_only_where_both_seeds_agree(tmp_path):
     seed("replication", [-0.04, 0.0, 0.05])
     text = balance._skilled_heroes_text(tmp_path, balance._skilled_heroes(tmp_path), list("xyz"))
     assert text.endswith("or did not replicate.")
+
+
+def test_a_characters_effect_is_within_table_sizes_and_its_interval_exact():
+    """The Quest Master expert ladder's character effects (``qm_rollout.py
+    --characters``): seat 0's mean with the character minus with another,
+    within each table size, weighted by the character's games. Hand-built as
+    the hero test: in both table sizes the character's games average 0.5
+    above the others though the sizes' own rates differ; a character seat 0
+    plays in every game has no games without it and no effect."""
+    mod = _script("questmaster", "qm_rollout.py")
+    values = np.array([1, 1, 0, 1, 1, 0, 0, 0], float)
+    chars = np.array([0, 0, 1, 1, 0, 0, 1, 1])
+    cells = np.array([2, 2, 2, 2, 4, 4, 4, 4])
+    rows = mod.character_effects(values, chars, cells, ["a", "b", "c"])
+    assert [r["character"] for r in rows] == ["a", "b"]          # "c": never played, no row
+    a, b = rows
+    assert a["games"] == 4 and np.isclose(a["effect"], 0.5) and np.isclose(b["effect"], -0.5)
+    assert np.isclose(a["half"], 1.96 * np.sqrt(4 * 0.25 + 4 * 0.25) / 4) and np.isclose(a["half"], b["half"])
+    assert mod.character_effects(values, np.zeros(8, int), cells, ["a"]) == []
+
+
+def test_a_character_moves_with_skill_only_where_both_seeds_agree(tmp_path):
+    """The Quest Master study names a character whose effect moves from the
+    planner in seat 0 to the expert only when the move's interval leaves out
+    zero on the ladder's seed and on the independent one, the same way; only
+    the rows over all table sizes are read."""
+    from experiments import balance
+    d = tmp_path / "experiments" / "results" / "qm-expert"
+    d.mkdir(parents=True)
+
+    def seed(name, moves):
+        rows = [dict(policy=p, players=n, character=c, games=900, effect=0.01 * k, half=0.02)
+                for p in ("planner", "expert") for n in ("2", "all") for k, c in enumerate("xyz")]
+        rows += [dict(policy="expert-planner", players="all", character=c, games=900, effect=m, half=0.01)
+                 for c, m in zip("xyz", moves)]
+        rows += [dict(policy="expert-planner", players="2", character=c, games=300, effect=0.5, half=0.01)
+                 for c in "xyz"]                                   # one table size: not the verdict's
+        pd.DataFrame(rows).to_csv(d / f"{name}-characters.csv", index=False)
+
+    seed("ladder", [0.05, 0.05, 0.005])
+    seed("replication", [0.04, -0.05, 0.05])
+    text = balance._skilled_characters_text(balance._skilled_characters(tmp_path), list("xyz"))
+    assert "x (+5.0 pp, again +4.0 pp" in text and "y (" not in text and "z (" not in text
+    assert "| z | +2.0 pp [+0.0, +4.0] | +2.0 pp [+0.0, +4.0] | +0.5 pp [-0.5, +1.5] |" in text
+    seed("replication", [-0.04, 0.0, 0.05])
+    text = balance._skilled_characters_text(balance._skilled_characters(tmp_path), list("xyz"))
+    assert "No character's effect moves" in text and "on both seeds" in text

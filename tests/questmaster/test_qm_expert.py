@@ -84,3 +84,26 @@ def test_a_future_is_worth_a_win_or_how_near_the_seat_came():
     assert expert.value(s, T, 1) == 1.0
     s[b + L.P_ALIVE] = 0
     assert expert.value(s, T, 0) == 0.0
+
+
+def test_the_search_starts_when_a_seat_still_playing_is_near_a_win():
+    """The endgame: some seat still playing holds four of the five castles,
+    or Hp 33 of the 41 a win needs (80% of either); a knocked-out seat does
+    not count."""
+    T = RULES.T
+    s = np.zeros(L.STATE_SIZE, np.int32)
+    s[L.G_NP] = 3
+    for p in range(3):
+        s[pb(p) + L.P_ALIVE] = 1
+        s[pb(p) + L.P_HP] = 20
+    b = pb(2)
+    s[b + L.P_CASTLES] = 0b00111         # three castles: not yet
+    assert not expert.endgame(s, T)
+    s[b + L.P_CASTLES] = 0b10111         # four
+    assert expert.endgame(s, T)
+    s[b + L.P_ALIVE] = 0                 # knocked out: its castles no longer threaten
+    assert not expert.endgame(s, T)
+    s[pb(1) + L.P_HP] = 32
+    assert not expert.endgame(s, T)
+    s[pb(1) + L.P_HP] = 33
+    assert expert.endgame(s, T)

@@ -69,21 +69,13 @@ def hero_effects(values, heroes, cells, names):
     """Per hero: the games with the hero, and the mean of ``values`` (a win,
     or a paired difference of wins) in them minus in the games without, within
     each cell, averaged over cells weighted by the hero's games; with the
-    half-width of its 95% interval (the two means' variances, per cell)."""
+    half-width of its 95% interval (simcore.skill.within_cell_effect)."""
+    from simcore.skill import within_cell_effect
     rows = []
     for k, name in enumerate(names):
-        has = (heroes == k).any(axis=1)
-        n_all, total, var = 0, 0.0, 0.0
-        for c in np.unique(cells):
-            inc = cells == c
-            a, b = values[inc & has], values[inc & ~has]
-            if len(a) < 2 or len(b) < 2:
-                continue
-            n_all += len(a)
-            total += len(a) * (a.mean() - b.mean())
-            var += len(a) ** 2 * (a.var(ddof=1) / len(a) + b.var(ddof=1) / len(b))
-        if n_all:
-            rows.append(dict(hero=name, games=n_all, effect=total / n_all, half=1.96 * np.sqrt(var) / n_all))
+        got = within_cell_effect(values, (heroes == k).any(axis=1), cells)
+        if got:
+            rows.append(dict(hero=name, games=got[0], effect=got[1], half=got[2]))
     return rows
 
 

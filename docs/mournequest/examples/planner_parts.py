@@ -1,6 +1,6 @@
 """Reproduce the planner tables of docs/mournequest/policies.md: the planner against the
 planner as shipped in behaviour v3 (the defaults before the tuning run) and
-in behaviour v2 (every part of issue 15 switched off), greedy against greedy
+in behaviour v2 (every part added in behaviour v3 switched off), greedy against greedy
 of behaviour v2 (its ``talisman`` part off), all on this same engine, and
 the worth of each part of the planner (the planner with that part switched
 off), paired on the same games.

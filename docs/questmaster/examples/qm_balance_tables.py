@@ -1,4 +1,4 @@
-"""Print the Quest Master balance tables of docs/questmaster/balance-issues-14-15.md from
+"""Print the Quest Master balance tables of docs/questmaster/readings-and-players.md from
 one or two datasets written by ``questsim simulate --out``, per policy:
 each character's win rate against its fair share, the first player's win
 rate by player count, and the win-condition mix by player count.

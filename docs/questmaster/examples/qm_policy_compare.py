@@ -1,7 +1,10 @@
-"""Quest Master's players before and after issue 15, side by side, on
-paired games (game i of every cell has the same set-up: characters, seats,
-decks), every rate with its 95% interval. Prints Markdown for
-docs/questmaster/policies.md and docs/questmaster/balance-issues-14-15.md.
+"""Quest Master's players of behaviour v2 and v3, side by side, on paired games.
+
+greedy_v2 / planner_v2 (the players of behaviour v2) against greedy /
+planner (behaviour v3 on: they aim), on paired games (game i of every cell
+has the same set-up: characters, seats, decks), every rate with its 95%
+interval. Prints Markdown for docs/questmaster/policies.md and
+docs/questmaster/readings-and-players.md.
 
     python docs/questmaster/examples/qm_policy_compare.py tables  --games 10000   # every seat one policy, 2-6 players
     python docs/questmaster/examples/qm_policy_compare.py seats   --games 10000   # one new seat against old players
@@ -122,7 +125,7 @@ def seats(a):
 
 
 def parts(a):
-    """Each issue-15 parameter of the new policy switched back to 0 (its v2
+    """Each parameter added in behaviour v3 switched back to 0 (its v2
     play), the rest at the defaults: seat 0 against v2 players, paired with
     the defaults on the same games."""
     from questsim.policies import BUILTIN_POLICIES, NEW_PARAMS

@@ -1,7 +1,10 @@
-"""Measure what each reading (toggle) of issue 14 changes in Quest Master,
-on paired games: every arm plays games 0..N-1 of the same seed, so the same
-characters sit in the same seats with the same dice streams, and each change
-is the mean of per-game differences with a normal 95% interval.
+"""Measure what each Quest Master reading (toggle) changes, on paired games.
+
+Each arm flips one reading of the shipped rules (the last puts back the
+character data of behaviour v1, before the Hp budget); every arm plays
+games 0..N-1 of the same seed, so the same characters sit in the same seats
+with the same dice streams, and each change is the mean of per-game
+differences with a normal 95% interval.
 
     python docs/questmaster/examples/qm_toggle_effects.py --games 10000 --players 2,4,6 --policies greedy,planner
 
@@ -26,7 +29,7 @@ ARMS = {
     "Shoe on one's own roll only (shoe_any_player = false)": ["toggles.shoe_any_player=false"],
     "optional Item/Event squares (square_cards_optional = true)": ["toggles.square_cards_optional=true"],
     "two symbols may pass (two_symbols_may_pass = true)": ["toggles.two_symbols_may_pass=true"],
-    "the character data before issue 14": [
+    "the character data of behaviour v1": [
         "characters.swordsman.hp=20", "characters.knight.hp=22", "characters.knight.abilities.guard.cost=2",
         "characters.knight.abilities.guard.effects.0.n=2", "characters.wizard.hp=18", "characters.witch.hp=19",
         "characters.witch.abilities.conjure.cost=2", "characters.priest.hp=21",
