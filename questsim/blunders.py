@@ -28,7 +28,7 @@ policies (both import it).
 """
 import numpy as np
 
-from simcore.jit import kernel
+from simcore.jit import inlined, kernel
 from . import layout as L
 from . import tables as TB
 
@@ -103,8 +103,12 @@ def gain_bounds(s, T):
     once a game when the characters are seated."""
     castle = 0
     card = 0
+    seen = 0                # the races already weighed: the bounds depend on the race alone
     for p in range(s[L.G_NP]):
         race = s[_pb(p) + L.P_RACE]
+        if (seen >> race) & 1:
+            continue
+        seen |= 1 << race
         for c in range(T[TB.P_NCASTLES]):
             for o in (TB.O_CASTLE_LOW, TB.O_CASTLE_UP):
                 castle = max(castle, sure_gain(T, T[o + 2 * c], T[o + 2 * c + 1], race))
@@ -120,7 +124,7 @@ def gain_bounds(s, T):
     s[L.G_BL_GAIN + 1] = card
 
 
-@kernel
+@inlined
 def near_win(s, T, seat):
     """Whether any landing could win at once for ``seat``: it lacks one
     castle, or some castle ability could take its Hp above the win (a cheap
@@ -164,12 +168,27 @@ def reach_wins(s, T, seat, pos, steps, by_card):
     squares)."""
     back = steps < 0
     k = -steps if back else steps
+    # the walk is followed square by square while it has one way on (the
+    # common case, and on a board without forks the only one); the bit set
+    # starts at the first fork
+    single = pos
+    while k > 0:
+        if back:
+            n, base = T[TB.O_PRED_N + single], TB.O_PRED + single * TB.MAX_PRED
+        else:
+            n, base = T[TB.O_NEXT_N + single], TB.O_NEXT + single * TB.MAX_NEXT
+        if n != 1:
+            break
+        single = T[base]
+        k -= 1
+    if k == 0:
+        return lands_win(s, T, seat, single, by_card)
     one = np.int64(1)
     lo, hi = np.int64(0), np.int64(0)
-    if pos < 64:
-        lo = one << pos
+    if single < 64:
+        lo = one << single
     else:
-        hi = one << (pos - 64)
+        hi = one << (single - 64)
     nsq = T[TB.P_NSQ]
     for _ in range(k):
         nlo, nhi = np.int64(0), np.int64(0)
@@ -195,7 +214,7 @@ def reach_wins(s, T, seat, pos, steps, by_card):
     return False
 
 
-@kernel
+@inlined
 def shoe_extra(T, kind, race):
     """Squares a card adds to a movement roll (a Yellow Bird Shoe's 1; 0 for
     any other card)."""
@@ -237,8 +256,14 @@ def roll_wins(s, T, seat, c, sums):
     (QM-RULING-07..09, QM-GAP-49)."""
     kind, arg = c // OPB, c % OPB
     pos = s[_pb(seat) + L.P_POS]
-    for e in range(40):
-        if (sums >> e) & 1 == 0:
+    e = -1
+    rest = sums << 1
+    while e < 39:           # the sums' bits, up to the highest set (usually bit 0 alone)
+        e += 1
+        rest >>= 1
+        if rest == 0:
+            break
+        if rest & 1 == 0:
             continue
         if kind == L.A_MOVE:
             steps = arg + e
@@ -264,12 +289,13 @@ def others_may_shoe(s, T, seat):
     return False
 
 
-@kernel
+@inlined
 def may_win(s, T, seat, ctx):
     """Whether any choice of ``seat`` at decision ``ctx`` could win at once:
     a cheap test of what every option of a movement decision shares (the
     pawn near a win, no other player able to change the roll, the roller's
-    own Shoe), asked once per decision rather than once per option."""
+    own Shoe), asked once per decision rather than once per option
+    (inlined into its three callers: at most decisions it is all they do)."""
     if ctx == L.CTX_MOVE or ctx == L.CTX_AFTER_ROLL:
         if ctx == L.CTX_AFTER_ROLL and seat != s[L.G_ACTIVE]:
             return False
@@ -282,7 +308,9 @@ def may_win(s, T, seat, ctx):
     if ctx == L.CTX_ATTACK_CARDS or ctx == L.CTX_DEFEND:
         # an absorb that gives Hp adds the attack's At (at most twice)
         return hp + s[L.G_BL_GAIN + 1] + 2 * max(s[L.G_DUEL_AT], 0) > T[TB.P_WIN_HP]
-    return True
+    # a target, a paid attack, a discard, an optional square: no option of
+    # these wins at once (_option_wins), so none is looked at
+    return False
 
 
 @kernel
@@ -358,11 +386,19 @@ def _option_wins(s, T, seat, ctx, c):
     return False
 
 
-@kernel
+@inlined
 def winning_choice(s, T, legal, n, seat, ctx):
-    """The first of ``legal[:n]`` that wins at once (option_wins), or -1."""
+    """The first of ``legal[:n]`` that wins at once (option_wins), or -1.
+    Inlined into the players that ask it at every decision: most decisions
+    end at may_win's test, which costs less than a call."""
     if not may_win(s, T, seat, ctx):
         return -1
+    return _first_win(s, T, legal, n, seat, ctx)
+
+
+@kernel
+def _first_win(s, T, legal, n, seat, ctx):
+    """winning_choice's search, behind its test."""
     for i in range(n):
         if _option_wins(s, T, seat, ctx, legal[i]):
             return legal[i]
@@ -479,19 +515,14 @@ def sure_block(s, T, dfn):
     Mp is lost at the end) and blocking costs it nothing. Not when its Hp
     is at most what a revival card gives (a Phoenix in its hidden hand
     would make a knock-out worth more than the block)."""
-    if not mp_spare(s, T, dfn):
-        return False
+    # three tests, all of which must hold, cheapest and rarest first: an
+    # absorbing ability on the card (most characters have none), its Mp of
+    # no other use, no revival card that could be in the hand
     b = _pb(dfn)
     mp = s[b + L.P_MP]
     ch = TB.O_CHAR + s[b + L.P_CHAR] * TB.CH
-    if s[b + L.P_HAND_N] > 0:
-        for kind in range(T[TB.P_NIK]):
-            o = TB.O_ITEM + kind * TB.IK
-            for j in range(T[o + 6]):
-                row = TB.O_EFF + (T[o + 5] + j) * L.EW
-                if T[row + L.E_OP] == L.OP_REVIVE and s[b + L.P_HP] <= T[row + L.E_N]:
-                    return False
     race = s[b + L.P_RACE]
+    absorbs = False
     for k in range(T[ch + TB.C_NAB]):
         o = ch + TB.C_AB + 5 * k
         if T[o] != 1 or T[o + 1] > mp or s[b + L.P_ABIL + k] >= T[o + 2]:
@@ -499,8 +530,17 @@ def sure_block(s, T, dfn):
         for j in range(T[o + 4]):
             row = TB.O_EFF + (T[o + 3] + j) * L.EW
             if T[row + L.E_OP] == L.OP_ABSORB and _applies(T, row, race):
-                return True
-    return False
+                absorbs = True
+    if not absorbs or not mp_spare(s, T, dfn):
+        return False
+    if s[b + L.P_HAND_N] > 0:
+        for kind in range(T[TB.P_NIK]):
+            o = TB.O_ITEM + kind * TB.IK
+            for j in range(T[o + 6]):
+                row = TB.O_EFF + (T[o + 5] + j) * L.EW
+                if T[row + L.E_OP] == L.OP_REVIVE and s[b + L.P_HP] <= T[row + L.E_N]:
+                    return False
+    return True
 
 
 @kernel

@@ -8,8 +8,8 @@ import numpy as np
 from simcore.jit import inlined, kernel
 from . import layout as L
 from . import tables as TB
-from .blunders import castle_count, declined_win, free_defence, into_block
-from .core import OPB, add_legal, ask, log, over, pb, race_ok, roll
+from .blunders import castle_count, free_defence, into_block
+from .core import OPB, add_legal, ask, declined, log, over, pb, race_ok, roll
 from .hand import discard_choice, draw_item, remove_card, to_used
 from .life import gain_hp, lose_hp
 
@@ -93,12 +93,15 @@ def card_window(s, T, ev, rng, legal, pp, seat, opp, attacking):
         c = ask(s, T, legal, n, rng, pp, seat, ctx, s[L.G_DUEL_AT])
         # the blunder counters: the window closed on a sure win; an attack
         # card or ability that adds only At into a sure block; a defence
-        # closed with a free ability that would still help
-        if n > 1 and declined_win(s, T, legal, np.int64(n), np.int64(seat), np.int64(ctx), np.int64(c)):
+        # closed with a free ability that would still help. Each is judged
+        # only where it can be true: a lone ``done`` (n == 1) means no
+        # ability was on offer, so none was free either, and ``done`` adds
+        # nothing to an attack
+        if n > 1 and declined(s, T, legal, n, seat, ctx, c):
             s[L.G_BL + L.BL_DECLINED_WIN] += 1
-        if attacking and into_block(s, T, np.int64(seat), np.int64(opp), np.int64(c)):
+        if attacking and c // OPB != L.A_DONE and into_block(s, T, np.int64(seat), np.int64(opp), np.int64(c)):
             s[L.G_BL + L.BL_ATTACK_INTO_BLOCK] += 1
-        if not attacking and c // OPB == L.A_DONE and free_defence(s, T, np.int64(seat)):
+        if not attacking and n > 1 and c // OPB == L.A_DONE and free_defence(s, T, np.int64(seat)):
             s[L.G_BL + L.BL_FREE_DEFENCE_DECLINED] += 1
         if c // OPB == L.A_DONE:
             break

@@ -15,7 +15,8 @@ from simcore.jit import inlined, kernel
 from simcore.rng import STREAM_DICE, randint
 from . import layout as L
 from . import tables as TB
-from .policies import decide
+from .blunders import declined_win
+from .policies import decide, takes_sure_wins
 
 OPB = L.OPB
 
@@ -69,6 +70,20 @@ def ask(s, T, legal, n, rng, pp, seat, ctx, arg):
     # computed as int64, or a literal): numba compiles a callee once per
     # argument types, and policy_choice carries the policies with it
     return policy_choice(s, T, legal, np.int64(n), rng, pp, np.int64(seat))
+
+
+@inlined
+def declined(s, T, legal, n, seat, ctx, c):
+    """Whether choice ``c`` of ``seat`` among ``legal[:n]`` at decision
+    ``ctx`` declined a win at once (blunders.declined_win), for the blunder
+    counter. Not judged for a player that takes every such win
+    (policies.takes_sure_wins): its choice is the win whenever there is one,
+    so the answer is no, and judging it would repeat the search its policy
+    has just made. Judged as any other once a choice of the game was
+    replaced (``G_ILLEGAL``): then the choice may not be the policy's."""
+    if takes_sure_wins(s, seat) and s[L.G_ILLEGAL] == 0:
+        return False
+    return declined_win(s, T, legal, np.int64(n), np.int64(seat), np.int64(ctx), np.int64(c))
 
 
 @kernel

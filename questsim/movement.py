@@ -8,9 +8,8 @@ import numpy as np
 from simcore.jit import kernel
 from . import layout as L
 from . import tables as TB
-from .blunders import declined_win
 from .combat import count_target, duel_with
-from .core import OPB, ask, log, over, pb, push
+from .core import OPB, ask, declined, log, over, pb, push
 from .life import declare_win
 
 
@@ -39,7 +38,7 @@ def fork_step(s, T, rng, legal, pp, seat, pos, back):
     for k in range(n):
         legal[k] = L.A_STEP * OPB + T[base + k]
     c = ask(s, T, legal, n, rng, pp, seat, L.CTX_FORK, pos)
-    if n > 1 and declined_win(s, T, legal, np.int64(n), np.int64(seat), np.int64(L.CTX_FORK), np.int64(c)):
+    if n > 1 and declined(s, T, legal, n, seat, L.CTX_FORK, c):
         s[L.G_BL + L.BL_DECLINED_WIN] += 1
     return c % OPB
 
@@ -79,7 +78,7 @@ def walk(s, T, ev, rng, legal, pp, seat, steps):
             # square it would reach against the warp
             s[L.G_WALK_LEFT] = -(k - 1 - i) if back else k - 1 - i
             c = ask(s, T, legal, n, rng, pp, seat, L.CTX_WARP, pos)
-            if declined_win(s, T, legal, np.int64(n), np.int64(seat), np.int64(L.CTX_WARP), np.int64(c)):
+            if declined(s, T, legal, n, seat, L.CTX_WARP, c):
                 s[L.G_BL + L.BL_DECLINED_WIN] += 1
             if c // OPB == L.A_WARP:
                 s[L.G_DEC + L.DEC_WARP] += 1

@@ -47,15 +47,15 @@ parameters and defaults, ``greedy``, the planner's look-ahead and
 import numpy as np
 
 from simcore.fnptr import FAILED, FAILED_BIT, call_address
-from simcore.jit import inlined, kernel, needs_nrt
+from simcore.jit import inlined, kernel
 from simcore.rng import STREAM_POLICY, randint
 from . import layout as L
 from . import tables as TB
 from .blunders import into_block, sure_block, winning_choice
 from .scores import (K_AIM, K_KILL, K_PATH, K_SHOE, K_THRIFT, NEW_PARAMS, OPB, SHOE_KEEP, aim_value,
                      attack_choice_value, attack_kills, card_value, castles_of, defend_value,
-                     dist_to_new_castle, event_value, forward, holds_shoe, move_event_value, opens_event,
-                     outcome_value, pbase, square_value, strength, symbol_value, walk_end, with_shoe)
+                     dist_to_new_castle, draws_values, forward, holds_shoe, move_values, outcome_draws,
+                     outcome_value, pbase, square_draws, square_value, strength, symbol_value, walk_end, with_shoe)
 
 POLICY_RANDOM, POLICY_GREEDY, POLICY_FIRST, POLICY_PLANNER, POLICY_GREEDY_V2, POLICY_PLANNER_V2 = range(6)
 POLICY_PLUGIN = 100   # a plug-in policy, called through its entry point's address (simcore/fnptr.py)
@@ -86,13 +86,23 @@ BUILTIN_POLICIES = (
 )
 
 
-@kernel
+@inlined
 def plays_sure(s, seat):
     """Whether ``seat``'s player takes sure wins and spares sure blocks:
     greedy, the planner and the players built on them, but not the v2
     players (kept exactly as behaviour v2 played)."""
     pid = s[pbase(seat) + L.P_POLICY]
     return pid != POLICY_GREEDY_V2 and pid != POLICY_PLANNER_V2
+
+
+@inlined
+def takes_sure_wins(s, seat):
+    """Whether ``seat``'s player is greedy or the planner as built in, which
+    choose a win at once whenever one is on offer (``winning_choice`` before
+    anything else): a choice of theirs never declines one, so the rules'
+    blunder judge need not look (a plug-in built on them is still judged)."""
+    pid = s[pbase(seat) + L.P_POLICY]
+    return pid == POLICY_GREEDY or pid == POLICY_PLANNER
 
 
 @inlined
@@ -109,13 +119,18 @@ def greedy(s, T, legal, n, rng, pp, seat, o):
             return w
     keep = pp[o + K_SHOE]
     shoe = ctx == L.CTX_MOVE and holds_shoe(s, T, seat)
-    evv = move_event_value(s, T, seat, legal, n, pp, shoe) if ctx == L.CTX_MOVE else 0.0
-    if ctx == L.CTX_SQUARE and s[L.G_CTX_ARG] == L.SQ_EVENT:
-        evv = event_value(s, T, seat, pp)
+    # an Event card's and a fight's worth, each once a decision where a
+    # result scored below may open or start one (the square's own kind on
+    # an optional square, where the walk would end at a warp)
+    evv, fv = 0.0, 0.0
+    if ctx == L.CTX_MOVE:
+        evv, fv = move_values(s, T, seat, legal, n, pp, shoe)
+    elif ctx == L.CTX_SQUARE:
+        evv, fv = draws_values(s, T, seat, pp, square_draws(s[L.G_CTX_ARG], T[TB.O_SQ_KIND + s[b + L.P_POS]]))
     path = ctx == L.CTX_WARP and pp[o + K_PATH] > 0
     end = walk_end(s, T, seat) if path else 0
-    if path and s[L.G_WALK_LEFT] != 0 and T[TB.O_SQ_KIND + end] == L.SQ_EVENT:
-        evv = event_value(s, T, seat, pp)
+    if path and s[L.G_WALK_LEFT] != 0:
+        evv, fv = draws_values(s, T, seat, pp, square_draws(T[TB.O_SQ_KIND + end], T[TB.O_SQ_KIND + end]))
     aim = ctx == L.CTX_TARGET and (pp[o + K_AIM] > 0 or pp[o + K_KILL] > 0)
     thrift = pp[o + K_THRIFT]
     kills = ctx == L.CTX_ATTACK_CARDS and thrift > 0 and attack_kills(s, T, seat)
@@ -132,14 +147,14 @@ def greedy(s, T, legal, n, rng, pp, seat, o):
             # symbol), less the Shoe's worth kept (``shoe_keep``): the move
             # and the Shoe are chosen together, and after the roll the Shoe
             # is played by the same comparison
-            v = outcome_value(s, T, seat, c, pp, evv)
+            v = outcome_value(s, T, seat, c, pp, evv, fv)
             if shoe:
-                v = max(v, outcome_value(s, T, seat, with_shoe(c, 1), pp, evv) - keep)
+                v = max(v, outcome_value(s, T, seat, with_shoe(c, 1), pp, evv, fv) - keep)
         elif path:
             # ``path``: a warp against where the walk would end (its square
             # takes effect); a warp, or ending on the warp square, has none
             if kind == L.A_NO_WARP and s[L.G_WALK_LEFT] != 0:
-                v = square_value(s, T, seat, end, pp, evv) - 0.02 * dist_to_new_castle(s, T, seat, end)
+                v = square_value(s, T, seat, end, pp, evv, fv) - 0.02 * dist_to_new_castle(s, T, seat, end)
             else:
                 v = -0.02 * dist_to_new_castle(s, T, seat, end if kind == L.A_NO_WARP else arg)
         elif ctx == L.CTX_WARP or ctx == L.CTX_FORK:
@@ -156,7 +171,7 @@ def greedy(s, T, legal, n, rng, pp, seat, o):
         elif ctx == L.CTX_SQUARE:
             # an optional Item or Event square (toggle square_cards_optional)
             if kind == L.A_PLAY:
-                v = square_value(s, T, seat, s[b + L.P_POS], pp, evv)
+                v = square_value(s, T, seat, s[b + L.P_POS], pp, evv, fv)
             else:
                 v = 0.0
         elif ctx == L.CTX_ATTACK_CARDS:
@@ -193,9 +208,10 @@ def greedy(s, T, legal, n, rng, pp, seat, o):
                 roller = np.int64(s[L.G_ACTIVE])
                 now = with_shoe(s[L.G_MOVE_CHOICE], s[L.G_EXTRA])
                 then = with_shoe(s[L.G_MOVE_CHOICE], s[L.G_EXTRA] + 1)
-                rev = event_value(s, T, roller, pp) \
-                    if opens_event(s, T, roller, now) or opens_event(s, T, roller, then) else 0.0
-                gain = outcome_value(s, T, roller, then, pp, rev) - outcome_value(s, T, roller, now, pp, rev)
+                rev, rfv = draws_values(s, T, roller, pp,
+                                        outcome_draws(s, T, roller, now) | outcome_draws(s, T, roller, then))
+                gain = outcome_value(s, T, roller, then, pp, rev, rfv) - \
+                    outcome_value(s, T, roller, now, pp, rev, rfv)
                 v = gain - keep if roller == seat else -gain - (keep if keep > 0 else SHOE_KEEP)
             else:
                 v = 0.0
@@ -205,30 +221,50 @@ def greedy(s, T, legal, n, rng, pp, seat, o):
 
 
 @kernel
-def move_probs(T, out):
-    """Exact chance of each number of squares moved in a turn by a player
-    who moves whenever a number shows (both numbers: the sum)."""
-    out[:] = 0.0
+def move_counts(T):
+    """How many of the red × blue face pairs move each number of squares
+    ``k`` (both dice's numbers summed, a symbol counting 0), packed 8 bits
+    a count (at most 12 × 12 pairs), ``k`` 0-7 in the first word and 8-15
+    in the second, and the largest ``k`` any pair moves: the planner's
+    look-ahead (castle_chance), counted once a decision from the dice in
+    ``T`` without an array."""
+    lo, hi, top = np.int64(0), np.int64(0), np.int64(0)
     nr, nb = T[TB.P_NFACES_RED], T[TB.P_NFACES_RED + 1]
     for i in range(nr):
         r = T[TB.O_FACES + i]
         for j in range(nb):
             bl = T[TB.O_FACES + TB.MAX_FACES + j]
-            k = (r if r > 0 else 0) + (bl if bl > 0 else 0)
-            out[k] += 1.0 / (nr * nb)
+            k = np.int64((r if r > 0 else 0) + (bl if bl > 0 else 0))
+            if k < 8:
+                lo += np.int64(1) << (8 * k)
+            elif k < 16:
+                hi += np.int64(1) << (8 * (k - 8))
+            if k > top:
+                top = k
+    return lo, hi, min(top, np.int64(15))
 
 
 @kernel
-def castle_chance(s, T, seat, sq, probs):
+def castle_chance(s, T, seat, sq, moves):
     """Chance that next turn's move from ``sq`` ends on a castle ``seat`` has
-    not landed on yet."""
+    not landed on yet, for a player who moves whenever a number shows (both
+    numbers: the sum; ``moves``: move_counts). Each number of squares is
+    weighed by its face pairs' chance, summed one pair at a time: the same
+    doubles as a histogram of the pairs."""
     b = pbase(seat)
+    lo, hi, top = moves
+    inv = 1.0 / (T[TB.P_NFACES_RED] * T[TB.P_NFACES_RED + 1])
     p = 0.0
-    for k in range(1, probs.shape[0]):
-        if probs[k] > 0:
-            q = forward(T, sq, k)
-            if T[TB.O_SQ_KIND + q] == L.SQ_CASTLE and (s[b + L.P_CASTLES] >> T[TB.O_SQ_CASTLE + q]) & 1 == 0:
-                p += probs[k]
+    q = sq
+    for k in range(1, top + 1):
+        q = T[TB.O_NEXT + q * TB.MAX_NEXT]          # the square k steps ahead (first branch)
+        pairs = (lo >> (8 * k)) & 255 if k < 8 else (hi >> (8 * (k - 8))) & 255
+        if pairs > 0 and T[TB.O_SQ_KIND + q] == L.SQ_CASTLE and \
+                (s[b + L.P_CASTLES] >> T[TB.O_SQ_CASTLE + q]) & 1 == 0:
+            pk = 0.0
+            for _ in range(pairs):
+                pk += inv
+            p += pk
     return p
 
 
@@ -239,30 +275,30 @@ def threat(s, T, p):
 
 
 @kernel
-def planner_square(s, T, seat, sq, pp, probs, need, evv):
+def planner_square(s, T, seat, sq, pp, need, evv, fv, moves):
     """The planner's worth of ending a move on ``sq``: greedy's, a castle
     weighted by how near the player is to five, plus the chance that next
     turn's roll lands on a new castle from there."""
-    return square_value(s, T, seat, sq, pp, evv) * (1.0 + need * (T[TB.O_SQ_KIND + sq] == L.SQ_CASTLE)) \
-        + pp[2] * (1.0 + need) * castle_chance(s, T, seat, sq, probs)
+    return square_value(s, T, seat, sq, pp, evv, fv) * (1.0 + need * (T[TB.O_SQ_KIND + sq] == L.SQ_CASTLE)) \
+        + pp[2] * (1.0 + need) * castle_chance(s, T, seat, sq, moves)
 
 
 @kernel
-def planner_outcome(s, T, seat, c, pp, probs, need, evv):
+def planner_outcome(s, T, seat, c, pp, need, evv, fv, moves):
     """The planner's worth of movement result ``c``: greedy's, a castle
     weighted by how near the player is to five, plus the chance that next
     turn's roll lands on a new castle from where the pawn ends."""
     b = pbase(seat)
     kind, arg = c // OPB, c % OPB
     if kind == L.A_MOVE:
-        return planner_square(s, T, seat, forward(T, s[b + L.P_POS], arg), pp, probs, need, evv)
-    look = pp[2] * (1.0 + need) * castle_chance(s, T, seat, s[b + L.P_POS], probs)
+        return planner_square(s, T, seat, forward(T, s[b + L.P_POS], arg), pp, need, evv, fv, moves)
+    look = pp[2] * (1.0 + need) * castle_chance(s, T, seat, s[b + L.P_POS], moves)
     if kind == L.A_SYMBOL:
-        return symbol_value(s, T, seat, arg, pp, evv) + look
+        return symbol_value(s, T, seat, arg, pp, evv, fv) + look
     return look
 
 
-@needs_nrt
+@kernel
 def planner(s, T, legal, n, rng, pp, seat):
     """Greedy, with the castle race looked ahead and duels aimed (see the
     module docstring); falls back on greedy's choice where it adds nothing.
@@ -280,23 +316,23 @@ def planner(s, T, legal, n, rng, pp, seat):
         w = winning_choice(s, T, legal, np.int64(n), np.int64(seat), np.int64(ctx))
         if w >= 0:
             return w
-    probs = np.zeros(16)
-    move_probs(T, probs)
     need = castles_of(s, T, seat) / T[TB.P_CASTLES_TO_WIN]
+    moves = move_counts(T) if ctx != L.CTX_TARGET else (np.int64(0), np.int64(0), np.int64(0))   # a target needs none
     shoe = ctx == L.CTX_MOVE and holds_shoe(s, T, seat)
-    evv = move_event_value(s, T, seat, legal, n, pp, shoe) if ctx == L.CTX_MOVE else 0.0
+    evv, fv = 0.0, 0.0            # as in greedy
+    if ctx == L.CTX_MOVE:
+        evv, fv = move_values(s, T, seat, legal, n, pp, shoe)
     path = ctx == L.CTX_WARP and pp[o + K_PATH] > 0
     end = walk_end(s, T, seat) if path else 0
-    if path and s[L.G_WALK_LEFT] != 0 and T[TB.O_SQ_KIND + end] == L.SQ_EVENT:
-        evv = event_value(s, T, seat, pp)
+    if path and s[L.G_WALK_LEFT] != 0:
+        evv, fv = draws_values(s, T, seat, pp, square_draws(T[TB.O_SQ_KIND + end], T[TB.O_SQ_KIND + end]))
     gain = 0.0
     if own_shoe:
         now = with_shoe(s[L.G_MOVE_CHOICE], s[L.G_EXTRA])
         then = with_shoe(s[L.G_MOVE_CHOICE], s[L.G_EXTRA] + 1)
-        evv = event_value(s, T, seat, pp) \
-            if opens_event(s, T, seat, now) or opens_event(s, T, seat, then) else 0.0
-        gain = planner_outcome(s, T, seat, then, pp, probs, need, evv) - \
-            planner_outcome(s, T, seat, now, pp, probs, need, evv)
+        evv, fv = draws_values(s, T, seat, pp, outcome_draws(s, T, seat, now) | outcome_draws(s, T, seat, then))
+        gain = planner_outcome(s, T, seat, then, pp, need, evv, fv, moves) - \
+            planner_outcome(s, T, seat, now, pp, need, evv, fv, moves)
     best, pick = -1e18, legal[0]
     for i in range(n):
         c = legal[i]
@@ -305,24 +341,24 @@ def planner(s, T, legal, n, rng, pp, seat):
         if ctx == L.CTX_MOVE:
             # as greedy: a Shoe in hand offers number + 1, or 1 square
             # instead of the symbol, less its worth kept
-            v = planner_outcome(s, T, seat, c, pp, probs, need, evv)
+            v = planner_outcome(s, T, seat, c, pp, need, evv, fv, moves)
             if shoe:
-                v = max(v, planner_outcome(s, T, seat, with_shoe(c, 1), pp, probs, need, evv) - keep)
+                v = max(v, planner_outcome(s, T, seat, with_shoe(c, 1), pp, need, evv, fv, moves) - keep)
         elif own_shoe:
             v = gain - keep if kind == L.A_PLAY else 0.0
         elif path:
             # ``path``: a warp (the pawn stops there, no effect) against the
             # square the walk would end on
             if kind == L.A_NO_WARP and s[L.G_WALK_LEFT] != 0:
-                v = planner_square(s, T, seat, end, pp, probs, need, evv) \
+                v = planner_square(s, T, seat, end, pp, need, evv, fv, moves) \
                     - 0.01 * dist_to_new_castle(s, T, seat, end)
             else:
                 sq = end if kind == L.A_NO_WARP else arg
-                v = pp[2] * (1.0 + need) * castle_chance(s, T, seat, sq, probs) \
+                v = pp[2] * (1.0 + need) * castle_chance(s, T, seat, sq, moves) \
                     - 0.01 * dist_to_new_castle(s, T, seat, sq)
         elif ctx == L.CTX_WARP or ctx == L.CTX_FORK:
             sq = s[b + L.P_POS] if kind == L.A_NO_WARP else arg
-            v = castle_chance(s, T, seat, sq, probs) - 0.01 * dist_to_new_castle(s, T, seat, sq)
+            v = castle_chance(s, T, seat, sq, moves) - 0.01 * dist_to_new_castle(s, T, seat, sq)
         elif ctx == L.CTX_TARGET:
             # the leader, or whoever the free attack and a paid one could
             # finish; ``aim`` and ``kill`` add greedy's aimed terms

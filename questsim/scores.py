@@ -33,9 +33,11 @@ def card_value(T, kind):
     return float(T[o + TB.IK_WORTH]) - 0.3 * T[o + 3]
 
 
-@kernel
+@inlined
 def strength(s, T, seat):
-    """Hp plus the worth of the combat cards in hand: a crude fighting power."""
+    """Hp plus the worth of the combat cards in hand: a crude fighting power
+    (inlined: a few additions, asked for every seat whenever a fight is
+    weighed, cheaper than a call that passes both arrays)."""
     b = pbase(seat)
     v = float(s[b + L.P_HP])
     for i in range(s[b + L.P_HAND_N]):
@@ -43,7 +45,7 @@ def strength(s, T, seat):
     return v
 
 
-@kernel
+@inlined
 def weakest_opponent(s, T, seat):
     best, who = 1e9, -1
     for p in range(np.int64(s[L.G_NP])):      # int64 seats, as every other caller passes: one compile each
@@ -180,18 +182,19 @@ def home_value(s, T, seat, pp, hp, hand_n, revive, fv):
 
 
 @kernel
-def event_value(s, T, seat, pp):
+def event_value(s, T, seat, pp, fv):
     """Expected worth to ``seat`` of opening an Event card, over the deck's
     composition (the counts in the ruleset; the order of the cards is
     hidden): used for Event squares, the bomb symbol and whether to decline
     an optional Event square. About 0.4 for a healthy player with the
     shipped deck; well below 0 when a trap could knock the player out. The
     deck's outcomes come weighted from the tables (tables.O_EV), so this is
-    one pass over a few rows."""
+    one pass over a few rows. ``fv`` is ``seat``'s fight_value, which the
+    caller computes once for the whole decision (a fight's worth is also
+    asked of its sword squares and symbol)."""
     b = pbase(seat)
     hp, hand_n = s[b + L.P_HP], s[b + L.P_HAND_N]
     revive = has_revive(s, T, seat)
-    fv = fight_value(s, T, seat, pp)
     v = 0.0
     for i in range(T[TB.O_EV + TB.P_EV_N]):
         row = TB.O_EV + 2 + i * L.EW
@@ -204,9 +207,10 @@ def event_value(s, T, seat, pp):
 
 
 @kernel
-def square_value(s, T, seat, sq, pp, evv):
+def square_value(s, T, seat, sq, pp, evv, fv):
     """What landing on ``sq`` is worth to ``seat`` (``evv``: event_value,
-    computed by the caller once per decision where an Event card may open)."""
+    computed by the caller once per decision where an Event card may open;
+    ``fv``: fight_value, likewise where a fight may start: outcome_draws)."""
     kind = T[TB.O_SQ_KIND + sq]
     b = pbase(seat)
     if kind == L.SQ_CASTLE:
@@ -217,7 +221,7 @@ def square_value(s, T, seat, sq, pp, evv):
     if kind == L.SQ_EVENT:
         return evv
     if kind == L.SQ_SWORD:
-        return fight_value(s, T, seat, pp)
+        return fv
     if kind == L.SQ_WARP:
         return 0.2
     return 0.0
@@ -236,47 +240,76 @@ def with_shoe(c, extra):
 
 
 @kernel
-def symbol_value(s, T, seat, sym, pp, evv):
+def symbol_value(s, T, seat, sym, pp, evv, fv):
     """What taking symbol ``sym`` (1 sword, 2 bomb, 3 chest) instead of
-    moving is worth to ``seat`` (``evv``: as for square_value)."""
+    moving is worth to ``seat`` (``evv``, ``fv``: as for square_value)."""
     if sym == 1:
-        return fight_value(s, T, seat, pp)
+        return fv
     if sym == 3:
         return 1.0 if s[pbase(seat) + L.P_HAND_N] < T[TB.P_HAND_LIMIT] else 0.3
     return evv
 
 
+# what weighing a movement result asks for beyond its square (outcome_draws)
+DRAWS_EVENT, DRAWS_FIGHT = 1, 2
+
+
 @kernel
-def opens_event(s, T, seat, c):
-    """Whether movement result ``c`` of ``seat`` opens an Event card (a
-    move onto an Event square, or the bomb symbol)."""
+def outcome_draws(s, T, seat, c):
+    """Whether movement result ``c`` of ``seat`` opens an Event card (a move
+    onto an Event square, or the bomb symbol: ``DRAWS_EVENT``) or starts a
+    fight (a move onto a sword square, or the sword symbol:
+    ``DRAWS_FIGHT``), as bits: what its worth needs of event_value and
+    fight_value."""
     kind, arg = c // OPB, c % OPB
     if kind == L.A_MOVE:
-        return T[TB.O_SQ_KIND + forward(T, s[pbase(seat) + L.P_POS], arg)] == L.SQ_EVENT
-    return kind == L.A_SYMBOL and arg == 2
+        sq = T[TB.O_SQ_KIND + forward(T, s[pbase(seat) + L.P_POS], arg)]
+        return DRAWS_EVENT if sq == L.SQ_EVENT else (DRAWS_FIGHT if sq == L.SQ_SWORD else 0)
+    if kind == L.A_SYMBOL:
+        return DRAWS_EVENT if arg == 2 else (DRAWS_FIGHT if arg == 1 else 0)
+    return 0
 
 
 @kernel
-def move_event_value(s, T, seat, legal, n, pp, shoe):
-    """event_value if any movement result on offer (or what a Shoe would
-    make of it) opens an Event card, else 0: the one evaluation a decision
-    needs, at most."""
+def square_draws(event_kind, kind):
+    """The outcome_draws bits of ending on a square of kind ``kind`` where an
+    Event card opens if ``event_kind`` is an Event square's."""
+    return (DRAWS_EVENT if event_kind == L.SQ_EVENT else 0) | (DRAWS_FIGHT if kind == L.SQ_SWORD else 0)
+
+
+@kernel
+def draws_values(s, T, seat, pp, draws):
+    """``(event_value, fight_value)`` of ``seat`` for a decision whose
+    results ``draws`` (outcome_draws bits, or-ed), each 0 when no result
+    needs it: each evaluated once a decision, at most."""
+    fv = fight_value(s, T, seat, pp) if draws != 0 else 0.0
+    evv = event_value(s, T, seat, pp, fv) if draws & DRAWS_EVENT else 0.0
+    return evv, fv
+
+
+@kernel
+def move_values(s, T, seat, legal, n, pp, shoe):
+    """draws_values for a movement decision: what any result on offer (or
+    what a Shoe would make of it) needs."""
+    draws = 0
     for i in range(n):
-        if opens_event(s, T, seat, legal[i]) or (shoe and opens_event(s, T, seat, with_shoe(legal[i], 1))):
-            return event_value(s, T, seat, pp)
-    return 0.0
+        draws |= outcome_draws(s, T, seat, legal[i])
+        if shoe:
+            draws |= outcome_draws(s, T, seat, with_shoe(legal[i], 1))
+    return draws_values(s, T, seat, pp, draws)
 
 
 @kernel
-def outcome_value(s, T, seat, c, pp, evv):
+def outcome_value(s, T, seat, c, pp, evv, fv):
     """Greedy's worth to ``seat`` of movement result ``c`` (a move, a
-    symbol, or staying) from its own square."""
+    symbol, or staying) from its own square (``evv``, ``fv``: as for
+    square_value)."""
     kind, arg = c // OPB, c % OPB
     if kind == L.A_MOVE:
         sq = forward(T, s[pbase(seat) + L.P_POS], arg)
-        return square_value(s, T, seat, sq, pp, evv) - 0.02 * dist_to_new_castle(s, T, seat, sq)
+        return square_value(s, T, seat, sq, pp, evv, fv) - 0.02 * dist_to_new_castle(s, T, seat, sq)
     if kind == L.A_SYMBOL:
-        return symbol_value(s, T, seat, arg, pp, evv)
+        return symbol_value(s, T, seat, arg, pp, evv, fv)
     return 0.0
 
 
@@ -453,6 +486,20 @@ def best_attack(s, T, seat, mp):
 
 
 @kernel
+def attack_bound(s, T, seat):
+    """The At all of ``seat``'s attack cards and abilities add together,
+    whatever they cost: no Mp pays for more (best_attack's bound)."""
+    b = pbase(seat)
+    total = s[b + L.P_HAND_N] + T[TB.O_CHAR + s[b + L.P_CHAR] * TB.CH + TB.C_NAB]
+    ub = 0
+    for i in range(total):
+        cost, a = attack_option(s, T, seat, i)
+        if cost >= 0:
+            ub += a
+    return ub
+
+
+@kernel
 def kill_chance(s, T, seat, p):
     """Chance that ``seat``'s compulsory free attack of a new combat knocks
     ``p`` out: over the Mp dice (the attacker's red, the defender's blue,
@@ -463,14 +510,19 @@ def kill_chance(s, T, seat, p):
         return 0.0
     hp = s[pbase(p) + L.P_HP]
     at0 = T[TB.O_CHAR + s[pbase(seat) + L.P_CHAR] * TB.CH + TB.C_AT]
+    if at0 + attack_bound(s, T, seat) < hp:
+        return 0.0          # no face can pay for enough At: every face below fails its first test
     nr, nb = T[TB.P_NFACES_RED], T[TB.P_NFACES_RED + 1]
     k = 0
+    last_mp, last_at = -1, 0
     for i in range(nr):
         f = T[TB.O_FACES + i]
         mp = (f if f > 0 else T[TB.P_MP_SYMBOL]) - T[TB.P_FREE_COST]
         if mp < 0:
             continue
-        at = at0 + best_attack(s, T, seat, mp)
+        if mp != last_mp:          # faces with the same Mp (the two swords) pay for the same attack
+            last_mp, last_at = mp, at0 + best_attack(s, T, seat, mp)
+        at = last_at
         if at < hp:
             continue
         for j in range(nb):

@@ -9,8 +9,7 @@ import numpy as np
 from simcore.jit import inlined, kernel
 from . import layout as L
 from . import tables as TB
-from .blunders import declined_win
-from .core import OPB, add_legal, ask, log, over, pb, push, race_ok, roll
+from .core import OPB, add_legal, ask, declined, log, over, pb, push, race_ok, roll
 from .effects import resolve
 from .hand import remove_card, to_used
 from .movement import land, walk
@@ -43,7 +42,7 @@ def foot_window(s, T, ev, rng, legal, pp, seat, when, ctx):
         if n == 1:
             return
         c = ask(s, T, legal, n, rng, pp, seat, ctx, 0)
-        if declined_win(s, T, legal, np.int64(n), np.int64(seat), np.int64(ctx), np.int64(c)):
+        if declined(s, T, legal, n, seat, ctx, c):
             s[L.G_BL + L.BL_DECLINED_WIN] += 1
         if c // OPB == L.A_DONE:
             return
@@ -186,6 +185,6 @@ def take_turn(s, T, ev, rng, legal, pp, seat):
     if n == 0:
         return
     c = ask(s, T, legal, n, rng, pp, seat, L.CTX_MOVE, 0)
-    if n > 1 and declined_win(s, T, legal, np.int64(n), np.int64(seat), np.int64(L.CTX_MOVE), np.int64(c)):
+    if n > 1 and declined(s, T, legal, n, seat, L.CTX_MOVE, c):
         s[L.G_BL + L.BL_DECLINED_WIN] += 1
     after_choice(s, T, ev, rng, legal, pp, seat, c)
