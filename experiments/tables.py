@@ -295,15 +295,34 @@ def _result(root: Path, rel: str):
     return pd.read_csv(f), json.loads(f.with_suffix(".json").read_text())
 
 
+def _seeds(root: Path, name: str):
+    """An expert ladder's table and stamp (``<name>/ladder.csv``) and those
+    of its independent seed (``replication.csv``; None before it is made)."""
+    df, meta = _result(root, f"{name}/ladder.csv")
+    if not (root / RESULTS / name / "replication.csv").exists():
+        return df, meta, None, None
+    return (df, meta) + _result(root, f"{name}/replication.csv")
+
+
+def _pooled(e, again):
+    """The expert's row ``e`` on the ladder's seed with its row on the other
+    seed (a one-row frame, or None): that seed's difference as text, the
+    pooled difference and half-width (two independent samples of the same
+    size: the mean of the means), the pooled text, and whether both seeds
+    are ahead."""
+    if again is None:
+        return "–", e.paired_diff, e.paired_half, "–", True
+    r = again.iloc[0]
+    d, h = (e.paired_diff + r.paired_diff) / 2, np.hypot(e.paired_half, r.paired_half) / 2
+    return (_diff(r.paired_diff, r.paired_half), d, h, _diff(d, h),
+            bool(e.paired_diff > 0 and r.paired_diff > 0))
+
+
 def mq_expert(root: Path) -> str:
     """The expert against the planner on the same games in every cell, again
     on an independent seed and pooled, and whether it beats it where the
     planner wins less than 95%."""
-    df, meta = _result(root, "mq-expert/ladder.csv")
-    if not (root / RESULTS / "mq-expert" / "replication.csv").exists():
-        df2, meta2 = None, None
-    else:
-        df2, meta2 = _result(root, "mq-expert/replication.csv")
+    df, meta, df2, meta2 = _seeds(root, "mq-expert")
     seed2 = f"seed {meta2['seed']}" if meta2 else "another seed (not made yet)"
     lines = [f"| level | players | planner, seed {meta['seed']} | expert, seed {meta['seed']} | expert − planner, "
              f"seed {meta['seed']} | again, {seed2} | both seeds pooled | planner below 95%: expert above it? |",
@@ -313,16 +332,8 @@ def mq_expert(root: Path) -> str:
         for p in sorted(set(df.players)):
             c = df[(df.level == lv) & (df.players == p)].set_index("policy")
             e, pl = c.loc["expert"], c.loc["planner"]
-            d, h, again, pooled = e.paired_diff, e.paired_half, "–", "–"
-            if df2 is not None:
-                r = df2[(df2.level == lv) & (df2.players == p) & (df2.policy == "expert")].iloc[0]
-                again = _diff(r.paired_diff, r.paired_half)
-                # two independent samples of the same size: the mean of the means, its half-width
-                d, h = (d + r.paired_diff) / 2, np.hypot(h, r.paired_half) / 2
-                pooled = _diff(d, h)
-                same_sign = e.paired_diff > 0 and r.paired_diff > 0
-            else:
-                same_sign = True
+            again, d, h, pooled, same_sign = _pooled(
+                e, None if df2 is None else df2[(df2.level == lv) & (df2.players == p) & (df2.policy == "expert")])
             required = pl.win_rate < 0.95
             ok = d - h > 0 and same_sign
             need, met = need + required, met + (required and ok)
@@ -371,11 +382,7 @@ def mq_expert_budget(root: Path) -> str:
 def qm_expert(root: Path) -> str:
     """Quest Master: seat 0 played by the expert or the planner among
     planners, on the same games, again on an independent seed and pooled."""
-    df, meta = _result(root, "qm-expert/ladder.csv")
-    if not (root / RESULTS / "qm-expert" / "replication.csv").exists():
-        df2, meta2 = None, None
-    else:
-        df2, meta2 = _result(root, "qm-expert/replication.csv")
+    df, meta, df2, meta2 = _seeds(root, "qm-expert")
     seed2 = f"seed {meta2['seed']}" if meta2 else "another seed (not made yet)"
     lines = [f"| players | fair share | planner in seat 0, seed {meta['seed']} | expert in seat 0 | expert − planner, "
              f"seed {meta['seed']} | again, {seed2} | both seeds pooled | expert above the planner? | expert games/s |",
@@ -384,14 +391,8 @@ def qm_expert(root: Path) -> str:
     for p, g in df.groupby("players"):
         g = g.set_index("policy")
         e = g.loc["expert"]
-        d, h, again, pooled, same_sign = e.paired_diff, e.paired_half, "–", "–", True
-        if df2 is not None:
-            r = df2[(df2.players == p) & (df2.policy == "expert")].iloc[0]
-            again = _diff(r.paired_diff, r.paired_half)
-            # two independent samples of the same size: the mean of the means, its half-width
-            d, h = (d + r.paired_diff) / 2, np.hypot(h, r.paired_half) / 2
-            pooled = _diff(d, h)
-            same_sign = e.paired_diff > 0 and r.paired_diff > 0
+        again, d, h, pooled, same_sign = _pooled(
+            e, None if df2 is None else df2[(df2.players == p) & (df2.policy == "expert")])
         ok = d - h > 0 and same_sign
         need, met = need + 1, met + ok
         lines.append(f"| {p} | {1 / p:.3f} | {g.loc['planner', 'win_rate']:.3f} | {e.win_rate:.3f} | "
