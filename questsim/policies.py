@@ -12,7 +12,7 @@ state, never change it, and draw randomness only from the policy stream.
   another player's roll (docs/questmaster/policies.md). Parameters: ``aggression`` (how
   much stronger it must be to choose a fight; 0 = any time),
   ``castle_weight`` (worth of a new castle in Item cards), then the block
-  issue 15 added (below).
+  behaviour v3 added (below).
 - ``first`` (2): always the first legal code — a fixed, predictable player
   for tests and exact checks (it moves whenever it can, never warps).
 - ``planner`` (3): greedy's scoring, plus a look-ahead on the castle race
@@ -108,7 +108,7 @@ def takes_sure_wins(s, seat):
 @inlined
 def greedy(s, T, legal, n, rng, pp, seat, o):
     """Score every legal code and take the best (ties: the first). The
-    parameters issue 15 added start at ``pp[o]`` (greedy's own vector, or
+    parameters behaviour v3 added start at ``pp[o]`` (greedy's own vector, or
     the planner's, which calls this for the decisions it leaves to greedy)."""
     b = pbase(seat)
     ctx = s[L.G_CTX]
@@ -302,7 +302,7 @@ def planner_outcome(s, T, seat, c, pp, need, evv, fv, moves):
 def planner(s, T, legal, n, rng, pp, seat):
     """Greedy, with the castle race looked ahead and duels aimed (see the
     module docstring); falls back on greedy's choice where it adds nothing.
-    The parameters issue 15 added start at ``pp[PLANNER_NEW]``."""
+    The parameters behaviour v3 added start at ``pp[PLANNER_NEW]``."""
     o = PLANNER_NEW
     b = pbase(seat)
     ctx = s[L.G_CTX]

@@ -1,6 +1,6 @@
 """What Quest Master's greedy and planner weigh, in Item cards: a card's
 and a square's worth, a fight's odds, an Event's expected worth over the
-deck, a shield's or an attack card's value, and the parts issue 15 added
+deck, a shield's or an attack card's value, and the parts behaviour v3 added
 (aimed fights, thrifty defence, a warp weighed by where the walk ends),
 each switched on by its parameter. The policies themselves, their ids and
 parameters are in ``policies``."""
@@ -12,7 +12,7 @@ from . import tables as TB
 
 OPB = L.OPB
 
-# The parameters issue 15 added, the same block after each scoring policy's
+# The parameters behaviour v3 added, the same block after each scoring policy's
 # own (greedy's at pp[2:7], the planner's at pp[4:9]); each at 0 leaves that
 # part of the play exactly as in behaviour v2 (tests/questmaster/test_qm_planner.py).
 NEW_PARAMS = ("aim", "kill", "shoe_keep", "thrift", "path")
@@ -422,7 +422,7 @@ def attack_choice_value(s, T, seat, c):
     return float(dmg - hit)
 
 
-# ---- issue 15: aimed fights, thrifty defence, warps weighed by where the
+# ---- behaviour v3: aimed fights, thrifty defence, warps weighed by where the
 # walk ends (each switched on by its parameter; 0 is the play of v2)
 
 @kernel

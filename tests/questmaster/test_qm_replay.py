@@ -47,7 +47,7 @@ def test_result_row_counters_agree_with_the_replay(players, policies):
         assert rp.final_state[L.G_WINNER] == row["winner_seat"]
 
 
-def test_the_issue_example_prayer_win_counts_its_attack():
+def test_a_prayer_win_replayed_counts_its_attack_as_its_result_row_does():
     """`questsim replay --seed 11 --game 100 --players 3 --policy
     greedy` and its result row agree on the number of attacks."""
     df = sim.simulate(games=101, seed=11, players=3, policies=("greedy",), rules=RULES)

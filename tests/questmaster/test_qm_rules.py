@@ -938,7 +938,7 @@ def test_duel_ends_for_both_when_the_side_due_cannot_pay(lone, attacks, hp_lost)
     Mp 2): after the free At 2 the Robot is due and cannot pay, so the combat
     ends -- the Robot loses 2. With the other reading (toggle
     lone_attacker_continues = true) the Swordsman keeps attacking alone, At 3
-    twice more: the Robot loses 2 + 3 + 3 = 8 (the issue's seed 1, game 3,
+    twice more: the Robot loses 2 + 3 + 3 = 8 (seed 1, game 3 of greedy players,
     round 1: Hp 19 -> 17 instead of 19 -> 11)."""
     g = _duel_pair("swordsman", "robot", red=4, blue=1)
     g.T[TB.P_T_LONE_CONTINUES] = lone
