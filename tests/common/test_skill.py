@@ -81,6 +81,63 @@ def test_a_heros_effect_is_within_cells_and_its_interval_exact():
     assert np.isclose(a["half"], 1.96 * np.sqrt(4 * 0.25 + 4 * 0.25) / 4)
 
 
+def test_the_expert_is_above_the_planner_where_both_seeds_or_a_third_show_it(tmp_path):
+    """The MourneQuest expert table counts a cell (planner below 95%) as
+    "above" when the two seeds' pooled interval is above zero and both are
+    ahead; a cell they leave open counts only if the third seed's own
+    interval is above zero; a cell where the planner wins 95% or more is
+    not required."""
+    import json
+    from experiments import tables
+    d = tmp_path / "experiments" / "results" / "mq-expert"
+    d.mkdir(parents=True)
+    meta = dict(engine="mournesim", behaviour_version=9, engine_hash="x", ruleset_hash="y", command="c")
+    planner = dict(easy=(1, 0.90), medium=(1, 0.94), hard=(1, 0.50))     # level -> (players, win rate)
+    # seed 1 and 2 paired differences (mean, half) per level; medium is left open by the two seeds
+    diffs = dict(easy=[(0.03, 0.01), (0.02, 0.01)], medium=[(0.006, 0.008), (0.004, 0.008)],
+                 hard=[(0.03, 0.01), (-0.001, 0.01)])
+    for k, name in enumerate(("ladder", "replication")):
+        rows = []
+        for lv, (p, rate) in planner.items():
+            rows.append(dict(policy="planner", level=lv, players=p, games=2000, win_rate=rate, low=0, high=1,
+                             games_per_s=1000.0, paired_diff=np.nan, paired_half=np.nan))
+            dd, hh = diffs[lv][k]
+            rows.append(dict(policy="expert", level=lv, players=p, games=2000, win_rate=rate + dd, low=0, high=1,
+                             games_per_s=50.0, paired_diff=dd, paired_half=hh))
+        pd.DataFrame(rows).to_csv(d / f"{name}.csv", index=False)
+        (d / f"{name}.json").write_text(json.dumps(dict(meta, seed=k + 1)))
+    table = tables.mq_expert(tmp_path)
+    assert "in **1 of the 3 cells**" in table            # easy only: hard's seed 2 is behind
+    lines = {ln.split(" | ")[0].strip("| "): ln for ln in table.splitlines() if ln.startswith("| ") and " solo " in ln}
+    assert lines["medium"].endswith("| not shown |") and lines["hard"].endswith("| not shown |")
+
+    def third(d3, h3):
+        pd.DataFrame([dict(policy=pol, level="medium", players=1, games=40000, win_rate=0.95, low=0, high=1,
+                           games_per_s=1.0, paired_diff=dd, paired_half=hh)
+                      for pol, dd, hh in (("planner", np.nan, np.nan), ("expert", d3, h3))]
+                     ).to_csv(d / "confirm.csv", index=False)
+        (d / "confirm.json").write_text(json.dumps(dict(meta, seed=3, command="c3")))
+        return tables.mq_expert(tmp_path)
+
+    table = third(0.005, 0.002)
+    assert "in **2 of the 3 cells**" in table and "yes: seed 3, 40,000 games, **+0.005 ± 0.002**" in table
+    assert "`c3`" in table
+    table = third(0.005, 0.006)
+    assert "in **1 of the 3 cells**" in table and "not shown: seed 3, 40,000 games, +0.005 ± 0.006" in table
+
+
+def test_the_ladder_refuses_cells_it_cannot_read(monkeypatch, capsys):
+    """``ladder.py --cells`` takes level:players pairs; anything else is one
+    line and exit status 2, before a game is played."""
+    import sys
+    import pytest
+    mod = _ladder_script()
+    monkeypatch.setattr(sys, "argv", ["ladder.py", "--cells", "easy:two"])
+    with pytest.raises(SystemExit) as e:
+        mod.main()
+    assert e.value.code == 2 and "--cells 'easy:two': expected level:players pairs" in capsys.readouterr().err
+
+
 def test_a_hero_moves_with_skill_only_where_both_seeds_agree(tmp_path):
     """The balance study names a hero whose effect moves from the planner to
     the expert only when the move's interval leaves out zero on the ladder's

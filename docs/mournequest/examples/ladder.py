@@ -91,8 +91,16 @@ def main():
     ap.add_argument("--players", default="4,1", type=lambda t: [int(x) for x in t.split(",")],
                     help="player counts (default 4,1: four players and solo)")
     ap.add_argument("--levels", default="easy,medium,hard", help="levels (default all three)")
+    ap.add_argument("--cells", default=None,
+                    help="level:players pairs instead of every level x player count, e.g. easy:2,medium:1")
     ap.add_argument("--heroes", action="store_true", help="also write each hero's effect per policy to <out>-heroes.csv")
     a = ap.parse_args()
+    cells = [(lv, p) for lv in a.levels.split(",") for p in a.players]
+    if a.cells:
+        try:
+            cells = [(lv, int(p)) for lv, _, p in (c.partition(":") for c in a.cells.split(","))]
+        except ValueError:
+            ap.error(f"--cells {a.cells!r}: expected level:players pairs such as easy:2,medium:1")
     from simcore import outdir
     stamp_file = Path(a.out).with_suffix(".json")
     hero_file = Path(a.out).with_name(Path(a.out).stem + "-heroes.csv")
@@ -102,10 +110,9 @@ def main():
         search = policy.startswith(("rollout", "expert"))
         n = a.search_games if search else a.games
         chunk = 200 if search else CHUNK
-        for level in a.levels.split(","):
-            for players in a.players:
-                for first in range(0, n, chunk):
-                    jobs.append((policy, level, players, a.seed, first, min(chunk, n - first), a.ruleset))
+        for level, players in cells:
+            for first in range(0, n, chunk):
+                jobs.append((policy, level, players, a.seed, first, min(chunk, n - first), a.ruleset))
     results, teams = {}, {}
     secs = {}
     with ProcessPoolExecutor(a.workers) as ex:
@@ -138,13 +145,12 @@ def main():
     # a budget curve: each expert@B against the budget before it in --policies, on the same games
     budgets = [p for p in a.policies.split(",") if p.startswith("expert@")]
     for lower, higher in zip(budgets, budgets[1:]):
-        for lv in a.levels.split(","):
-            for players in a.players:
-                hi_, lo_ = (wins[(k, lv, players)].astype(float) for k in (higher, lower))
-                d = hi_ - lo_
-                m = (df.policy == higher) & (df.level == lv) & (df.players == players)
-                df.loc[m, "step_diff"] = d.mean()
-                df.loc[m, "step_half"] = 1.96 * d.std(ddof=1) / np.sqrt(len(d))
+        for lv, players in cells:
+            hi_, lo_ = (wins[(k, lv, players)].astype(float) for k in (higher, lower))
+            d = hi_ - lo_
+            m = (df.policy == higher) & (df.level == lv) & (df.players == players)
+            df.loc[m, "step_diff"] = d.mean()
+            df.loc[m, "step_half"] = 1.96 * d.std(ddof=1) / np.sqrt(len(d))
     # which engine, ruleset and games made these figures
     from mournesim import sim
     from simcore import identity
@@ -172,7 +178,7 @@ def main():
         writes[str(hero_file)] = lambda tmp: heroes_df.to_csv(tmp, index=False)
     stamp = dict(identity.engine("mournesim"), ruleset_hash=rules.hash,
                  ruleset=a.ruleset, overrides=[], seed=a.seed, games=a.games,
-                 search_games=a.search_games, policies=a.policies, levels=a.levels, players=a.players,
+                 search_games=a.search_games, policies=a.policies, levels=a.levels, players=a.players, cells=a.cells,
                  heroes=a.heroes, command=" ".join(["python"] + sys.argv))
     outdir.write_files(stamp_file, writes, stamp, "ladder.py")
     print(df.to_string(index=False))
