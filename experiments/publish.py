@@ -346,7 +346,9 @@ def _grid(ctx, name):
         stamp = _stamp(package, ruleset, seed=run["seed"], games=games, policies=policies, **ctx.mode)
         title = f"{name}: the standard balance report"
         tables = rep.standard_report(df)
-        text = render(tables, "markdown", title)
+        rs = import_module(f"{package}.ruleset")
+        names = rs.names_of(rs.load_ruleset(ruleset))
+        text = render(tables, "markdown", title, names)
         rel = f"experiments/results/{name}/report.md"
         ctx.manifest.begin(rel)
         own.write_text("report.md", text.replace("\n", "\n\n" + _header(stamp) + "\n", 1))
@@ -356,7 +358,7 @@ def _grid(ctx, name):
         pngs = plots.write_plots(df, own)
         # the same report as one page to open or mail, its plots inside
         own.write_text("index.html", tables_page(f"{title}\n{_header(stamp)}", tables,
-                                                 [(p.stem, p.read_bytes()) for p in pngs]))
+                                                 [(p.stem, p.read_bytes()) for p in pngs], names=names))
     ctx.manifest.done(rel, stamp)       # the stamp last, after every file of the artefact
     return {rel: stamp}
 

@@ -100,6 +100,7 @@ def simulate(ctx, games, seed, level, players, policy, heroes, params, workers, 
         check_resume(ctx, GRID_OPTIONS, out)
     cluster = cluster_address(cluster)
     compiled = 0.0
+    rules = None
     if not resume:   # the options are checked, then the engine made ready, before the clock starts
         rules = sim.prepare(ruleset, overrides)
         grid_axes = dict(levels=grid.parse_list(level, "level"), players=grid.parse_list(players, "players"),
@@ -118,12 +119,13 @@ def simulate(ctx, games, seed, level, players, policy, heroes, params, workers, 
     df, cells, out, speed = play_grid(GAME, grid_kw, resume, workers, cluster, quiet, compiled)
     if out:
         click.echo(render({"win rate by cell": _cell_table(cells)}, "table",
-                          f"MourneQuest run in {out}  seed={cells.seed}  ({speed})\n{identity.describe(PROG)}"))
+                          f"MourneQuest run in {out}  seed={cells.seed}  ({speed})\n{identity.describe(PROG)}",
+                          rules.display_names() if rules else None))
         click.echo(f"full report: mournesim report {out}")
         return
     title = (f"MourneQuest  level={level} players={players} policy={policy} heroes={heroes} "
              f"games={games} seed={seed} rules={rules.hash}  ({speed})\n{identity.describe(PROG)}\n{headline(df)}")
-    click.echo(render(standard_report(df), "table", title), nl=False)
+    click.echo(render(standard_report(df), "table", title, rules.display_names()), nl=False)
 
 
 def _cell_table(cells):

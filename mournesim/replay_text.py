@@ -5,7 +5,8 @@ records of ``mournesim/replay.py`` written as the game reads at the table.
 - each action once, with its cost and the actions left *after* it, and its
   consequences indented below it; an event that only repeats the action
   (the move of a move) is folded into the action's line;
-- names for every card, tile, space and enemy, the reason for each enemy
+- names for every hero, card, tile, space and enemy (the ruleset's
+  ``[names]``), the reason for each enemy
   move, stay and attack and for each discard, the charms a disc still needs,
   and the non-events (a click on a released disc, a blocked enemy).
 
@@ -14,7 +15,22 @@ HTML viewer (``mournesim/viewer.py``) makes one step of each record's lines.
 """
 from __future__ import annotations
 
+import re
+
+from simcore.present import named
 from .replay import decode_events
+
+# the fields of a decoded record the lines below test (kinds, not ids): kept as they are
+_KINDS = ("event", "action", "step", "charm")
+
+def _named(r, names):
+    """Record ``r`` with its ids by name: each field, and each id word of an
+    action's ready-made ``text`` ("uses secret_pathways on iur to ...")."""
+    r = named(r, names, _KINDS + ("text",))
+    if "text" in r:
+        r["text"] = re.sub(r"[a-z][a-z0-9_]*", lambda m: names.get(m.group(), m.group()), r["text"])
+    return r
+
 
 def _charms(d):
     """``{"granite": 2, "gold": 1}`` as ``2 granite, 1 gold`` (``-`` if empty)."""
@@ -260,7 +276,8 @@ def text_lines(rp, records=None):
     turn's header lines carry its ``turn_start`` index; an event that only
     repeats the action before it has no line of its own (its action's line
     says it). Section headers carry the index of the record that opens them."""
-    recs = records if records is not None else decode_events(rp)
+    names = rp.rules.display_names()
+    recs = [_named(r, names) for r in (records if records is not None else decode_events(rp))]
     out = []
     skip = set()
     for k, r in enumerate(recs):

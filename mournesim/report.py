@@ -14,6 +14,7 @@ import pandas as pd
 
 from simcore.errors import InputError
 from simcore.report import decisions_by_policy, rates, with_interval
+from simcore.present import rate_text
 from simcore.skill import rank_agreement, ranking_verdict
 from simcore.stats import wilson
 from . import layout as L
@@ -74,7 +75,9 @@ def by_hero(df):
     """Each hero's games and win rate, and ``effect``: the difference between
     the games with and without that hero within the same configuration cell
     (policy, level, players), averaged over cells weighted by the hero's
-    games; so a grid mixing solo and 4-player games does not bias it."""
+    games; so a grid mixing solo and 4-player games does not bias it. Its
+    95% interval (``effect_low``, ``effect_high``) adds the two win rates'
+    binomial variances in each cell, weighted as the effect is."""
     long = hero_long(df)
     t = rates(long, "hero")
     cell = _cells(df)
@@ -83,12 +86,18 @@ def by_hero(df):
     per = long.groupby(["cell", "hero"], observed=True)["win"].agg(n="size", w="sum").reset_index()
     out_n = n_cell[per["cell"]] - per["n"]
     out_w = w_cell[per["cell"]] - per["w"]
-    per["diff"] = per["w"] / per["n"] - out_w / out_n.where(out_n > 0)
+    p_in, p_out = per["w"] / per["n"], out_w / out_n.where(out_n > 0)
+    per["diff"] = p_in - p_out
+    per["var"] = per["n"] ** 2 * (p_in * (1 - p_in) / per["n"] + p_out * (1 - p_out) / out_n.where(out_n > 0))
     per = per[out_n > 0]
-    eff = (per["diff"] * per["n"]).groupby(per["hero"], observed=True).sum() / \
-        per["n"].groupby(per["hero"], observed=True).sum()
-    eff = {str(h): float(v) for h, v in eff.items()}
+    by = per.groupby("hero", observed=True)
+    n_sum = by["n"].sum()
+    eff = (per["diff"] * per["n"]).groupby(per["hero"], observed=True).sum() / n_sum
+    half = 1.96 * np.sqrt(by["var"].sum()) / n_sum
+    eff, half = ({str(h): float(v) for h, v in x.items()} for x in (eff, half))
     t["effect"] = [eff.get(str(h), np.nan) for h in t["hero"]]
+    t["effect_low"] = t["effect"] - [half.get(str(h), np.nan) for h in t["hero"]]
+    t["effect_high"] = 2 * t["effect"] - t["effect_low"]
     return t.sort_values("win_rate", ascending=False, ignore_index=True)
 
 
@@ -332,4 +341,4 @@ def headline(df: pd.DataFrame) -> str:
     """One line: the overall win rate with its interval."""
     n, k = len(df), int(df["win"].sum())
     lo, hi = wilson(k, n)
-    return f"win rate {k / n:.3f}  (95% CI {lo:.3f}-{hi:.3f}, {k} of {n} games)"
+    return f"win rate {rate_text(k / n, lo, hi)}  (95% interval; {k:,} of {n:,} games)"

@@ -13,7 +13,8 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from simcore.errors import InputError
-from simcore.rulesets import apply_overrides, format_errors, missing_provenance, model_hash, read_toml
+from simcore.rulesets import (apply_overrides, display_names, format_errors, missing_provenance, model_hash,
+                              read_toml, unknown_names)
 # the game's ruleset part (simcore.game) offers these as its own: rules show
 # reads effective_rows from here, the ruleset tests provenance_of
 from simcore.rulesets import effective_rows, provenance_of  # noqa: F401
@@ -316,6 +317,8 @@ class Ruleset(Strict):
     shimnavore: Shimnavore
     encounters: Encounters
     provenance: dict[str, str]
+    # display names a person reads (reports, replays): no rule, not hashed
+    names: dict[str, str] = {}
 
     @model_validator(mode="after")
     def _cross(self):
@@ -456,10 +459,25 @@ def validate(raw):
         rs = Ruleset.model_validate(raw)
     except ValidationError as e:
         return None, format_errors(e)
-    missing = missing_provenance(raw, rs.provenance)
-    if missing:
-        return None, missing
+    problems = missing_provenance(raw, rs.provenance) + unknown_names(rs.names, named_ids(rs), NAMED)
+    if problems:
+        return None, problems
     return rs, []
+
+
+NAMED = "levels, heroes, skills, hags, relics, enemies, nightmares, powers and board spaces"
+
+
+def named_ids(rs: Ruleset) -> list:
+    """Every id a ``[names]`` entry may name: levels, heroes, skills, hags,
+    relics, enemies, Nightmares, powers and board spaces."""
+    return [*LEVELS, *rs.heroes, *rs.skills, *rs.hags, *rs.relics, *rs.enemies, *rs.nightmares, *rs.powers,
+            *rs.board.spaces]
+
+
+def names_of(rs: Ruleset) -> dict:
+    """Every id of :func:`named_ids` -> the name a person reads."""
+    return display_names(rs.names, named_ids(rs))
 
 
 def load_ruleset(path=None, overrides=()):
@@ -476,7 +494,8 @@ def load_ruleset(path=None, overrides=()):
 
 
 def ruleset_hash(rs: Ruleset):
-    """Short stable hash of the effective rules (provenance excluded)."""
+    """Short stable hash of the effective rules (provenance and display
+    names excluded)."""
     return model_hash(rs)
 
 

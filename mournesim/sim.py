@@ -21,7 +21,7 @@ from simcore.warmup import compile_cold
 from . import layout as L
 from . import plugins
 from .gamedef import GAME
-from .ruleset import Ruleset, load_ruleset, normalise_level, ruleset_hash
+from .ruleset import Ruleset, load_ruleset, names_of, normalise_level, ruleset_hash
 from .odds import with_attack_counts
 from .tables import Names, Tables, compile_tables
 
@@ -34,6 +34,10 @@ class Rules:
     tables: Tables
     names: Names
     hash: str
+
+    def display_names(self) -> dict:
+        """Every id of the ruleset -> the name a person reads (its ``[names]``)."""
+        return names_of(self.ruleset)
 
 
 def prepare(ruleset_path=None, overrides=()) -> Rules:

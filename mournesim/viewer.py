@@ -15,6 +15,7 @@ turn's snapshot exactly (tests/common/test_viewer.py).
 from __future__ import annotations
 
 from simcore import viewer as V
+from simcore.present import named
 
 from . import layout as L
 from .replay import CORN, DIRS, _Ctx, decode_events
@@ -53,13 +54,14 @@ def board(rules):
     rs = rules.ruleset
     names = list(rs.board.spaces)
     idx = {n: i for i, n in enumerate(names)}
+    shown = rules.display_names()
     nodes = []
     for name, sp in rs.board.spaces.items():
         node = {"id": name, "x": sp.at[0] * SCALE, "y": -sp.at[1] * SCALE, "kind": sp.kind,
-                "label": name.replace("_", " "), "title": f"{name} ({sp.kind})"}
+                "label": shown[name], "title": f"{shown[name]} ({sp.kind})"}
         if sp.kind == "cache" and sp.charm:
             node["fill"] = CACHE_FILL.get(sp.charm, "#eee")
-            node["title"] = f"{name}: charm cache ({sp.charm})"
+            node["title"] = f"{shown[name]}: charm cache ({sp.charm})"
         nodes.append(node)
     edges = []
     for p in rs.board.paths:
@@ -265,13 +267,14 @@ def data(rp):
     lines = text_lines(rp, recs)
     bd, track = board(rp.rules)
     pieces = Pieces(rp)
+    shown = rp.rules.display_names()
     colours = []
     for h, name in enumerate(pieces.heroes):
-        colours.append({"id": name, "name": f"{name} (seat {h + 1})", "label": name[:2].title(),
-                        "colour": HERO_COLOURS[h % 4]})
+        colours.append({"id": name, "name": f"{shown.get(name, name)} (seat {h + 1})",
+                        "label": shown.get(name, name)[:2].title(), "colour": HERO_COLOURS[h % 4]})
     for name in pieces.nightmares:
-        colours.append({"id": name, "name": f"{name} (nightmare)", "label": name[:2].upper(),
-                        "colour": NIGHTMARE_COLOUR})
+        colours.append({"id": name, "name": f"{shown.get(name, name)} (nightmare)",
+                        "label": shown.get(name, name)[:2].upper(), "colour": NIGHTMARE_COLOUR})
     for c in CORN:
         colours.append({"id": f"bogbean_{c}", "name": f"bogbean of {c}", "label": "b" + c[0] + c[1].lower(),
                         "colour": BOGBEAN_COLOUR, "r": 8})
@@ -307,8 +310,8 @@ def data(rp):
         if hl:
             step["h"] = sorted(set(hl))
         if r["event"] == "turn_start":
-            turns.append({"step": len(steps), "label": f"round {r['round']} \u00b7 {r['actor']}'s turn",
-                          "panel": _panel(r["snapshot"])})
+            turns.append({"step": len(steps), "label": f"round {r['round']} \u00b7 {shown.get(r['actor'], r['actor'])}'s turn",
+                          "panel": _panel(named(r["snapshot"], shown))})
         steps.append(step)
     cfg = rp.config
     outcome = recs[-1].get("outcome") if recs and recs[-1]["event"] == "game_end" else rp.outcome

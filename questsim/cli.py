@@ -70,6 +70,7 @@ def simulate(ctx, games, seed, players, policy, characters, params, workers, bat
         check_resume(ctx, GRID_OPTIONS, out)
     cluster = cluster_address(cluster)
     compiled = 0.0
+    rules = None
     if not resume:   # the options are checked, then the engine made ready, before the clock starts
         rules = sim.prepare(ruleset, overrides)
         grid_axes = dict(players=grid.parse_players(players, rules), tables=grid.parse_tables(policy),
@@ -93,12 +94,13 @@ def simulate(ctx, games, seed, players, policy, characters, params, workers, bat
         t = pd.DataFrame([dict(policy=lab["policy"], players=lab["players"], games=n, wins=w) for lab, n, w in cells])
         t = with_interval(t, name="decided_rate")
         click.echo(render({"games with a winner, by cell": t}, "table",
-                            f"Quest Master run in {out}  seed={cells.seed}  ({speed})\n{identity.describe(PROG)}"))
+                            f"Quest Master run in {out}  seed={cells.seed}  ({speed})\n{identity.describe(PROG)}",
+                            rules.display_names() if rules else None))
         click.echo(f"full report: questsim report {out}")
         return
     title = f"Quest Master  players={players} policy={policy} games={games} seed={seed} rules={rules.hash}  " \
             f"({speed})\n{identity.describe(PROG)}\n{headline(df)}"
-    click.echo(render(standard_report(df), "table", title), nl=False)
+    click.echo(render(standard_report(df), "table", title, rules.display_names()), nl=False)
 
 
 @main.command()

@@ -43,7 +43,7 @@ def turn_position(df, ax):
         err = np.clip(np.vstack([g["win_rate"] - g["ci95_low"], g["ci95_high"] - g["win_rate"]]), 0, None)
         bars = ax.bar(x, g["win_rate"], width, yerr=err, capsize=2, label=f"{p} players")
         ax.hlines(1 / p, x.min() - width / 2, x.max() + width / 2, colors=bars[0].get_facecolor(), linestyles=":")
-    ax.set_xlabel("turn position (0 = went first)")
+    ax.set_xlabel("turn position (1 = went first)")
     ax.set_ylabel("win rate (95% interval); dotted: 1/players")
     ax.set_title("Does going first matter?")
     ax.legend(fontsize="small", ncols=2)

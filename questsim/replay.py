@@ -14,6 +14,7 @@ import numpy as np
 
 from simcore.fnptr import refuse_failed
 from simcore.plugins import policy_guard
+from simcore.present import named
 from simcore.warmup import compile_cold
 
 from . import layout as L, plugins
@@ -134,46 +135,65 @@ class Replay:
         """The readable replay as ``(record index, line)`` pairs: before each
         turn a block with the position (every player's Hp, square, castles
         and hand, and the decks), then one line per event, players named by
-        character, squares by number and kind, cards by name. The HTML
-        viewer (``questsim/viewer.py``) shows the same line for each step."""
-        chars = self.rules.names.characters
-        s = self.final_state
-        who = {p: chars[s[L.G_P + p * L.PS + L.P_CHAR]] for p in range(s[L.G_NP])}
-        squares = self.rules.ruleset.board.squares
+        character, squares by number and kind, characters, castles and cards
+        by the ruleset's names, seats numbered from 1 (as MourneQuest's). The
+        HTML viewer (``questsim/viewer.py``) shows the same line for each step."""
+        names = self.rules.display_names()
+        who = self.seat_names(names)
+        squares = [_Square(sq.kind, names.get(sq.castle, sq.castle)) for sq in self.rules.ruleset.board.squares]
         ncast = len(self.rules.names.castles)
         out = []
         for r in (records if records is not None else self.records()):
             k = r["i"]
+            r = named(r, names, _KINDS)
             if r["event"] == "turn":
                 sn = r["snapshot"]
                 if sn is None:
                     continue
                 me = sn["players"][r["seat"]]
-                out.append((k, f"== round {sn['round']} - seat {r['seat']} ({me['character']})'s turn - "
+                out.append((k, f"== round {sn['round']} - seat {r['seat'] + 1} ({me['character']})'s turn - "
                                f"Item deck {sn['item_deck']} (used {sn['item_used']}), "
                                f"Event deck {sn['event_deck']} (used {sn['event_used']})"))
                 for pl in sn["players"]:
                     if not pl["alive"]:
-                        out.append((k, f"   seat {pl['seat']} {pl['character']:<10} out"))
+                        out.append((k, f"   seat {pl['seat'] + 1} {pl['character']:<10} out"))
                         continue
-                    out.append((k, f"   seat {pl['seat']} {pl['character']:<10} Hp {pl['hp']:>2}  square "
+                    out.append((k, f"   seat {pl['seat'] + 1} {pl['character']:<10} Hp {pl['hp']:>2}  square "
                                    f"{pl['square']:>3}  castles {len(pl['castles'])}/{ncast} "
-                                   f"{','.join(pl['castles']) or '-'}  hand {', '.join(pl['hand']) or '-'}"))
+                                   f"{', '.join(pl['castles']) or '-'}  hand {', '.join(pl['hand']) or '-'}"))
                 continue
             out.append((k, "  " + _qm_line(r, who.get(r["seat"], "the game"), who, squares)))
+        s = self.final_state
         w = s[L.G_WINNER]
         out.append((len(self.events) - 1 if len(self.events) else 0,
-                    f"result: {L.WIN_NAMES[s[L.G_WIN]]}" + (f", seat {w} ({who[int(w)]}) wins" if w >= 0 else "")))
+                    f"result: {L.WIN_NAMES[s[L.G_WIN]].replace('_', ' ')}"
+                    + (f", seat {w + 1} ({who[int(w)]}) wins" if w >= 0 else "")))
         return out
+
+    def seat_names(self, names):
+        """Seat -> its character's name."""
+        chars = self.rules.names.characters
+        s = self.final_state
+        return {p: names.get(chars[s[L.G_P + p * L.PS + L.P_CHAR]]) for p in range(s[L.G_NP])}
 
     def to_text(self):
         """Readable text: before each turn a block with the position, then
         one line per event, and the result (see ``text_lines``)."""
-        chars = self.rules.names.characters
-        s = self.final_state
-        seats = [f"seat {p}: {chars[s[L.G_P + p * L.PS + L.P_CHAR]]}" for p in range(s[L.G_NP])]
+        who = self.seat_names(self.rules.display_names())
+        seats = [f"seat {p + 1}: {c}" for p, c in who.items()]
         lines = [f"Quest Master replay  seed={self.seed} game={self.game}  " + ", ".join(seats)]
         return "\n".join(lines + [line for _, line in self.text_lines()]) + "\n"
+
+
+@dataclass(frozen=True)
+class _Square:
+    """A square as the text names it: its kind and, on a castle, the castle's name."""
+    kind: str
+    castle: str | None
+
+
+# the fields of a record the lines test or spell themselves (kinds, not ids): kept as they are
+_KINDS = ("event", "action", "kind", "condition", "reason", "die", "deck", "gain", "face", "red", "blue")
 
 
 def _square(i, squares):
@@ -192,7 +212,7 @@ def _qm_line(r, me, who, squares):
     ev = r["event"]
 
     def opp(p):
-        return who.get(p, f"seat {p}")
+        return who.get(p, f"seat {p + 1}")
 
     if ev == "setup":
         return f"set-up: {r['players']} players"

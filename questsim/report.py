@@ -4,7 +4,8 @@ every rate with its Wilson 95% interval (pandas at the edge).
 
 A character's *fair share* is 1/players: in a fair game each seat wins that
 often. ``vs_fair`` is the win rate minus the fair share of the games it
-played, so characters can be compared across player counts.
+played, so characters can be compared across player counts (its interval
+``vs_fair_low``, ``vs_fair_high``: the win rate's, less the fair share).
 """
 from __future__ import annotations
 
@@ -47,6 +48,8 @@ def by_character(df):
     fair = {str(c): float(v) for c, v in fair.items()}
     t["fair_share"] = [fair[str(c)] for c in t["character"]]
     t["vs_fair"] = t["win_rate"] - t["fair_share"]
+    # the fair share is fixed by the games' player counts: the win rate's interval, moved
+    t["vs_fair_low"], t["vs_fair_high"] = t["ci95_low"] - t["fair_share"], t["ci95_high"] - t["fair_share"]
     return t.sort_values("vs_fair", ascending=False, ignore_index=True)
 
 
@@ -58,9 +61,12 @@ def by_character_players(df):
 
 
 def by_position(df):
-    """Win rate by turn position (0 = the start-roll winner), by player count."""
+    """Win rate by turn position, by player count: ``position`` 1 is the
+    start-roll winner, who goes first (numbered from 1, as MourneQuest's
+    seats are; the result rows' ``pos`` columns count from 0)."""
     long = seats_long(df)
     t = rates(long, ["players", "position"])
+    t["position"] += 1
     t["fair_share"] = 1.0 / t["players"]
     return t
 
@@ -184,9 +190,9 @@ def standard_report(df: pd.DataFrame) -> dict:
     return {
         **({"conclusions across player skill (policies from least to most skilled)": skill}
            if not skill.empty else {}),
-        "win rate by character (fair_share: 1/players averaged over its games)": by_character(df),
+        "win rate by character (fair share: 1/players averaged over its games; vs fair: the win rate less it)": by_character(df),
         "win rate by character and player count": by_character_players(df),
-        "win rate by turn position (0 = went first)": by_position(df),
+        "win rate by turn position (1 = went first)": by_position(df),
         "first player's win rate": first_player(df),
         "head to head, 2-player games (row character's win rate against the column)": head_to_head_matrix(df),
         "how games end (share of games)": win_conditions(df),
@@ -217,6 +223,6 @@ def headline(df) -> str:
     n = len(df)
     k = int(df["decided"].sum())
     top = df["win_condition"].astype(str).value_counts(normalize=True)
-    return (f"{n} games, {k} with a winner; most end by {top.index[0]} ({top.iloc[0]:.1%}); "
+    return (f"{n:,} games, {k:,} with a winner; most end by {str(top.index[0]).replace('_', ' ')} ({top.iloc[0]:.1%}); "
             f"median {df['rounds'].median():g} rounds")
 

@@ -27,10 +27,12 @@ from simcore.rulesets import (
     effective_rows,  # noqa: F401  (the game's part, simcore.game: every value in effect)
     format_errors,
     leaves,
+    display_names,
     missing_provenance,
     model_hash,
     provenance_of,  # noqa: F401  (importable from the game, as from mournesim.ruleset)
     read_toml,
+    unknown_names,
 )
 
 RACES = ("priest", "warrior", "mage", "robot", "evil")        # QM-CHAR-01: exactly five
@@ -364,6 +366,8 @@ class Ruleset(Strict):
     items: dict[str, Item] = Field(min_length=1, max_length=MAX_ITEM_KINDS)
     events: dict[str, Event] = Field(min_length=1, max_length=MAX_EVENT_KINDS)
     provenance: dict[str, str]
+    # display names a person reads (reports, replays): no rule, not hashed
+    names: dict[str, str] = {}
 
 
 # ----------------------------------------------------------- board helpers --
@@ -583,7 +587,27 @@ def validate(raw):
         return None, _format(e)
     problems = cross_check(rs)
     problems += missing_provenance(raw, rs.provenance) + provenance_problems(raw, rs.provenance)
+    problems += unknown_names(rs.names, named_ids(rs), NAMED)
     return (None, problems) if problems else (rs, [])
+
+
+NAMED = "characters, their abilities, castles, items and events"
+
+
+def named_ids(rs: Ruleset) -> list:
+    """Every id a ``[names]`` entry may name: characters, their abilities,
+    castles, Item and Event cards."""
+    return [*rs.characters, *(a for c in rs.characters.values() for a in c.abilities), *rs.castles, *rs.items,
+            *rs.events]
+
+
+def names_of(rs: Ruleset) -> dict:
+    """Every id of :func:`named_ids` -> the name a person reads (an Event
+    card's own ``name`` unless ``[names]`` gives one)."""
+    out = display_names(rs.names, named_ids(rs))
+    for k, e in rs.events.items():
+        out[k] = rs.names.get(k, e.name)
+    return out
 
 
 def default_ruleset_text():

@@ -20,7 +20,7 @@ from . import layout as L
 from . import plugins
 from .gamedef import GAME
 from .policies import BUILTIN_POLICIES
-from .ruleset import Ruleset, load_ruleset, ruleset_hash
+from .ruleset import Ruleset, load_ruleset, names_of, ruleset_hash
 from .tables import Names, compile_tables
 
 POLICY_IDS = {name: pid for pid, name, _n, _d in BUILTIN_POLICIES}
@@ -33,6 +33,10 @@ class Rules:
     T: np.ndarray
     names: Names
     hash: str
+
+    def display_names(self) -> dict:
+        """Every id of the ruleset -> the name a person reads (its ``[names]``)."""
+        return names_of(self.ruleset)
 
 
 def prepare(ruleset_path=None, overrides=()) -> Rules:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 
 from simcore import viewer as V
+from simcore.present import named
 
 from . import layout as L
 from .ruleset import successors
@@ -127,8 +128,8 @@ class Pawns:
 
 
 def _panel(sn, ncast):
-    """A turn's snapshot as the viewer's panel sections."""
-    rows = [[str(p["seat"]), p["character"], p["race"], str(p["hp"]) if p["alive"] else "out", str(p["mp"]),
+    """A turn's snapshot as the viewer's panel sections (seats from 1)."""
+    rows = [[str(p["seat"] + 1), p["character"], p["race"], str(p["hp"]) if p["alive"] else "out", str(p["mp"]),
              str(p["square"]) if p["alive"] else "-", f"{len(p['castles'])}/{ncast} " + (", ".join(p["castles"]) or "-"),
              ", ".join(p["hand"]) or "-"] for p in sn["players"]]
     return [{"title": "Players", "columns": ["seat", "character", "race", "Hp", "Mp", "square", "castles visited",
@@ -143,13 +144,12 @@ def data(rp):
     recs = rp.records()
     lines = rp.text_lines(recs)
     bd = board(rp.rules)
-    chars = rp.rules.names.characters
-    s = rp.final_state
+    shown = rp.rules.display_names()
+    who = rp.seat_names(shown)
     pawns = Pawns(rp)
     ncast = len(rp.rules.names.castles)
-    pieces = [{"id": f"seat{p}", "name": f"seat {p}: {chars[s[L.G_P + p * L.PS + L.P_CHAR]]}",
-               "label": chars[s[L.G_P + p * L.PS + L.P_CHAR]][:2].title(), "colour": SEAT_COLOURS[p % 6]}
-              for p in range(pawns.n)]
+    pieces = [{"id": f"seat{p}", "name": f"seat {p + 1}: {who[p]}", "label": who[p][:2].title(),
+               "colour": SEAT_COLOURS[p % 6]} for p in range(pawns.n)]
     first_snap = next((r["snapshot"] for r in recs if r["event"] == "turn" and r["snapshot"]), None)
     if first_snap:
         pawns.from_snapshot(first_snap)     # before the first turn every pawn is at home
@@ -164,9 +164,9 @@ def data(rp):
         r = recs[k]
         if r["event"] == "turn" and r["snapshot"]:
             pawns.from_snapshot(r["snapshot"])
-            turns.append({"step": len(steps), "label": f"round {r['round']} \u00b7 seat {r['seat']} "
-                                                     f"({r['snapshot']['players'][r['seat']]['character']})",
-                          "panel": _panel(r["snapshot"], ncast)})
+            turns.append({"step": len(steps), "label": f"round {r['round']} \u00b7 seat {r['seat'] + 1} "
+                                                     f"({who[r['seat']]})",
+                          "panel": _panel(named(r["snapshot"], shown), ncast)})
         else:
             pawns.apply(r)
         hl = [v for key in ("square", "from", "to") if isinstance(v := r.get(key), int) and 0 <= v < len(bd["nodes"])]
@@ -174,9 +174,9 @@ def data(rp):
         if hl and r["event"] != "turn":
             step["h"] = hl
         steps.append(step)
+    s = rp.final_state
     w = int(s[L.G_WINNER])
-    result = L.WIN_NAMES[int(s[L.G_WIN])] + (f", seat {w} ({chars[s[L.G_P + w * L.PS + L.P_CHAR]]}) wins"
-                                             if w >= 0 else "")
+    result = L.WIN_NAMES[int(s[L.G_WIN])].replace("_", " ") + (f", seat {w + 1} ({who[w]}) wins" if w >= 0 else "")
     return {
         "title": f"Quest Master replay \u2014 seed {rp.seed}, game {rp.game}",
         "subtitle": (f"{pawns.n} players, policies {'+'.join(rp.config.policies)}; result: {result}; "

@@ -401,14 +401,26 @@ def _report(game, directory, fmt, cols, run, plots):
     title = (f"{game.title} balance report: {directory}  seed={run['seed']} rules={run.get('rules_version')} "
              f"hash={run.get('ruleset_hash')}\n{identity.describe(prog, run)}\n{_headline_of(run, df, rep.headline)}")
     tables = rep.standard_report(df) if cols is None else rep.by_report(df, cols)
+    names = run_names(game, run)
     if fmt == "html":
         from .html_report import figures, tables_page
-        click.echo(tables_page(title, tables, figures(df, game.module("plots").PLOTS)), nl=False)
+        click.echo(tables_page(title, tables, figures(df, game.module("plots").PLOTS), names=names), nl=False)
     else:
-        click.echo(render(tables, fmt, title), nl=False)
+        click.echo(render(tables, fmt, title, names), nl=False)
     if plots:       # the plots module (matplotlib) only when plots are drawn
         for path in game.module("plots").write_plots(df, plots):
             click.echo(f"wrote {path}", err=True)
+
+
+def run_names(game, run) -> dict:
+    """The names a person reads for the ids of a run's games: its ruleset's
+    ``[names]`` (the shipped ruleset's when the run's file is gone)."""
+    rs = game.module("ruleset")
+    try:
+        rules = rs.load_ruleset(run.get("ruleset"), tuple(run.get("overrides", ())))
+    except InputError:
+        rules = rs.load_ruleset()
+    return rs.names_of(rules)
 
 
 def _open_report(prog, directory, by, plots=None):

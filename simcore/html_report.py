@@ -28,6 +28,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .present import EMPTY, is_share_table, readable
+
 CSS = """
 body { margin: 0 auto; max-width: 1100px; padding: 16px 24px 40px; font: 14px/1.5 system-ui, -apple-system,
   "Segoe UI", sans-serif; color: #1f2328; background: #fff; }
@@ -84,6 +86,8 @@ def _cell(x):
 
 def table_html(t: pd.DataFrame) -> str:
     """One table: every column as in the text report (floats to 3 places)."""
+    if t.empty:
+        return f"<p>{html.escape(EMPTY)}</p>"
     head = "".join(f"<th>{html.escape(str(c))}</th>" for c in t.columns)
     rows = "".join("<tr>" + "".join(f"<td>{html.escape(_cell(x))}</td>" for x in row) + "</tr>"
                    for row in t.itertuples(index=False))
@@ -94,10 +98,11 @@ def _slug(s):
     return re.sub(r"[^a-z0-9]+", "-", s.lower()).strip("-")
 
 
-def tables_page(title: str, tables: dict, figs=(), note: str = "") -> str:
+def tables_page(title: str, tables: dict, figs=(), note: str = "", names: dict | None = None) -> str:
     """A report page: ``title`` (first line the heading, the rest shown as
     the run's description), a contents line, every ``{name: DataFrame}``
-    and every ``(name, png)`` figure."""
+    as a person reads it (simcore.present, ``names`` for ids) and every
+    ``(name, png)`` figure."""
     first, _, rest = title.partition("\n")
     parts = [f"<h1>{html.escape(first)}</h1>"]
     if rest:
@@ -107,13 +112,14 @@ def tables_page(title: str, tables: dict, figs=(), note: str = "") -> str:
         links.append("<a href=\"#plots\">plots</a>")
     parts.append("<nav>" + " ".join(links) + "</nav>")
     for k, v in tables.items():
+        v = readable(v, names, is_share_table(k))
         parts.append(f"<h2 id=\"{_slug(k)}\">{html.escape(k)}</h2>\n{table_html(v)}")
     if figs:
         parts.append("<h2 id=\"plots\">Plots</h2>")
         for name, png in figs:
             parts.append(f"<figure><img alt=\"{html.escape(name)}\" src=\"{png_data_uri(png)}\">"
                          f"<figcaption>{html.escape(name)}</figcaption></figure>")
-    parts.append(f"<p class=\"meta\">{html.escape(note or 'Rates have Wilson 95% intervals (ci95_low, ci95_high).')}</p>")
+    parts.append(f"<p class=\"meta\">{html.escape(note or 'Rates are shown with their Wilson 95% intervals.')}</p>")
     return _doc(first, "\n".join(parts))
 
 

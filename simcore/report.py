@@ -8,6 +8,7 @@ import json
 import numpy as np
 import pandas as pd
 
+from .present import EMPTY, is_number, is_share_table, readable, text_table
 from .stats import wilson_arrays
 
 def with_interval(t: pd.DataFrame, k="wins", n="games", name="win_rate") -> pd.DataFrame:
@@ -27,9 +28,12 @@ def rates(df: pd.DataFrame, by, col="win") -> pd.DataFrame:
     return with_interval(t)
 
 
-def render(tables: dict, fmt="table", title="") -> str:
+def render(tables: dict, fmt="table", title="", names: dict | None = None) -> str:
     """Render ``{name: DataFrame}`` as ``table`` (aligned text), ``markdown``,
-    ``csv`` (one CSV, the table name in the first column) or ``json``."""
+    ``csv`` (one CSV, the table name in the first column) or ``json``. Text
+    and Markdown show each table as a person reads it (simcore.present:
+    percentages with intervals, ``names`` for ids); CSV and JSON keep the
+    raw columns."""
     if fmt == "json":
         return json.dumps({"title": title, "tables": {k: json.loads(v.to_json(orient="records"))
                                                        for k, v in tables.items()}}, indent=1) + "\n"
@@ -40,10 +44,11 @@ def render(tables: dict, fmt="table", title="") -> str:
         return buf.getvalue()
     out = [f"# {title}\n" if fmt == "markdown" else title + "\n"] if title else []
     for k, v in tables.items():
+        v = readable(v, names, is_share_table(k))
         if fmt == "markdown":
             out.append(f"## {k}\n\n{_markdown(v)}\n")
         else:
-            out.append(f"{k}\n{v.to_string(index=False, float_format=_num)}\n")
+            out.append(f"{k}\n{text_table(v, _num)}\n")
     return "\n".join(out)
 
 
@@ -52,8 +57,11 @@ def _num(x):
 
 
 def _markdown(t: pd.DataFrame) -> str:
+    if t.empty:
+        return EMPTY + "\n"
+
     def cell(x):
-        return _num(x) if isinstance(x, (float, np.floating)) else str(x)
+        return _num(x) if is_number(x) else str(x)
     lines = ["| " + " | ".join(map(str, t.columns)) + " |", "|" + "---|" * len(t.columns)]
     lines += ["| " + " | ".join(cell(x) for x in row) + " |" for row in t.itertuples(index=False)]
     return "\n".join(lines) + "\n"

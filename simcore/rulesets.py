@@ -144,8 +144,14 @@ def missing_provenance(raw, provenance):
             if provenance_of(p, provenance) is None]
 
 
-def model_hash(model, exclude=("provenance",)):
-    """Short stable hash of a validated model's values (provenance excluded)."""
+# what a ruleset's hash leaves out: where each value comes from, and the
+# names a person reads (they change no game)
+NOT_RULES = ("provenance", "names")
+
+
+def model_hash(model, exclude=NOT_RULES):
+    """Short stable hash of a validated model's values (provenance and
+    display names excluded)."""
     d = model.model_dump(mode="json", exclude=set(exclude))
     return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()[:16]
 
@@ -166,3 +172,17 @@ def resume_rules(run: dict, prepare):
                 if not Path(path).is_absolute() else "restore it")
         raise InputError(f"cannot resume: the run's ruleset file {path} is not found ({hint})")
     return prepare(path, tuple(run.get("overrides", ())))
+
+
+def unknown_names(names: dict, ids, kinds: str) -> list:
+    """Problem lines for every ``[names]`` key that is no id of the ruleset
+    (``ids``: every key it defines of ``kinds``, said in the line)."""
+    ids = set(ids)
+    return [f"names.{k}: no such id in this ruleset (names are given to the keys of its {kinds})"
+            for k in names if k not in ids]
+
+
+def display_names(names: dict, ids) -> dict:
+    """Every id of ``ids`` -> the name a person reads: the ruleset's
+    ``[names]`` entry, else the id with spaces for underscores."""
+    return {i: names.get(i, str(i).replace("_", " ")) for i in ids}

@@ -320,10 +320,12 @@ H = "</script><script>window.__pwned=10</script><img src=x onerror=\"window.__pw
 
 def _ruleset(package: str, table: str, key: str, to: str) -> str:
     """The shipped ruleset of ``package`` with ``[table.key]`` renamed ``to``
-    (its provenance notes dropped)."""
+    (its provenance notes dropped), and its ``[names]`` entry: the name a
+    person reads is ``to`` as well."""
     text = files(package).joinpath("data/ruleset.toml").read_text(encoding="utf-8")
     text = text.replace(f"[{table}.{key}]", f"[{table}.{_toml(to)}]").replace(f"[{table}.{key}.",
                                                                                f"[{table}.{_toml(to)}.")
+    text = re.sub(rf"^{key} = .*$", lambda _: f"{_toml(to)} = {_toml(to)}", text, count=1, flags=re.M)
     return "\n".join(line for line in text.splitlines() if not line.startswith(f'"{table}.{key}.'))
 
 

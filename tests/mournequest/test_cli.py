@@ -59,7 +59,7 @@ def test_simulate_each_level_and_player_count(level, players):
     out = res.stdout
     assert f"level={level} players={players}" in out
     assert "win rate" in out and "95% CI" in out and "of 3 games" in out
-    for name in ("win", "hero_died", "wall_destroyed", "cap"):
+    for name in ("win", "hero died", "wall destroyed", "cap"):      # the outcomes, as words
         assert name in out
 
 

@@ -173,7 +173,7 @@ def test_report_command_formats(dataset, tmp_path):
     p = run("report", dataset, "--plots", tmp_path / "plots")
     assert p.exit_code == 0 and len(list((tmp_path / "plots").glob("*.png"))) == 5
     page = run("report", dataset, "--format", "html").stdout      # one page: tables and plots inside
-    assert page.startswith("<!DOCTYPE html>") and "<th>ci95_low</th>" in page
+    assert page.startswith("<!DOCTYPE html>") and "<th>win rate (95% CI)</th>" in page and "Iur" in page
     assert page.count("data:image/png;base64,") == 5 and "http" not in page.lower()
 
 

@@ -1312,7 +1312,8 @@ def test_eliminated_player_is_skipped_and_cannot_be_fought():
 # goes), it is checked over logged games of random players, who try every
 # legal option.
 
-NON_CARD_SECTIONS = {"meta", "toggles", "rules", "components", "dice", "symbols", "landing", "board", "provenance"}
+NON_CARD_SECTIONS = {"meta", "toggles", "rules", "components", "dice", "symbols", "landing", "board", "provenance",
+                     "names"}
 
 
 def test_exactly_four_card_types():

@@ -206,7 +206,7 @@ def test_cli_simulate_report_replay(tmp_path):
     assert by.exit_code == 0 and by.stdout.startswith("table,character,players,games")
     page = run("report", out, "--format", "html")          # one page, its plots inside
     assert page.exit_code == 0 and page.stdout.startswith("<!DOCTYPE html>")
-    assert "<th>ci95_low</th>" in page.stdout and page.stdout.count("data:image/png;base64,") == 4
+    assert "<th>vs fair (95% CI)</th>" in page.stdout and page.stdout.count("data:image/png;base64,") == 4
     rp = run("replay", "--seed", 3, "--game", 2, "--players", 3, "--format", "jsonl")
     assert rp.exit_code == 0 and rp.stdout.count("\n") > 20
 

@@ -1,0 +1,91 @@
+"""Reports as a person reads them (simcore.present): rates as percentages
+with their intervals, effects in points with theirs, shares as percentages,
+ids by the ruleset's names; the raw columns stay in CSV and JSON."""
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from simcore.present import EMPTY, percent, points_text, rate_text, readable
+from simcore.report import render, with_interval
+
+
+def test_a_rate_reads_as_a_percentage_with_its_interval():
+    assert rate_text(0.43, 0.4071, 0.4539) == "43.0% (40.7–45.4)"
+    # an interval narrower than a tenth of a point gets a second place
+    assert rate_text(0.8203, 0.8199, 0.8207) == "82.03% (81.99–82.07)"
+    assert points_text(0.041, 0.031, 0.052) == "+4.1 pp (+3.1 to +5.2)"
+    assert points_text(-0.0004, -0.011, 0.010) == "+0.0 pp (-1.1 to +1.0)"      # never "-0.0"
+    assert percent(0.98) == "98.0%"
+
+
+def test_a_report_table_merges_each_interval_and_names_ids():
+    t = with_interval(pd.DataFrame(dict(hero=["iur", "tess + jack"], games=[200, 100], wins=[86, 30])))
+    t["effect"] = [0.149, -0.05]
+    t["effect_low"], t["effect_high"] = t["effect"] - 0.1, t["effect"] + 0.1
+    t["fair_share"] = [0.25, 0.25]
+    r = readable(t, {"iur": "Iur", "tess": "Tess", "jack": "Jack"})
+    assert list(r.columns) == ["hero", "games", "wins", "win rate (95% CI)", "effect (95% CI)", "fair share"]
+    assert list(r["hero"]) == ["Iur", "Tess + Jack"]
+    lo, hi = t.loc[0, "ci95_low"], t.loc[0, "ci95_high"]
+    assert r.loc[0, "win rate (95% CI)"] == f"43.0% ({100 * lo:.1f}–{100 * hi:.1f})"
+    assert r.loc[1, "effect (95% CI)"] == "-5.0 pp (-15.0 to +5.0)"
+    assert r.loc[0, "fair share"] == "25.0%"
+
+
+def test_shares_of_games_read_as_percentages_and_ids_without_a_name_read_as_words():
+    t = pd.DataFrame(dict(level=["hard"], games=[300], win=[0.37], wall_destroyed=[0.597]))
+    r = readable(t, {"hard": "Hard"}, shares=True)
+    assert r.to_dict("records") == [{"level": "Hard", "games": 300, "win": "37.0%", "wall destroyed": "59.7%"}]
+
+
+def test_text_and_markdown_are_readable_csv_and_json_stay_raw():
+    t = with_interval(pd.DataFrame(dict(hero=["iur"], games=[200], wins=[86])))
+    tables = {"win rate by hero": t, "teams": t.iloc[0:0]}
+    text = render(tables, "table", "report", {"iur": "Iur"})
+    assert "Iur" in text and "43.0% (" in text and "ci95_low" not in text and EMPTY in text
+    assert "Empty DataFrame" not in text
+    md = render(tables, "markdown", "report", {"iur": "Iur"})
+    assert "| hero | games | wins | win rate (95% CI) |" in md and EMPTY in md
+    raw = json.loads(render(tables, "json", "report", {"iur": "Iur"}))
+    assert raw["tables"]["win rate by hero"][0]["hero"] == "iur"
+    assert np.isclose(raw["tables"]["win rate by hero"][0]["win_rate"], 0.43)
+    assert "ci95_low" in render(tables, "csv")
+
+
+@pytest.mark.parametrize("pkg", ["mournesim", "questsim"])
+def test_names_are_no_rule(pkg, tmp_path):
+    """The ruleset's [names] change no game: they are left out of the
+    ruleset hash; a name for an id the ruleset does not define is one
+    problem line naming the key."""
+    from importlib import import_module
+    rs = import_module(f"{pkg}.ruleset")
+    shipped = rs.load_ruleset()
+    assert shipped.names, "the shipped ruleset names its ids"
+    renamed = rs.load_ruleset(overrides=[f"names.{next(iter(shipped.names))}=Somebody Else"])
+    assert rs.ruleset_hash(renamed) == rs.ruleset_hash(shipped)
+    raw = rs.load_raw()
+    raw["names"] = dict(raw["names"], no_such_thing="X")
+    got, problems = rs.validate(raw)
+    assert got is None and problems == [p for p in problems if p.startswith("names.no_such_thing: no such id")]
+    assert len(problems) == 1
+
+
+def test_the_text_replays_name_what_the_ruleset_names_and_number_seats_from_1():
+    """Both games' readable replays (and so the viewers' step text) show
+    the ruleset's names, a renamed hero among them; the JSON records keep
+    the ids; Quest Master's seats read from 1, as MourneQuest's."""
+    from mournesim import replay as mr, sim as ms
+    from questsim import replay as qr
+    rules = ms.prepare(overrides=["names.iur=Iur the Strong"])
+    rp = mr.replay(seed=1, game=0, heroes=("iur", "tess", "cobs", "jack"), rules=rules)
+    text = rp.to_text()
+    assert "Iur the Strong" in text and "== round 1 - Iur the Strong's turn" in text
+    assert "North Start" in text and "start_n" not in text and " iur " not in text
+    assert '"iur"' in rp.to_jsonl()
+    q = qr.replay(seed=1, game=0, players=3, characters=("witch", "demon", "knight"))
+    text = q.to_text()
+    assert text.startswith("Quest Master replay  seed=1 game=0  seat 1: Witch, seat 2: Demon, seat 3: Knight")
+    assert "seat 0" not in text and "== round 1 - seat 1 (Witch)'s turn" in text
+    assert '"character":"witch"' in q.to_jsonl()
