@@ -306,7 +306,7 @@ def qm_characters(root) -> str:
 
 
 def _skilled_characters(root) -> dict:
-    """Seat 0's character effects over all table sizes when the expert or the
+    """Seat 1's character effects over all table sizes when the expert or the
     planner plays it among planners, and the move between them on the same
     games (``policy`` ``expert-planner``), per seed of the expert's ladder
     (``qm-expert/ladder-characters.csv``, ``replication-characters.csv``):
@@ -330,7 +330,7 @@ def _skilled_characters_text(skilled, order) -> str:
     independent one."""
     sk = skilled["ladder"]
     games = int(sk.loc["expert", "games"].sum())
-    rows = ["| character | seat 0 a planner: effect | seat 0 the expert: effect | planner → expert (same games) |",
+    rows = ["| character | seat 1 a planner: effect | seat 1 the expert: effect | planner → expert (same games) |",
             "|---|---|---|---|"]
     for ch in order:
         cells = [_effect(sk.loc[(p, ch), "effect"], sk.loc[(p, ch), "half"]) if (p, ch) in sk.index else "–"
@@ -338,9 +338,9 @@ def _skilled_characters_text(skilled, order) -> str:
         rows.append(f"| {ch} | " + " | ".join(cells) + " |")
     moved = _moved(skilled, order)
     rep = "replication" in skilled
-    return ("For a skilled player, seat 0 of the expert's ladder (the expert or the planner in seat 0 among "
+    return ("For a skilled player, seat 1 of the expert's ladder (the expert or the planner in seat 1 among "
             f"planners, 2–6 players, {games:,} games over all table sizes, "
-            "`experiments/results/qm-expert/ladder-characters.csv`) gives each character's effect (seat 0's win "
+            "`experiments/results/qm-expert/ladder-characters.csv`) gives each character's effect (seat 1's win "
             "rate with the character minus with another, within each table size) and how far it moves when the "
             "expert plays it, on the same games. " +
             ("Characters whose effect moves from the competent player to the skilled one (apart from zero on "

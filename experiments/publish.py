@@ -21,7 +21,7 @@ The steps (``STEPS``), in order:
   with many more games, and its budget curves; ``mq-planner``,
   the planner against its v3 and v2 defaults and without each part;
   ``experiments/results/qm-ladder``, the mixed tables: seat 1 played by
-  each policy against greedy seats, 2-6 players; and ``qm-expert``, seat 0
+  each policy against greedy seats, 2-6 players; and ``qm-expert``, seat 1
   played by the expert or the planner among planners, and its budget curves);
 - ``experiments``: every shipped experiment file (``experiments/*.toml``) into
   ``experiments/results/<name>/``;
@@ -405,7 +405,7 @@ def step_ladders(ctx):
     solo; rollout against the planner with four players; the expert against
     the planner in every cell, and its budget curves; the planner against its
     earlier versions and without each of its parts) and Quest Master (seat 1
-    played by each policy, the others by greedy, at 2-6 players; seat 0 the
+    played by each policy, the others by greedy, at 2-6 players; seat 1 the
     expert or the planner among planners, and the expert's budget curves)."""
     entries = {}
     for rel, spec in _ladders(ctx.n).items():

@@ -393,11 +393,11 @@ def mq_expert_budget(root: Path) -> str:
 
 
 def qm_expert(root: Path) -> str:
-    """Quest Master: seat 0 played by the expert or the planner among
+    """Quest Master: seat 1 played by the expert or the planner among
     planners, on the same games, again on an independent seed and pooled."""
     df, meta, df2, meta2 = _seeds(root, "qm-expert")
     seed2 = f"seed {meta2['seed']}" if meta2 else "another seed (not made yet)"
-    lines = [f"| players | fair share | planner in seat 0, seed {meta['seed']} | expert in seat 0 | expert − planner, "
+    lines = [f"| players | fair share | planner in seat 1, seed {meta['seed']} | expert in seat 1 | expert − planner, "
              f"seed {meta['seed']} | again, {seed2} | both seeds pooled | expert above the planner? | expert games/s |",
              "|---|---|---|---|---|---|---|---|---|"]
     need = met = 0
@@ -420,10 +420,10 @@ def qm_expert(root: Path) -> str:
 
 
 def qm_expert_budget(root: Path) -> str:
-    """Quest Master: the expert's strength in seat 0 against its budget."""
+    """Quest Master: the expert's strength in seat 1 against its budget."""
     df, meta = _result(root, "qm-expert/budget.csv")
     cells = [(df.players == p, f"{p} players") for p in sorted(set(df.players))]
-    head = ["| table | seat 0 | win rate | against the planner | what the doubling adds | games/s (one worker) |",
+    head = ["| table | seat 1 | win rate | against the planner | what the doubling adds | games/s (one worker) |",
             "|---|---|---|---|---|---|"]
     return (f"**{int(df.games.min()):,} games per table size**, the same games for every budget (seed "
             f"{meta['seed']}), every other seat the planner; paired differences, bold where the 95% interval "

@@ -11,13 +11,13 @@ docs/questmaster/readings-and-players.md.
     python docs/questmaster/examples/qm_policy_compare.py parts   --games 20000 --players 4   # each new part off
     python docs/questmaster/examples/qm_policy_compare.py toggles --games 10000   # the declining readings, flipped
     python docs/questmaster/examples/qm_policy_compare.py ladder --games 100000 --players 2,4,6 \
-        --policies random,greedy_v2,greedy,planner_v2,planner         # seat 0 against greedy players
+        --policies random,greedy_v2,greedy,planner_v2,planner         # seat 1 against greedy players
 
 ``tables``: greedy_v2 / greedy / planner_v2 / planner at every seat: each
 character's win rate against its fair share (1/players, all table sizes
 pooled), the first player's win rate, how games end, and the decisions the
-players took (per game). ``seats``: seat 0 plays the new policy, the others
-its v2 version; the change in seat 0's win rate against the all-v2 table is
+players took (per game). ``seats``: seat 1 plays the new policy, the others
+its v2 version; the change in seat 1's win rate against the all-v2 table is
 the paired difference per game. ``toggles``: each declining reading flipped
 from the shipped ruleset, paired against it: how often the players take the
 option (per game) and what it changes.
@@ -108,9 +108,9 @@ def tables(a):
 
 
 def seats(a):
-    print(f"Seat 0 against v2 players, {a.games:,} games per cell, seed {a.seed}; the change is seat 0's win "
+    print(f"Seat 1 against v2 players, {a.games:,} games per cell, seed {a.seed}; the change is seat 1's win "
           "(new − v2) per game on the same games, with its 95% interval.\n")
-    print("| players | fair | policy | seat 0 v2 (all-v2 table) | seat 0 new | change (pp) |")
+    print("| players | fair | policy | seat 1 v2 (all-v2 table) | seat 1 new | change (pp) |")
     print("|---|---|---|---|---|---|")
     for new in ("greedy", "planner"):
         old = new + "_v2"
@@ -126,10 +126,10 @@ def seats(a):
 
 def parts(a):
     """Each parameter added in behaviour v3 switched back to 0 (its v2
-    play), the rest at the defaults: seat 0 against v2 players, paired with
+    play), the rest at the defaults: seat 1 against v2 players, paired with
     the defaults on the same games."""
     from questsim.policies import BUILTIN_POLICIES, NEW_PARAMS
-    print(f"What each part is worth: seat 0 with one parameter at 0 (its v2 play) minus seat 0 with the "
+    print(f"What each part is worth: seat 1 with one parameter at 0 (its v2 play) minus seat 1 with the "
           f"defaults, against v2 players, {a.games:,} games per cell, seed {a.seed}, paired; pp, 95%.\n")
     print("| policy | players | " + " | ".join(f"`{p}` off" for p in NEW_PARAMS) + " |")
     print("|---" * (2 + len(NEW_PARAMS)) + "|")
@@ -155,11 +155,11 @@ def parts(a):
 
 
 def ladder(a):
-    """Seat 0 played by each policy of ``--policies``, the other seats by
+    """Seat 1 played by each policy of ``--policies``, the other seats by
     greedy (as shipped), the same games for every policy; games per second
     of this one process (CPU time) for each policy's cells."""
     import time
-    print(f"Seat 0 played by each policy, the other seats by greedy; {a.games:,} games per cell, seed {a.seed}, "
+    print(f"Seat 1 played by each policy, the other seats by greedy; {a.games:,} games per cell, seed {a.seed}, "
           "characters drawn at random; Wilson 95% intervals. A fair seat wins 1/players.\n")
     print("| players | " + " | ".join(a.policies) + " | fair share |")
     print("|---" * (2 + len(a.policies)) + "|")

@@ -1,6 +1,6 @@
-"""Quest Master: is a search player stronger than the planner? Seat 0 plays
+"""Quest Master: is a search player stronger than the planner? Seat 1 plays
 each policy in turn on the same games (same characters, seats, decks), every
-other seat the planner; prints seat 0's win rates and the paired difference
+other seat the planner; prints seat 1's win rates and the paired difference
 against the first policy with its 95% interval, per player count.
 
     python docs/questmaster/examples/qm_rollout.py --games 1000 --players 2,4,6 --seed 21
@@ -15,8 +15,8 @@ writes the table as CSV (with a JSON sidecar saying what made it):
     python docs/questmaster/examples/qm_rollout.py --games 1000 --players 2,3,4,5,6 \\
         --policies planner,expert --out experiments/results/qm-expert/ladder.csv
 
-``--characters`` also writes ``<out>-characters.csv``: seat 0's character's
-effect for every policy (seat 0's win rate in the games it plays the
+``--characters`` also writes ``<out>-characters.csv``: seat 1's character's
+effect for every policy (seat 1's win rate in the games it plays the
 character minus in the games it plays another, per table size, and over all
 table sizes weighted by the character's games) and, for every paired
 difference, how much the effect moves between the two policies on the same
@@ -47,7 +47,7 @@ def _params(policy):
 
 
 def play(args):
-    """Seat 0's wins (0/1 per game) with ``policy`` in seat 0, planners elsewhere, and the seconds."""
+    """Seat 1's wins (0/1 per game) with ``policy`` in seat 1, planners elsewhere, and the seconds."""
     policy, players, seed, first, n, ruleset = args
     from questsim import layout as L
     from questsim import sim
@@ -61,8 +61,8 @@ def play(args):
 
 
 def character_effects(values, chars, cells, names):
-    """Per character of seat 0: its games, and the mean of ``values`` (a win,
-    or a paired difference of wins) in them minus in seat 0's other games,
+    """Per character of seat 1: its games, and the mean of ``values`` (a win,
+    or a paired difference of wins) in them minus in seat 1's other games,
     within each cell (table size), averaged over cells weighted by the
     character's games; with the half-width of its 95% interval
     (simcore.skill.within_cell_effect)."""
@@ -86,7 +86,7 @@ def main():
     ap.add_argument("--out", default=None, help="write the table as CSV here (and a JSON sidecar)")
     ap.add_argument("--ruleset", default=None, help="ruleset TOML file (default: the shipped one)")
     ap.add_argument("--characters", action="store_true",
-                    help="also write seat 0's character effects per policy to <out>-characters.csv")
+                    help="also write seat 1's character effects per policy to <out>-characters.csv")
     a = ap.parse_args()
     pols = ("rollout", "rollout_deep") if a.deep else tuple(a.policies.split(","))
     if a.characters and not a.out:
@@ -116,7 +116,7 @@ def main():
                 step = wins[pol] - wins[pols[i - 1]]
                 row.update(step_diff=step.mean(), step_half=1.96 * step.std(ddof=1) / np.sqrt(len(step)))
             rows.append(row)
-    print(f"| players | policy (seat 0) | win rate | paired difference against {pols[0]} | games/s (one worker) |")
+    print(f"| players | policy (seat 1) | win rate | paired difference against {pols[0]} | games/s (one worker) |")
     print("|---|---|---|---|---|")
     for r in rows:
         diff = "" if r["policy"] == pols[0] else f"{r['paired_diff']:+.3f} ± {r['paired_half']:.3f}"
@@ -138,7 +138,7 @@ def main():
 
 
 def _character_rows(players, pols, won, chars, names):
-    """Seat 0's character effects: per policy (its wins) and per paired
+    """Seat 1's character effects: per policy (its wins) and per paired
     difference against the base policy, at each table size and over all."""
     sizes = list(map(int, players.split(",")))
     joined = {p: np.concatenate([chars[p][f] for f in sorted(chars[p])]) for p in sizes}
