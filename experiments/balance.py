@@ -39,6 +39,24 @@ def _pp(r) -> str:
     return f"{100 * r['change']:+.1f} pp [{100 * r['ci95_low']:+.1f}, {100 * r['ci95_high']:+.1f}]"
 
 
+# the mark of a finding that survives the correction for its family of comparisons
+HOLDS = " ✓"
+
+
+def survivors(p) -> np.ndarray:
+    """Which of a family of comparisons (their p-values) stay apart from
+    zero after Holm's correction: the chance of any false finding among
+    them held at 5% (simcore.stats.holm)."""
+    from simcore.stats import holm
+    return holm(p) < 0.05 if len(p) else np.zeros(0, bool)
+
+
+def holm_note(n_hold: int, family: str) -> str:
+    """The sentence under a table that marks its survivors."""
+    return (f"{HOLDS.strip()}: apart from zero after Holm's correction over {family} (the chance of any false "
+            f"finding among them held at 5%); {n_hold} do.")
+
+
 def _manifest(root) -> dict:
     return json.loads((Path(root) / RES / "published.json").read_text())
 
@@ -162,12 +180,23 @@ def mq_heroes(root) -> str:
     if sk is not None:
         head += " expert: effect | planner → expert (same games) |"
     lines = [head, "|---" * head.count(" | ") + "|---|"]
+    from simcore.stats import normal_p
+    # each column is a family: its heroes' effects read together, Holm-corrected
+    holds = {pol: dict(zip(order, survivors([normal_p(eff[pol][0][h], 1.96 * eff[pol][1][h]) for h in order])))
+             for pol in POLICIES}
+    if sk is not None:
+        for p in ("expert", "expert-planner"):
+            hs = [h for h in order if (p, h) in sk.index]
+            holds[p] = dict(zip(hs, survivors([normal_p(sk.loc[(p, h), "effect"], sk.loc[(p, h), "half"])
+                                               for h in hs])))
     for h in order:
-        cells = [_effect(eff[pol][0][h], 1.96 * eff[pol][1][h]) for pol in POLICIES]
+        cells = [_effect(eff[pol][0][h], 1.96 * eff[pol][1][h]) + (HOLDS if holds[pol][h] else "") for pol in POLICIES]
         if sk is not None:
-            cells += [_effect(sk.loc[(p, h), "effect"], sk.loc[(p, h), "half"]) if (p, h) in sk.index else "–"
-                      for p in ("expert", "expert-planner")]
+            cells += [_effect(sk.loc[(p, h), "effect"], sk.loc[(p, h), "half"]) + (HOLDS if holds[p][h] else "")
+                      if (p, h) in sk.index else "–" for p in ("expert", "expert-planner")]
         lines.append(f"| {h} | " + " | ".join(cells) + " |")
+    lines.append("\n" + holm_note(sum(sum(v.values()) for v in holds.values()),
+                                  f"the {len(order)} heroes of each column"))
     e, se = eff[COMPETENT]
     best, worst = order[0], order[-1]
     apart = [h for h in order if abs(e[h]) > 1.96 * se[h]]
@@ -177,7 +206,8 @@ def mq_heroes(root) -> str:
             f"({100 * e[best]:+.1f} pp [{100 * (e[best] - 1.96 * se[best]):+.1f}, "
             f"{100 * (e[best] + 1.96 * se[best]):+.1f}] against the games without them, within the same level "
             f"and player count), the least **{worst}** ({100 * e[worst]:+.1f} pp). "
-            f"{len(apart)} of {len(order)} heroes are apart from zero. Across skill: {hero_row['across skill']}.")
+            f"{len(apart)} of {len(order)} heroes are apart from zero, {sum(holds[COMPETENT].values())} after "
+            f"Holm's correction over the {len(order)} (✓). Across skill: {hero_row['across skill']}.")
     g, gse = eff["greedy"]
     flips = [h for h in order if abs(g[h]) > 1.96 * gse[h] and abs(e[h]) > 1.96 * se[h] and g[h] * e[h] < 0]
     text += (" Heroes whose effect changes sign with skill (apart from zero under both policies): " +
@@ -287,19 +317,28 @@ def qm_characters(root) -> str:
     """Each character's win rate against its fair share, per policy."""
     tabs = {pol: _table(root, "qm-grid", "win-rate-by-character", pol).set_index("character") for pol in POLICIES}
     order = tabs[COMPETENT].sort_values("vs_fair", ascending=False).index
+    from simcore.stats import normal_p
     lines = ["| character | greedy: win rate − fair share | planner: win rate − fair share |", "|---|---|---|"]
+    # each column is a family: its characters read together, Holm-corrected
+    holds = {pol: dict(zip(order, survivors([normal_p(tabs[pol].loc[c, "vs_fair"],
+                                                      (tabs[pol].loc[c, "ci95_high"] - tabs[pol].loc[c, "ci95_low"]) / 2)
+                                             for c in order]))) for pol in POLICIES}
     for ch in order:
         cells = []
         for pol in POLICIES:
             r = tabs[pol].loc[ch]
             cells.append(f"{100 * r['vs_fair']:+.1f} pp [{100 * (r['ci95_low'] - r['fair_share']):+.1f}, "
-                         f"{100 * (r['ci95_high'] - r['fair_share']):+.1f}]")
+                         f"{100 * (r['ci95_high'] - r['fair_share']):+.1f}]" + (HOLDS if holds[pol][ch] else ""))
         lines.append(f"| {ch} | " + " | ".join(cells) + " |")
+    lines.append("\n" + holm_note(sum(sum(v.values()) for v in holds.values()),
+                                  f"the {len(order)} characters of each column"))
     t = tabs[COMPETENT]
     fav = [c for c in order if t.loc[c, "ci95_low"] > t.loc[c, "fair_share"]]
     dis = [c for c in order if t.loc[c, "ci95_high"] < t.loc[c, "fair_share"]]
+    kept = [c for c in fav + dis if holds[COMPETENT][c]]
     text = (f"Among planners (2–6 players pooled), favoured characters: {', '.join(fav) or 'none'}; "
-            f"disfavoured: {', '.join(dis) or 'none'} (interval entirely above or below the fair share).")
+            f"disfavoured: {', '.join(dis) or 'none'} (interval entirely above or below the fair share); "
+            f"after Holm's correction over the {len(order)}: {', '.join(kept) or 'none'}.")
     out = text + "\n\n" + "\n".join(lines)
     skilled = _skilled_characters(root)
     return out + "\n\n" + _skilled_characters_text(skilled, order) if skilled else out
@@ -393,10 +432,13 @@ def sensitivity(root) -> str:
     c["way"] = c["arm"].str.rsplit(" ", n=1).str[1]
     c["size"] = c["change"].abs()
     order = c.groupby("param")["size"].max().sort_values(ascending=False).index
+    c["holds"] = survivors(c["p_value"].to_numpy())       # the whole screen is one family
     lines = ["| assumed or printed number | one step down | one step up |", "|---|---|---|"]
     for p in order:
         g = c[c["param"] == p].set_index("way")
-        lines.append(f"| `{p}` | " + " | ".join(_pp(g.loc[d]) if d in g.index else "—" for d in ("down", "up")) + " |")
+        lines.append(f"| `{p}` | " + " | ".join(_pp(g.loc[d]) + (HOLDS if g.loc[d, "holds"] else "")
+                                                 if d in g.index else "—" for d in ("down", "up")) + " |")
+    lines.append("\n" + holm_note(int(c["holds"].sum()), f"the screen's {len(c)} nudges"))
     return "\n".join(lines)
 
 

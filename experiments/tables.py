@@ -59,11 +59,18 @@ def readings(root: Path) -> str:
     head = ("| rank | reading (gap) | easy solo | easy 4p | medium solo | medium 4p | hard solo | hard 4p | all cells |\n"
             "|---|---|---|---|---|---|---|---|---|")
     lines = [head]
+    # every cell of every reading is one family, Holm-corrected
+    keys = [(arm, k) for _s, arm, _by in rows for k in cells + [("all", "all")]]
+    holds = dict(zip(keys, balance.survivors([by[k].p_value for _s, _a, by in rows for k in cells + [("all", "all")]])))
+
+    def cell(arm, by, k):
+        return _pp(by[k]) + (balance.HOLDS if holds[(arm, k)] else "")
     for i, (_size, arm, by) in enumerate(rows, 1):
         name, _, value = arm.partition("=")
         gap, _, what = desc.get(arm, ": ").partition(": ")
         lines.append(f"| {i} | `{name}` → {value} ({gap}): {what} | "
-                     + " | ".join(_pp(by[k]) for k in cells) + f" | {_pp(by[('all', 'all')])} |")
+                     + " | ".join(cell(arm, by, k) for k in cells) + f" | {cell(arm, by, ('all', 'all'))} |")
+    lines.append("\n" + balance.holm_note(sum(holds.values()), f"the table's {len(keys)} changes"))
     base = c[(c.level == "all")].iloc[0]
     top = "; ".join(f"`{arm}` ({100 * by[('all', 'all')].change:+.1f} pp over all cells)" for _s, arm, by in rows[:3])
     lines.append(f"\nThe readings worth settling first in the next printing, by this ranking: {top}.")

@@ -1,0 +1,43 @@
+"""Many comparisons read together: Holm's and Benjamini–Hochberg's
+corrections, exact on hand-computed families, and the balance study marking
+only what survives its family's correction."""
+import numpy as np
+import pandas as pd
+
+from simcore.stats import benjamini_hochberg, holm, normal_p
+
+
+def test_holm_and_benjamini_hochberg_on_a_hand_computed_family():
+    p = [0.01, 0.04, 0.03, 0.005]
+    # Holm: sorted 0.005, 0.01, 0.03, 0.04 times 4, 3, 2, 1 -> 0.02, 0.03, 0.06, 0.04, made
+    # non-decreasing -> 0.02, 0.03, 0.06, 0.06; back in the given order
+    assert np.allclose(holm(p), [0.03, 0.06, 0.06, 0.02])
+    # BH: sorted p * 4 / rank -> 0.02, 0.02, 0.04, 0.04; non-increasing from the top
+    assert np.allclose(benjamini_hochberg(p), [0.02, 0.04, 0.04, 0.02])
+    assert holm([0.2, 0.9]).tolist() == [0.4, 0.9] and holm([]).size == 0
+
+
+def test_a_normal_p_value_from_a_95_percent_interval():
+    assert np.isclose(normal_p(0.0196, 0.0196), 0.05)     # the interval just touches zero
+    assert normal_p(0.0, 0.01) == 1.0 and normal_p(0.01, 0.0) == 0.0
+    assert normal_p(-0.03, 0.0196) == normal_p(0.03, 0.0196) < 0.05
+
+
+def test_the_sensitivity_block_marks_only_the_nudges_that_survive_holm(tmp_path):
+    """Sixteen nudges, one with p 0.001 and one with p 0.03: alone the
+    second is apart from zero, but not after Holm's correction over 16."""
+    from experiments import balance
+    d = tmp_path / "experiments" / "results" / "rules-sensitivity"
+    d.mkdir(parents=True)
+    rows = []
+    for k in range(8):
+        for way in ("down", "up"):
+            p = {(0, "down"): 0.001, (1, "up"): 0.03}.get((k, way), 0.5)
+            rows.append(dict(arm=f"rules.x{k} {way}", level="medium", players="4", policy="planner", measure="win",
+                             change=0.02 if p < 0.5 else 0.001, ci95_low=0.01 if p < 0.5 else -0.01,
+                             ci95_high=0.03, p_value=p))
+    pd.DataFrame(rows).to_csv(d / "comparisons.csv", index=False)
+    text = balance.sensitivity(tmp_path)
+    row = {ln.split(" | ")[0].strip("| `"): ln for ln in text.splitlines() if ln.startswith("| `")}
+    assert row["rules.x0"].count("✓") == 1 and "✓" not in row["rules.x1"]
+    assert "over the screen's 16 nudges" in text and "; 1 do." in text
