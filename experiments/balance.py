@@ -281,6 +281,47 @@ def mq_dice(root) -> str:
     return text + "\n\n" + "\n".join(lines) + "\n\n" + "\n".join(exp)
 
 
+ODDS_GAPS = (0, 1, 2, 3, 4, 5, 6, 8, 10, 12)
+
+
+def mq_odds(root) -> str:
+    """Exact odds of one combat roll by dice pool and how far the enemy's
+    value is above the hero's (every face enumerated, fumbles included:
+    mournesim.odds), attacking and defending, and where a third die costs."""
+    from mournesim import odds, sim
+    rules = sim.prepare()
+    # the dice a pool rolls (MQ-COMBAT-03..07, MQ-GAP-35): every unlocked die up to three, the three highest of four
+    pools = {1: [0], 2: [0, 1], 3: [0, 1, 2], 4: [1, 2, 3]}
+
+    def chance(gap, k, defending):
+        return odds.combat_odds(rules, 10, 10 + gap, pools[k], defending=defending)
+    out = []
+    for defending, what in ((False, "attacking"), (True, "fending off an attack")):
+        lines = [f"| enemy's value − hero's ({what}) | 1 die | 2 dice | 3 dice | 4 dice (the top three) |",
+                 "|---|---|---|---|---|"]
+        for gap in ODDS_GAPS:
+            label = "0 or less" if gap == 0 else f"+{gap}"
+            lines.append(f"| {label} | " + " | ".join(f"{100 * chance(gap, k, defending):.1f}%" for k in pools) + " |")
+        out.append("\n".join(lines))
+    two, three = chance(0, 2, False), chance(0, 3, False)
+    pays = next((g for g in range(0, 30) if chance(g, 3, False) > chance(g, 2, False)), None)
+    d1, d3 = chance(0, 1, True), chance(0, 3, True)
+    any_fail = rules.ruleset.toggles.defence_any_fail_loses
+    text = (f"The exact chance of winning one combat roll (every face of every die enumerated, fumbles included; "
+            f"`mournesim odds` gives any single roll), by the dice pool and how far the enemy's value is above the "
+            f"hero's ability total (a tie wins); ruleset {rules.hash}. A hero rolls every unlocked die, up to three "
+            f"(MQ-GAP-35), and two Fails among two or more dice fumble (MQ-COMBAT-12): so against an enemy the "
+            f"hero already matches, a third die *lowers* the chance, from {100 * two:.1f}% with two dice to "
+            f"{100 * three:.1f}% with three; the third die pays only against an enemy at least "
+            f"{pays} above the hero. " +
+            (f"Fending off an attack, any Fail loses (MQ-GAP-34, toggle `defence_any_fail_loses`), so every die "
+             f"is another chance to lose: a hero whose ability already matches the attack fends it off "
+             f"{100 * d1:.1f}% of the time with one die and {100 * d3:.1f}% with three. " if any_fail else "") +
+            "A designer who wants every unlocked die to help would let a hero roll fewer (the rulebook does not "
+            "offer it).")
+    return text + "\n\n" + "\n\n".join(out)
+
+
 def mq_losses(root) -> str:
     """How the planner's games end, by level."""
     t = _table(root, "mq-grid", "how-games-end-by-level", COMPETENT)

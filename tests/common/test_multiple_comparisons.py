@@ -41,3 +41,4 @@ def test_the_sensitivity_block_marks_only_the_nudges_that_survive_holm(tmp_path)
     row = {ln.split(" | ")[0].strip("| `"): ln for ln in text.splitlines() if ln.startswith("| `")}
     assert row["rules.x0"].count("✓") == 1 and "✓" not in row["rules.x1"]
     assert "over the screen's 16 nudges" in text and "; 1 do." in text
+

@@ -225,3 +225,19 @@ def test_attack_table_equals_enumeration_bit_for_bit(overrides):
                 for target in range(0, 200, 1):
                     assert p_attack(rules.T, pool, target - ability, blue) == \
                         exact(lv, n, ability, target, blue=blue, rules=rules), (overrides, pool, blue, ability, target)
+
+
+def test_the_dice_table_of_the_study_is_exact():
+    """The study's one-roll odds (experiments.balance.mq_odds) against an
+    enemy the hero matches, from the faces alone: one Grey die wins unless
+    it shows its Fail (5/6); Grey and Green lose only to two Fails (1/36);
+    with Orange too, two or three Fails fumble (16/216) unless the third
+    die is the Grey's Dandelion, which beats a fumble by default (1/216
+    back): 201/216. Fending off, any Fail loses, but the Grey's Dandelion
+    still wins: 1/6 + (4/6)(5/6)^2 = 136/216."""
+    from experiments import balance
+    text = balance.mq_odds(None)
+    attack, defend = [ln for ln in text.splitlines() if ln.startswith("| 0 or less |")]
+    assert attack.split(" | ")[1:4] == [f"{100 * 5 / 6:.1f}%", f"{100 * 35 / 36:.1f}%", f"{100 * 201 / 216:.1f}%"]
+    assert defend.split(" | ")[3] == f"{100 * 136 / 216:.1f}%"
+    assert "a third die *lowers* the chance, from 97.2% with two dice to 93.1% with three" in text
