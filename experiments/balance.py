@@ -34,9 +34,9 @@ def _rate(r, digits=0) -> str:
     return f"{f.format(100 * r['win_rate'])}% [{f.format(100 * r['ci95_low'])}, {f.format(100 * r['ci95_high'])}]"
 
 
-def _pp(r) -> str:
+def _pp(r, low="ci95_low", high="ci95_high") -> str:
     """A paired change with its 95% interval, in percentage points."""
-    return f"{100 * r['change']:+.1f} pp [{100 * r['ci95_low']:+.1f}, {100 * r['ci95_high']:+.1f}]"
+    return f"{100 * r['change']:+.1f} pp [{100 * r[low]:+.1f}, {100 * r[high]:+.1f}]"
 
 
 # the mark of a finding that survives the correction for its family of comparisons
@@ -467,17 +467,12 @@ def qm_skill(root) -> str:
 
 def sensitivity(root) -> str:
     """The numbers that move a competent four-player Medium team most (tornado)."""
-    c = pd.read_csv(Path(root) / RES / "rules-sensitivity" / "comparisons.csv", dtype={"players": str})
-    c = c[(c["measure"] == "win") & c["players"].str.isdigit()]
-    c["param"] = c["arm"].str.rsplit(" ", n=1).str[0]
-    c["way"] = c["arm"].str.rsplit(" ", n=1).str[1]
-    c["size"] = c["change"].abs()
-    order = c.groupby("param")["size"].max().sort_values(ascending=False).index
+    c = sensitivity_frame(root)
     c["holds"] = survivors(c["p_value"].to_numpy())       # the whole screen is one family
     lines = ["| assumed or printed number | one step down | one step up |", "|---|---|---|"]
-    for p in order:
-        g = c[c["param"] == p].set_index("way")
-        lines.append(f"| `{p}` | " + " | ".join(_pp(g.loc[d]) + (HOLDS if g.loc[d, "holds"] else "")
+    for p, g in c.groupby("param", sort=False):
+        g = g.set_index("way")
+        lines.append(f"| `{p}` | " + " | ".join(_pp(g.loc[d], "low", "high") + (HOLDS if g.loc[d, "holds"] else "")
                                                  if d in g.index else "—" for d in ("down", "up")) + " |")
     lines.append("\n" + holm_note(int(c["holds"].sum()), f"the screen's {len(c)} nudges"))
     return "\n".join(lines)
@@ -546,3 +541,63 @@ def targets(root) -> str:
                  f"the disc for the same aim is shorter in {len(short)} of the {len(m)} targets{by}, the same "
                  f"in {int((m == 0).sum())} and longer in {int((m > 0).sum())}.")
     return text + "\n\n" + "\n".join(lines)
+
+
+# ---- the frames the study's figures draw (experiments/figures.py) ----------------------------
+# Each is the frame its block prints; tests/common/test_study_figures.py reads both.
+
+def levels_frame(root) -> pd.DataFrame:
+    """Win rate with its interval per level, player count and skill (the expert where its ladder is made)."""
+    rows = []
+    for pol in POLICIES:
+        for r in _table(root, "mq-grid", "win-rate-by-level-and-players", pol).to_dict("records"):
+            rows.append(dict(level=r["level"], players=r["players"], policy=pol, win_rate=r["win_rate"],
+                             low=r["ci95_low"], high=r["ci95_high"]))
+    for (lv, p), e in _expert_cells(root).items():
+        rows.append(dict(level=lv, players=p, policy="expert", win_rate=e["win_rate"], low=e["low"], high=e["high"]))
+    return pd.DataFrame(rows)
+
+
+def heroes_frame(root) -> pd.DataFrame:
+    """Each hero's effect with its interval per skill, in the block's order."""
+    eff = {pol: _hero_effects(root, pol) for pol in POLICIES}
+    order = eff[COMPETENT][0].sort_values(ascending=False).index
+    sk = _skilled_heroes(root).get("ladder")
+    rows = []
+    for h in order:
+        for pol in POLICIES:
+            e, half = eff[pol][0][h], 1.96 * eff[pol][1][h]
+            rows.append(dict(hero=h, policy=pol, effect=e, low=e - half, high=e + half))
+        if sk is not None and ("expert", h) in sk.index:
+            e, half = sk.loc[("expert", h), "effect"], sk.loc[("expert", h), "half"]
+            rows.append(dict(hero=h, policy="expert", effect=e, low=e - half, high=e + half))
+    return pd.DataFrame(rows)
+
+
+def losses_frame(root) -> pd.DataFrame:
+    """How the planner's games end, per level (shares of games)."""
+    return _table(root, "mq-grid", "how-games-end-by-level", COMPETENT)
+
+
+def sensitivity_frame(root) -> pd.DataFrame:
+    """The screen's nudges (four players, win rate), the parameters ranked
+    by their largest change."""
+    c = pd.read_csv(Path(root) / RES / "rules-sensitivity" / "comparisons.csv", dtype={"players": str})
+    c = c[(c["measure"] == "win") & c["players"].str.isdigit()].copy()
+    c["param"] = c["arm"].str.rsplit(" ", n=1).str[0]
+    c["way"] = c["arm"].str.rsplit(" ", n=1).str[1]
+    order = c.assign(size=c["change"].abs()).groupby("param")["size"].max().sort_values(ascending=False).index
+    c["rank"] = c["param"].map({p: i for i, p in enumerate(order)})
+    c = c.sort_values(["rank", "way"], kind="stable")
+    return c[["param", "way", "change", "ci95_low", "ci95_high", "p_value"]].rename(
+        columns={"ci95_low": "low", "ci95_high": "high"}).reset_index(drop=True)
+
+
+def characters_frame(root) -> pd.DataFrame:
+    """Each character's win rate minus its fair share with its interval, per skill, in the block's order."""
+    tabs = {pol: _table(root, "qm-grid", "win-rate-by-character", pol).set_index("character") for pol in POLICIES}
+    order = tabs[COMPETENT].sort_values("vs_fair", ascending=False).index
+    return pd.DataFrame([dict(character=ch, policy=pol, effect=tabs[pol].loc[ch, "vs_fair"],
+                              low=tabs[pol].loc[ch, "ci95_low"] - tabs[pol].loc[ch, "fair_share"],
+                              high=tabs[pol].loc[ch, "ci95_high"] - tabs[pol].loc[ch, "fair_share"])
+                         for ch in order for pol in POLICIES])

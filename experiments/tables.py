@@ -477,11 +477,12 @@ def main(argv=None) -> int:
     ap.add_argument("--check", action="store_true", help="report out-of-date blocks, write nothing")
     ap.add_argument("--root", type=Path, default=ROOT, help="the copy of docs/ and experiments/ to use")
     a = ap.parse_args(argv)
+    from experiments import figures
     stale = 0
     for name, (rel, fn) in BLOCKS.items():
         path = a.root / rel
         old = path.read_text()
-        new = render(old, name, fn(a.root))
+        new = render(old, name, fn(a.root) + figures.image_line(name))
         if new != old:
             stale += 1
             if a.check:
@@ -490,6 +491,8 @@ def main(argv=None) -> int:
                 from simcore import atomic      # whole or absent, whatever stops the process
                 atomic.write_text(path, new)
                 print(f"{rel}: rewrote {name!r}")
+    if not a.check:
+        figures.write(a.root)       # each drawn from the frame its block prints
     return 1 if a.check and stale else 0
 
 

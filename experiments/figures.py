@@ -1,0 +1,139 @@
+"""The balance study's plots, each drawn from exactly the table it stands
+beside: a figure's frame (``FIGURES``: the block it illustrates, the
+function that reads its frame from the published artefacts, the function
+that draws it) is the frame the block prints, so the plot and the table can
+never disagree (tests/common/test_study_figures.py reads both).
+
+``python -m experiments.tables`` writes the figures into
+``experiments/results/study/`` with the blocks, and each block ends with its
+figure's image.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from experiments import balance
+
+FOLDER = Path("experiments") / "results" / "study"
+POLICY_COLOURS = {"greedy": "#8c959f", "planner": "#0969da", "expert": "#cf222e"}
+# a tornado's bars beyond this many points are cut at it and labelled with their value
+TORNADO_CLIP = 20.0
+
+
+def _forest(t: pd.DataFrame, label: str, ax, what: str):
+    """Effects with their intervals, one row per ``label``, a marker per policy."""
+    order = list(dict.fromkeys(t[label]))
+    pols = list(dict.fromkeys(t["policy"]))
+    for k, pol in enumerate(pols):
+        g = t[t["policy"] == pol].set_index(label).reindex(order)
+        y = np.arange(len(order)) + (k - (len(pols) - 1) / 2) * 0.22
+        x = 100 * g["effect"].to_numpy()
+        err = 100 * np.vstack([g["effect"] - g["low"], g["high"] - g["effect"]])
+        ax.errorbar(x, y, xerr=err, fmt="o", ms=4, capsize=2, color=POLICY_COLOURS.get(pol), label=pol)
+    ax.axvline(0, color="#57606a", lw=0.8)
+    ax.set_yticks(range(len(order)), order)
+    ax.invert_yaxis()
+    ax.set_xlabel(f"{what}, percentage points (95% interval)")
+    ax.legend(fontsize="small")
+
+
+def draw_levels(t: pd.DataFrame, ax):
+    """Win rate per level and player count, a marker per policy."""
+    cells = list(dict.fromkeys(zip(t["level"], t["players"])))
+    for pol, g in t.groupby("policy", sort=False):
+        g = g.set_index(["level", "players"]).reindex(cells)
+        x = np.arange(len(cells))
+        err = 100 * np.vstack([g["win_rate"] - g["low"], g["high"] - g["win_rate"]])
+        ax.errorbar(x, 100 * g["win_rate"], yerr=err, fmt="o-", ms=4, capsize=2, lw=0.8,
+                    color=POLICY_COLOURS.get(pol), label=pol)
+    ax.set_xticks(range(len(cells)), [f"{lv}\n{balance.PLAYERS_MQ[p]}" for lv, p in cells], fontsize="x-small")
+    ax.set_ylabel("win rate, % (95% interval)")
+    ax.set_ylim(0, 100)
+    ax.set_title("MourneQuest: win rate by level and players, per skill")
+    ax.legend(fontsize="small")
+
+
+def draw_heroes(t: pd.DataFrame, ax):
+    _forest(t, "hero", ax, "a hero's effect on the team's win rate")
+    ax.set_title("MourneQuest: each hero's effect, per skill")
+
+
+def draw_characters(t: pd.DataFrame, ax):
+    _forest(t, "character", ax, "win rate minus the fair share")
+    ax.set_title("Quest Master: each character against its fair share, per skill")
+
+
+def draw_losses(t: pd.DataFrame, ax):
+    """How the planner's games end, one stacked bar per level."""
+    cols = [c for c in t.columns if c not in ("level", "games")]
+    left = np.zeros(len(t))
+    for c in cols:
+        v = 100 * t[c].to_numpy()
+        ax.barh(t["level"], v, left=left, label=c.replace("_", " "))
+        left += v
+    ax.invert_yaxis()
+    ax.set_xlabel("share of games, %")
+    ax.set_title("MourneQuest: how a competent team's games end")
+    ax.legend(fontsize="small", ncols=len(cols))
+
+
+def draw_sensitivity(t: pd.DataFrame, ax):
+    """Each number nudged down and up: the change in win rate, bars cut at
+    ±TORNADO_CLIP points (the longer ones carry their value)."""
+    params = list(dict.fromkeys(t["param"]))
+    for way, colour, dy in (("down", "#0969da", -0.2), ("up", "#cf222e", 0.2)):
+        g = t[t["way"] == way].set_index("param").reindex(params)
+        v = 100 * g["change"].to_numpy()
+        y = np.arange(len(params)) + dy
+        ax.barh(y, np.clip(v, -TORNADO_CLIP, TORNADO_CLIP), 0.38, color=colour, label=f"one step {way}")
+        for yy, vv in zip(y, v):
+            if abs(vv) > TORNADO_CLIP:
+                ax.text(np.sign(vv) * TORNADO_CLIP, yy, f" {vv:+.1f} ", va="center",
+                        ha="left" if vv < 0 else "right", fontsize="x-small", color="white")
+    ax.axvline(0, color="#57606a", lw=0.8)
+    ax.set_yticks(range(len(params)), params, fontsize="x-small")
+    ax.invert_yaxis()
+    ax.set_xlim(-TORNADO_CLIP, TORNADO_CLIP)
+    ax.set_xlabel(f"change in the planner's win rate, percentage points (cut at ±{TORNADO_CLIP:.0f})")
+    ax.set_title("MourneQuest, Medium, 4 players: what moves the win rate")
+    ax.legend(fontsize="small")
+
+
+# file -> (the block it illustrates, its frame from the artefacts, how it is drawn, the caption)
+FIGURES = {
+    "mq-levels.png": ("bal-mq-levels", balance.levels_frame, draw_levels, "win rate by level and players"),
+    "mq-heroes.png": ("bal-mq-heroes", balance.heroes_frame, draw_heroes, "each hero's effect"),
+    "mq-losses.png": ("bal-mq-losses", balance.losses_frame, draw_losses, "how games end"),
+    "mq-sensitivity.png": ("bal-sensitivity", balance.sensitivity_frame, draw_sensitivity,
+                           "what moves the win rate"),
+    "qm-characters.png": ("bal-qm-characters", balance.characters_frame, draw_characters,
+                          "each character against its fair share"),
+}
+BLOCK_FIGURE = {block: name for name, (block, *_rest) in FIGURES.items()}
+
+
+def image_line(block: str, depth: str = "../..") -> str:
+    """The Markdown image a block ends with (none for a block without a figure)."""
+    name = BLOCK_FIGURE.get(block)
+    return f"\n\n![{FIGURES[name][3]}]({depth}/{FOLDER.as_posix()}/{name})" if name else ""
+
+
+def write(root: Path) -> list:
+    """Draw every figure from its frame into ``root/experiments/results/study``."""
+    from simcore import outdir
+    from simcore.plots import plt
+    folder = Path(root) / FOLDER
+    folder.mkdir(parents=True, exist_ok=True)
+    out = []
+    with outdir.owned(folder, "publish") as own:
+        for name, (_block, frame, draw, _caption) in FIGURES.items():
+            t = frame(root)
+            fig, ax = plt.subplots(figsize=(8, 0.45 * max(6, len(t) // 2) + 1.5))
+            draw(t, ax)
+            fig.tight_layout()
+            out.append(own.save_figure(fig, name, dpi=110))
+            plt.close(fig)
+    return out
