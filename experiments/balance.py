@@ -379,10 +379,72 @@ def qm_characters(root) -> str:
     kept = [c for c in fav + dis if holds[COMPETENT][c]]
     text = (f"Among planners (2–6 players pooled), favoured characters: {', '.join(fav) or 'none'}; "
             f"disfavoured: {', '.join(dis) or 'none'} (interval entirely above or below the fair share); "
-            f"after Holm's correction over the {len(order)}: {', '.join(kept) or 'none'}.")
+            f"after Holm's correction over the {len(order)}: {', '.join(kept) or 'none'}. Pooled over table "
+            f"sizes; whether each verdict holds at every size is the next table.")
     out = text + "\n\n" + "\n".join(lines)
     skilled = _skilled_characters(root)
     return out + "\n\n" + _skilled_characters_text(skilled, order) if skilled else out
+
+
+def _verdicts(t: pd.DataFrame) -> dict:
+    """Each character of table ``t`` (vs_fair with ci95, fair_share; one
+    table size or pooled) -> favoured, disfavoured or par: apart from its
+    fair share after Holm's correction over the characters of ``t``."""
+    from simcore.stats import normal_p
+    half = (t["ci95_high"] - t["ci95_low"]) / 2
+    vs = t["win_rate"] - t["fair_share"]
+    holds = survivors([normal_p(v, h) for v, h in zip(vs, half)])
+    return {c: ("favoured" if v > 0 else "disfavoured") if ok else "par"
+            for c, v, ok in zip(t["character"], vs, holds)}
+
+
+def qm_characters_by_players(root) -> str:
+    """Each character against its fair share at every table size (the
+    planner's tables), whether the pooled verdict holds at each, flips
+    flagged, and the two-player head-to-head matrix."""
+    pooled = _table(root, "qm-grid", "win-rate-by-character", COMPETENT)
+    order = list(pooled.sort_values("vs_fair", ascending=False)["character"])
+    verdict = _verdicts(pooled)
+    t = _table(root, "qm-grid", "win-rate-by-character-and-player-count", COMPETENT)
+    sizes = sorted(t["players"].unique())
+    by = {p: t[t["players"] == p].set_index("character", drop=False) for p in sizes}
+    at = {p: _verdicts(by[p].reset_index(drop=True)) for p in sizes}
+    head = "| character | pooled verdict | " + " | ".join(f"{p} players" for p in sizes) + " | holds at every size? |"
+    lines = [head, "|---" * (len(sizes) + 3) + "|"]
+    flips = []
+    for ch in order:
+        cells = []
+        for p in sizes:
+            r = by[p].loc[ch]
+            cells.append(f"{100 * (r['win_rate'] - r['fair_share']):+.1f} pp [{100 * (r['ci95_low'] - r['fair_share']):+.1f}, "
+                         f"{100 * (r['ci95_high'] - r['fair_share']):+.1f}]" + (HOLDS if at[p][ch] != "par" else ""))
+        other = [p for p in sizes if at[p][ch] != verdict[ch]]
+        flipped = [p for p in other if "par" not in (at[p][ch], verdict[ch])]
+        flips += [(ch, p) for p in flipped]
+        holds = ("yes" if not other else
+                 f"**flips at {', '.join(map(str, flipped))} players**" if flipped else
+                 f"not at {', '.join(map(str, other))} players")
+        lines.append(f"| {ch} | {verdict[ch]} | " + " | ".join(cells) + f" | {holds} |")
+    n_holds = sum(all(at[p][c] == verdict[c] for p in sizes) for c in order)
+    text = (f"The pooled verdict (favoured, disfavoured or par: apart from the fair share after Holm's correction "
+            f"over the {len(order)} characters, or not) holds at every table size for {n_holds} of {len(order)} "
+            f"characters among planners; a ✓ marks a character apart from its fair share at that size after "
+            f"Holm's correction over the {len(order)}. " +
+            ("Flips, where a character favoured pooled is disfavoured at a table size or the reverse: " +
+             ", ".join(f"**{c}** at {p} players" for c, p in flips) + ". A designer balancing one table size "
+             "should read its column, not the pooled verdict." if flips else
+             "No character is favoured pooled and disfavoured at a table size, or the reverse."))
+    m = _table(root, "qm-grid", "head-to-head-2-player-games", COMPETENT).set_index("character")
+    two = int(t.loc[t["players"] == 2, "games"].sum() // 2)
+    pairs = len(m) * (len(m) - 1) // 2
+    half = 100 * 1.96 * np.sqrt(0.25 / max(1, two / pairs))
+    mat = ["| row beats column (2 players) | " + " | ".join(m.columns) + " |", "|---" * (len(m.columns) + 1) + "|"]
+    for ch in order:
+        mat.append(f"| {ch} | " + " | ".join("–" if pd.isna(v) else f"{100 * v:.1f}%" for v in m.loc[ch, order]) + " |")
+    mat[0] = "| row beats column (2 players) | " + " | ".join(order) + " |"
+    return (text + "\n\n" + "\n".join(lines) + f"\n\nHead to head in the {two:,} two-player planner games: how "
+            f"often the row's character beats the column's (about {two // pairs:,} games a pair, so each rate is "
+            f"within about ±{half:.1f} points of its own long-run value).\n\n" + "\n".join(mat))
 
 
 def _skilled_characters(root) -> dict:

@@ -42,3 +42,34 @@ def test_the_sensitivity_block_marks_only_the_nudges_that_survive_holm(tmp_path)
     assert row["rules.x0"].count("✓") == 1 and "✓" not in row["rules.x1"]
     assert "over the screen's 16 nudges" in text and "; 1 do." in text
 
+
+
+def test_a_characters_pooled_verdict_is_checked_at_every_table_size(tmp_path):
+    """Hand-built planner tables: ``a`` is favoured pooled and at both table
+    sizes (holds); ``b`` is disfavoured pooled but favoured at 2 players (a
+    flip); ``c`` is par pooled and par at each size."""
+    from experiments import balance
+    d = tmp_path / "experiments" / "results" / "qm-grid" / "tables" / "planner"
+    d.mkdir(parents=True)
+
+    def row(players, ch, rate, half, fair):
+        return dict(players=players, character=ch, games=10000, wins=0, win_rate=rate, ci95_low=rate - half,
+                    ci95_high=rate + half, fair_share=fair)
+    pooled = [row(0, "a", 0.45, 0.01, 0.4), row(0, "b", 0.36, 0.01, 0.4), row(0, "c", 0.40, 0.01, 0.4)]
+    t = pd.DataFrame(pooled)
+    t["vs_fair"] = t["win_rate"] - t["fair_share"]
+    t.drop(columns="players").to_csv(d / "win-rate-by-character.csv", index=False)
+    pd.DataFrame([row(2, "a", 0.56, 0.01, 0.5), row(2, "b", 0.55, 0.01, 0.5), row(2, "c", 0.5, 0.01, 0.5),
+                  row(4, "a", 0.30, 0.01, 0.25), row(4, "b", 0.20, 0.01, 0.25), row(4, "c", 0.25, 0.01, 0.25)]
+                 ).to_csv(d / "win-rate-by-character-and-player-count.csv", index=False)
+    pd.DataFrame(dict(character=list("abc"), a=[None, 0.4, 0.5], b=[0.6, None, 0.5], c=[0.5, 0.5, None])
+                 ).to_csv(d / "head-to-head-2-player-games.csv", index=False)
+    text = balance.qm_characters_by_players(tmp_path)
+    rows = {}
+    for ln in text.splitlines():        # the verdict table's rows (the head-to-head matrix follows it)
+        if ln.startswith("| "):
+            rows.setdefault(ln.split(" | ")[0].strip("| "), ln)
+    assert rows["a"].endswith("| yes |") and "| favoured |" in rows["a"]
+    assert rows["b"].endswith("| **flips at 2 players** |") and "| disfavoured |" in rows["b"]
+    assert rows["c"].endswith("| yes |") and "| par |" in rows["c"]
+    assert "holds at every table size for 2 of 3" in text and "**b** at 2 players" in text
