@@ -218,6 +218,50 @@ def mq_heroes(root) -> str:
     return text + "\n\n" + "\n".join(lines)
 
 
+def _hero_verdicts(t: pd.DataFrame) -> dict:
+    """Each hero of table ``t`` (``effect`` with its interval; one player
+    count or pooled) -> helps, hurts or neither: apart from zero after
+    Holm's correction over the heroes of ``t``."""
+    from simcore.stats import normal_p
+    holds = survivors([normal_p(e, (hi - lo) / 2) for e, lo, hi in zip(t["effect"], t["effect_low"], t["effect_high"])])
+    return {h: ("helps" if e > 0 else "hurts") if ok else "neither" for h, e, ok in zip(t["hero"], t["effect"], holds)}
+
+
+def mq_heroes_by_players(root) -> str:
+    """Each hero's effect at every player count (the planner's grid), whether
+    the pooled verdict holds at each, flips flagged."""
+    pooled = _table(root, "mq-grid", "win-rate-by-hero", COMPETENT)
+    order = list(pooled.sort_values("effect", ascending=False)["hero"])
+    verdict = _hero_verdicts(pooled)
+    t = _table(root, "mq-grid", "win-rate-by-hero-and-player-count", COMPETENT)
+    counts = sorted(t["players"].unique())
+    by = {p: t[t["players"] == p].set_index("hero", drop=False) for p in counts}
+    at = {p: _hero_verdicts(by[p].reset_index(drop=True)) for p in counts}
+    head = "| hero | pooled verdict | " + " | ".join(PLAYERS_MQ[p] for p in counts) + " | holds at every count? |"
+    lines = [head, "|---" * (len(counts) + 3) + "|"]
+    flips = []
+    for h in order:
+        cells = [_effect(by[p].loc[h, "effect"], by[p].loc[h, "effect"] - by[p].loc[h, "effect_low"])
+                 + (HOLDS if at[p][h] != "neither" else "") if h in by[p].index else "–" for p in counts]
+        other = [p for p in counts if at[p].get(h) != verdict[h]]
+        flipped = [p for p in other if "neither" not in (at[p].get(h, "neither"), verdict[h])]
+        flips += [(h, p) for p in flipped]
+        holds = ("yes" if not other else
+                 f"**flips at {', '.join(PLAYERS_MQ[p] for p in flipped)}**" if flipped else
+                 f"not at {', '.join(PLAYERS_MQ[p] for p in other)}")
+        lines.append(f"| {h} | {verdict[h]} | " + " | ".join(cells) + f" | {holds} |")
+    n_holds = sum(all(at[p].get(h) == verdict[h] for p in counts) for h in order)
+    text = (f"A hero's effect at each player count, with a competent team (the planner; within each level, "
+            f"weighted by the hero's games; solo plays two heroes). The pooled verdict (helps, hurts or neither: "
+            f"apart from zero after Holm's correction over the {len(order)} heroes, or not) holds at every player "
+            f"count for {n_holds} of {len(order)} heroes; a ✓ marks an effect apart from zero at that count after "
+            f"Holm's correction over the {len(order)}. " +
+            ("Flips, where a hero who helps pooled hurts at a player count or the reverse: " +
+             ", ".join(f"**{h}** ({PLAYERS_MQ[p]})" for h, p in flips) + "." if flips else
+             "No hero who helps pooled hurts at a player count, or the reverse."))
+    return text + "\n\n" + "\n".join(lines)
+
+
 def _moved(skilled, order) -> list[str]:
     """The heroes or characters whose effect moves from the planner to the
     expert: the move's interval leaves out zero on the ladder's seed and on

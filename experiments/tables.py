@@ -458,6 +458,7 @@ BLOCKS = {"readings": (f"{MQ}/rulings.md", readings),
 # the balance study (docs/common/balance.md, with one page per game): experiments/balance.py
 BLOCKS.update({f"bal-{name.replace('_', '-')}": (f"{where}/balance.md", fn) for where, name, fn in (
     (COMMON, "stamp", balance.stamp), (MQ, "mq_levels", balance.mq_levels), (MQ, "mq_heroes", balance.mq_heroes),
+    (MQ, "mq_heroes_by_players", balance.mq_heroes_by_players),
     (MQ, "mq_dice", balance.mq_dice), (MQ, "mq_odds", balance.mq_odds), (MQ, "mq_losses", balance.mq_losses), (MQ, "mq_skill", balance.mq_skill),
     (QM, "qm_characters", balance.qm_characters), (QM, "qm_characters_by_players", balance.qm_characters_by_players),
     (QM, "qm_seats", balance.qm_seats),

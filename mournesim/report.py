@@ -101,6 +101,14 @@ def by_hero(df):
     return t.sort_values("win_rate", ascending=False, ignore_index=True)
 
 
+def by_hero_players(df):
+    """:func:`by_hero` at each player count: whether a hero's effect holds
+    at every table size (solo plays two heroes)."""
+    parts = [by_hero(g).assign(players=p) for p, g in df.groupby("players", sort=True)]
+    t = pd.concat(parts, ignore_index=True) if parts else by_hero(df).assign(players=0)
+    return t[["players"] + [c for c in t.columns if c != "players"]]
+
+
 def hero_sets(df, size):
     """Games and wins of every set of ``size`` heroes that played together
     (vectorised over team bit masks, so millions of games are quick)."""
@@ -295,6 +303,7 @@ def standard_report(df: pd.DataFrame) -> dict:
         "win rate by level and players": by_level_players(df),
         "win rate by policy and level": by_policy(df),
         "win rate by hero (effect: with minus without the hero, within each cell)": by_hero(df),
+        "win rate by hero and player count": by_hero_players(df),
         "best and worst hero pairs (games with both)": best_and_worst(df, 2, "pair"),
         "best and worst four-hero teams (4 players)": best_and_worst(four, 4, "team"),
         "win rate by dice pool at the Final Battle": by_dice_pool(df),

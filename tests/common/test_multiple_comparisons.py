@@ -73,3 +73,26 @@ def test_a_characters_pooled_verdict_is_checked_at_every_table_size(tmp_path):
     assert rows["b"].endswith("| **flips at 2 players** |") and "| disfavoured |" in rows["b"]
     assert rows["c"].endswith("| yes |") and "| par |" in rows["c"]
     assert "holds at every table size for 2 of 3" in text and "**b** at 2 players" in text
+
+
+def test_a_heros_pooled_verdict_is_checked_at_every_player_count(tmp_path):
+    """Hand-built planner tables: ``a`` helps pooled and at both counts;
+    ``b`` hurts pooled but helps solo (a flip); ``c`` helps pooled but is
+    within noise with four players (does not hold there, no flip)."""
+    from experiments import balance
+    d = tmp_path / "experiments" / "results" / "mq-grid" / "tables" / "planner"
+    d.mkdir(parents=True)
+
+    def row(players, hero, e, half):
+        return dict(players=players, hero=hero, games=10000, effect=e, effect_low=e - half, effect_high=e + half)
+    pd.DataFrame([row(0, "a", 0.05, 0.01), row(0, "b", -0.04, 0.01), row(0, "c", 0.03, 0.01)]
+                 ).drop(columns="players").to_csv(d / "win-rate-by-hero.csv", index=False)
+    pd.DataFrame([row(1, "a", 0.05, 0.01), row(1, "b", 0.03, 0.01), row(1, "c", 0.04, 0.01),
+                  row(4, "a", 0.06, 0.01), row(4, "b", -0.05, 0.01), row(4, "c", 0.002, 0.01)]
+                 ).to_csv(d / "win-rate-by-hero-and-player-count.csv", index=False)
+    text = balance.mq_heroes_by_players(tmp_path)
+    rows = {ln.split(" | ")[0].strip("| "): ln for ln in text.splitlines() if ln.startswith("| ")}
+    assert rows["a"].endswith("| yes |") and "| helps |" in rows["a"]
+    assert rows["b"].endswith("| **flips at solo** |") and "| hurts |" in rows["b"]
+    assert rows["c"].endswith("| not at 4 players |")
+    assert "for 1 of 3 heroes" in text and "**b** (solo)" in text

@@ -103,7 +103,19 @@ def test_dice_pool_loss_causes_length_and_progress():
 
 def test_standard_report_and_by_report_shapes():
     tables = rep.standard_report(known())
-    assert len(tables) == 11 and all(isinstance(t, pd.DataFrame) for t in tables.values())
+    assert len(tables) == 12 and all(isinstance(t, pd.DataFrame) for t in tables.values())
+
+
+def test_a_heros_effect_has_an_exact_interval_at_each_player_count():
+    """Tess plays games 2 and 3 of the Easy four-player cell (one win of
+    two) and none solo; the other two games of that cell were both won.
+    Her effect is 0.5 - 1 = -0.5, its variance the two rates' binomial
+    variances 0.25 / 2 + 0 / 2; solo she has no row."""
+    t = rep.by_hero_players(known()).set_index(["players", "hero"])
+    r = t.loc[(4, "tess")]
+    assert r["effect"] == pytest.approx(-0.5)
+    assert r["effect_high"] - r["effect"] == pytest.approx(1.96 * (0.25 / 2) ** 0.5)
+    assert (1, "tess") not in t.index and set(t.index.get_level_values("players")) == {1, 4}
     by = rep.by_report(known(), ["players", "dice_pool_final"])
     t = next(iter(by.values()))
     assert t["games"].sum() == 8
