@@ -607,8 +607,8 @@ def targets(root) -> str:
     t, s = _solved(root, "disc-length-tune")
     te, se = _solved(root, "disc-length-tune-skilled")
     lines = ["| level, players | aim | disc length now | competent team: disc for the aim | planner's win rate there | "
-             "one click more or less | reachable | skilled team: disc for the aim | expert's win rate there | "
-             "competent → skilled |", "|---|---|---|---|---|---|---|---|---|---|"]
+             "one click more or less | the aim inside that interval? | skilled team: disc for the aim | "
+             "expert's win rate there | competent → skilled |", "|---|---|---|---|---|---|---|---|---|---|"]
     slopes, moves = [], []
     for name, r in s.iterrows():
         v = r["value"]
@@ -626,7 +626,7 @@ def targets(root) -> str:
         lines.append(f"| {name} | {100 * r['aim']:.0f}% | {r['current']} | **{v}** | "
                      f"{100 * r['rate']:.1f}% [{100 * r['ci95_low']:.1f}, {100 * r['ci95_high']:.1f}] | "
                      f"{'%+.1f pp a click' % (100 * slope) if slope == slope else '—'} | "
-                     f"{'yes' if r['reachable'] else 'no: outside the range of 2–60 clicks'} | {skilled}")
+                     f"{_aim_inside(r)} | {skilled}")
     shorter = int((s["value"] < s["current"]).sum())
     by = {tuple(json.loads(c).values()): v for c, v in zip(s["cell"], s["value"])}
     solo_shorter = all(by.get((lv, 1), 0) < by.get((lv, 4), 0) for lv in ("easy", "medium", "hard"))
@@ -646,7 +646,57 @@ def targets(root) -> str:
                  f"against the competent team's {int(t['games'].max()):,}, so a skilled answer may be a click off) "
                  f"the disc for the same aim is shorter in {len(short)} of the {len(m)} targets{by}, the same "
                  f"in {int((m == 0).sum())} and longer in {int((m > 0).sum())}.")
-    return text + "\n\n" + "\n".join(lines)
+    inside = sum(_aim_inside(r) == "yes" for _n, r in s.iterrows())
+    text += (f" The disc length is a whole number of clicks, so the nearest length can miss the aim: its interval "
+             f"contains the aim in {inside} of the {len(s)} targets.")
+    return text + "\n\n" + "\n".join(lines) + "\n\n" + _one_length(t, s)
+
+
+def _aim_inside(r) -> str:
+    """Whether a solved target's interval contains its aim (and why not)."""
+    if not r["reachable"]:
+        return "no: outside the range of 2–60 clicks"
+    if r["ci95_low"] <= r["aim"] <= r["ci95_high"]:
+        return "yes"
+    return f"no: the nearest length misses by {100 * abs(r['rate'] - r['aim']):.1f} pp"
+
+
+def _one_length(t, s) -> str:
+    """One disc length per level for every player count: the length whose
+    worst miss of the aim over 1–4 players is smallest, each player count's
+    win rate at a length read from the tune's tries (linear between the two
+    tried lengths beside it; a length it did not try is marked)."""
+    rows, lines = [], []
+    for lv in ("easy", "medium", "hard"):
+        cells = [n for n in s.index if json.loads(s.loc[n, "cell"])["level"] == lv]
+        if not cells:
+            continue
+        aim = float(s.loc[cells[0], "aim"])
+        curves = {n: t[t["target"] == n].groupby("value")["rate"].mean().sort_index() for n in cells}
+        lo = max(int(c.index.min()) for c in curves.values())
+        hi = min(int(c.index.max()) for c in curves.values())
+        best = None
+        for v in range(lo, hi + 1):
+            at = {n: float(np.interp(v, c.index, c.to_numpy())) for n, c in curves.items()}
+            worst = max(abs(x - aim) for x in at.values())
+            if best is None or worst < best[1]:
+                best = (v, worst, at)
+        v, worst, at = best
+        tried = {n: v in curves[n].index for n in cells}
+        rows.append((lv, aim, v, worst, at, tried, int(s.loc[cells[0], "current"])))
+    head = "| level | aim | one disc length | " + " | ".join(PLAYERS_MQ[p] for p in (1, 2, 3, 4)) + " | worst miss |"
+    lines = [head, "|---" * 8 + "|"]
+    for lv, aim, v, worst, at, tried, now in rows:
+        by_p = {json.loads(s.loc[n, "cell"])["players"]: (at[n], tried[n]) for n in at}
+        cells = [f"{100 * by_p[p][0]:.1f}%" + ("" if by_p[p][1] else "*") if p in by_p else "–" for p in (1, 2, 3, 4)]
+        lines.append(f"| {lv.title()} | {100 * aim:.0f}% | **{v}** (now {now}) | " + " | ".join(cells)
+                     + f" | {100 * worst:.1f} pp |")
+    return ("**One length per level.** The ruleset has one disc length per level for every player count, so a "
+            "printable answer is the one length whose worst miss of the aim over solo to four players is "
+            "smallest (the competent team's win rate at each; * : a length the tune did not try, read linearly "
+            "between the two tried lengths beside it, so measure it before printing). Where the worst miss is "
+            "large, no single length serves every player count: the rule would need its length by player "
+            "count.\n\n" + "\n".join(lines))
 
 
 # ---- the frames the study's figures draw (experiments/figures.py) ----------------------------

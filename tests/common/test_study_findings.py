@@ -1,6 +1,7 @@
-"""Many comparisons read together: Holm's and Benjamini–Hochberg's
-corrections, exact on hand-computed families, and the balance study marking
-only what survives its family's correction."""
+"""The balance study's findings as a designer acts on them: Holm's and
+Benjamini–Hochberg's corrections, exact on hand-computed families, and the
+study marking only what survives its family; pooled verdicts checked at
+every player count, flips flagged; one printable disc length per level."""
 import numpy as np
 import pandas as pd
 
@@ -96,3 +97,27 @@ def test_a_heros_pooled_verdict_is_checked_at_every_player_count(tmp_path):
     assert rows["b"].endswith("| **flips at solo** |") and "| hurts |" in rows["b"]
     assert rows["c"].endswith("| not at 4 players |")
     assert "for 1 of 3 heroes" in text and "**b** (solo)" in text
+
+
+def test_one_disc_length_per_level_minimises_the_worst_miss(tmp_path):
+    """Hand-built tune tries for Easy (aim 75%): solo 60/80/90% at 5/7/9
+    clicks, four players 30/50/70%. Read linearly between tries, 8 clicks
+    misses by at most 15 points (85% solo, 60% with four), the least of any
+    length (9 ties it; the shorter is kept); 8 was not tried (*). The
+    solved four-player length (9, 70% [68, 72]) does not contain the aim."""
+    import json
+    from experiments import balance
+    rows = []
+    for players, rates in ((1, (0.6, 0.8, 0.9)), (4, (0.3, 0.5, 0.7))):
+        name = f"Easy, {balance.PLAYERS_MQ[players]}"
+        for v, r in zip((5, 7, 9), rates):
+            solved = (players, v) in ((1, 7), (4, 9))
+            rows.append(dict(target=name, param="levels.easy.disc_clicks", aim=0.75, current=15, value=v, rate=r,
+                             cell=json.dumps(dict(level="easy", players=players)), ci95_low=r - 0.02,
+                             ci95_high=r + 0.02, games=4000, solved=solved, reachable=True))
+    t = pd.DataFrame(rows)
+    s = t[t["solved"]].set_index("target")
+    text = balance._one_length(t, s)
+    assert "| Easy | 75% | **8** (now 15) | 85.0%* | – | – | 60.0%* | 15.0 pp |" in text
+    assert balance._aim_inside(s.loc["Easy, solo"]) == "no: the nearest length misses by 5.0 pp"
+    assert balance._aim_inside(s.loc["Easy, 4 players"]).startswith("no: the nearest length misses by 5.0")
