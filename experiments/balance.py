@@ -218,44 +218,24 @@ def mq_heroes(root) -> str:
     return text + "\n\n" + "\n".join(lines)
 
 
-def _hero_verdicts(t: pd.DataFrame) -> dict:
-    """Each hero of table ``t`` (``effect`` with its interval; one player
-    count or pooled) -> helps, hurts or neither: apart from zero after
-    Holm's correction over the heroes of ``t``."""
-    from simcore.stats import normal_p
-    holds = survivors([normal_p(e, (hi - lo) / 2) for e, lo, hi in zip(t["effect"], t["effect_low"], t["effect_high"])])
-    return {h: ("helps" if e > 0 else "hurts") if ok else "neither" for h, e, ok in zip(t["hero"], t["effect"], holds)}
+def _hero_effects_table(t: pd.DataFrame) -> pd.DataFrame:
+    """A hero table (``effect`` with its interval) as :func:`_by_count` reads it."""
+    return pd.DataFrame(dict(key=t["hero"], players=t.get("players", 0), effect=t["effect"], low=t["effect_low"],
+                             high=t["effect_high"]))
 
 
 def mq_heroes_by_players(root) -> str:
     """Each hero's effect at every player count (the planner's grid), whether
     the pooled verdict holds at each, flips flagged."""
-    pooled = _table(root, "mq-grid", "win-rate-by-hero", COMPETENT)
-    order = list(pooled.sort_values("effect", ascending=False)["hero"])
-    verdict = _hero_verdicts(pooled)
-    t = _table(root, "mq-grid", "win-rate-by-hero-and-player-count", COMPETENT)
-    counts = sorted(t["players"].unique())
-    by = {p: t[t["players"] == p].set_index("hero", drop=False) for p in counts}
-    at = {p: _hero_verdicts(by[p].reset_index(drop=True)) for p in counts}
-    head = "| hero | pooled verdict | " + " | ".join(PLAYERS_MQ[p] for p in counts) + " | holds at every count? |"
-    lines = [head, "|---" * (len(counts) + 3) + "|"]
-    flips = []
-    for h in order:
-        cells = [_effect(by[p].loc[h, "effect"], by[p].loc[h, "effect"] - by[p].loc[h, "effect_low"])
-                 + (HOLDS if at[p][h] != "neither" else "") if h in by[p].index else "–" for p in counts]
-        other = [p for p in counts if at[p].get(h) != verdict[h]]
-        flipped = [p for p in other if "neither" not in (at[p].get(h, "neither"), verdict[h])]
-        flips += [(h, p) for p in flipped]
-        holds = ("yes" if not other else
-                 f"**flips at {', '.join(PLAYERS_MQ[p] for p in flipped)}**" if flipped else
-                 f"not at {', '.join(PLAYERS_MQ[p] for p in other)}")
-        lines.append(f"| {h} | {verdict[h]} | " + " | ".join(cells) + f" | {holds} |")
-    n_holds = sum(all(at[p].get(h) == verdict[h] for p in counts) for h in order)
+    pooled = _hero_effects_table(_table(root, "mq-grid", "win-rate-by-hero", COMPETENT))
+    t = _hero_effects_table(_table(root, "mq-grid", "win-rate-by-hero-and-player-count", COMPETENT))
+    lines, flips, n_holds, n = _by_count(pooled, t, "hero", ("helps", "hurts", "neither"), PLAYERS_MQ.get,
+                                         "holds at every count?")
     text = (f"A hero's effect at each player count, with a competent team (the planner; within each level, "
             f"weighted by the hero's games; solo plays two heroes). The pooled verdict (helps, hurts or neither: "
-            f"apart from zero after Holm's correction over the {len(order)} heroes, or not) holds at every player "
-            f"count for {n_holds} of {len(order)} heroes; a ✓ marks an effect apart from zero at that count after "
-            f"Holm's correction over the {len(order)}. " +
+            f"apart from zero after Holm's correction over the {n} heroes, or not) holds at every player "
+            f"count for {n_holds} of {n} heroes; a ✓ marks an effect apart from zero at that count after "
+            f"Holm's correction over the {n}. " +
             ("Flips, where a hero who helps pooled hurts at a player count or the reverse: " +
              ", ".join(f"**{h}** ({PLAYERS_MQ[p]})" for h, p in flips) + "." if flips else
              "No hero who helps pooled hurts at a player count, or the reverse."))
@@ -430,50 +410,65 @@ def qm_characters(root) -> str:
     return out + "\n\n" + _skilled_characters_text(skilled, order) if skilled else out
 
 
-def _verdicts(t: pd.DataFrame) -> dict:
-    """Each character of table ``t`` (vs_fair with ci95, fair_share; one
-    table size or pooled) -> favoured, disfavoured or par: apart from its
-    fair share after Holm's correction over the characters of ``t``."""
+def _verdicts(t: pd.DataFrame, words) -> dict:
+    """Each row of ``t`` (``key``, ``effect`` with its interval ``low`` ..
+    ``high``) -> ``words[0]`` (above zero), ``words[1]`` (below) or
+    ``words[2]`` (neither): apart from zero after Holm's correction over the
+    rows of ``t``."""
     from simcore.stats import normal_p
-    half = (t["ci95_high"] - t["ci95_low"]) / 2
-    vs = t["win_rate"] - t["fair_share"]
-    holds = survivors([normal_p(v, h) for v, h in zip(vs, half)])
-    return {c: ("favoured" if v > 0 else "disfavoured") if ok else "par"
-            for c, v, ok in zip(t["character"], vs, holds)}
+    holds = survivors([normal_p(e, (hi - lo) / 2) for e, lo, hi in zip(t["effect"], t["low"], t["high"])])
+    return {k: (words[0] if e > 0 else words[1]) if ok else words[2] for k, e, ok in zip(t["key"], t["effect"], holds)}
+
+
+def _by_count(pooled: pd.DataFrame, t: pd.DataFrame, what: str, words, count_name, last: str):
+    """A verdict-by-count table: a row per ``key`` of ``pooled`` (largest
+    effect first) with its pooled verdict (:func:`_verdicts`), its effect
+    at each ``players`` of ``t`` (✓: apart after Holm over that count's
+    rows) and whether the pooled verdict holds at each count (a flip: the
+    opposite verdict somewhere). Returns (lines, flips as (key, count),
+    how many hold at every count, how many rows)."""
+    order = list(pooled.sort_values("effect", ascending=False)["key"])
+    verdict = _verdicts(pooled, words)
+    counts = sorted(t["players"].unique())
+    by = {p: t[t["players"] == p].set_index("key") for p in counts}
+    at = {p: _verdicts(by[p].reset_index(), words) for p in counts}
+    lines = [f"| {what} | pooled verdict | " + " | ".join(count_name(p) for p in counts) + f" | {last} |",
+             "|---" * (len(counts) + 3) + "|"]
+    flips = []
+    for k in order:
+        cells = [_effect(by[p].loc[k, "effect"], by[p].loc[k, "effect"] - by[p].loc[k, "low"])
+                 + (HOLDS if at[p][k] != words[2] else "") if k in by[p].index else "–" for p in counts]
+        other = [p for p in counts if at[p].get(k) != verdict[k]]
+        flipped = [p for p in other if words[2] not in (at[p].get(k, words[2]), verdict[k])]
+        flips += [(k, p) for p in flipped]
+        holds = ("yes" if not other else
+                 f"**flips at {', '.join(count_name(p) for p in flipped)}**" if flipped else
+                 f"not at {', '.join(count_name(p) for p in other)}")
+        lines.append(f"| {k} | {verdict[k]} | " + " | ".join(cells) + f" | {holds} |")
+    n_holds = sum(all(at[p].get(k) == verdict[k] for p in counts) for k in order)
+    return lines, flips, n_holds, len(order)
+
+
+def _vs_fair_table(t: pd.DataFrame) -> pd.DataFrame:
+    """A character table as :func:`_by_count` reads it: the win rate less
+    the fair share, with the win rate's interval moved by it."""
+    return pd.DataFrame(dict(key=t["character"], players=t.get("players", 0), effect=t["win_rate"] - t["fair_share"],
+                             low=t["ci95_low"] - t["fair_share"], high=t["ci95_high"] - t["fair_share"]))
 
 
 def qm_characters_by_players(root) -> str:
     """Each character against its fair share at every table size (the
     planner's tables), whether the pooled verdict holds at each, flips
     flagged, and the two-player head-to-head matrix."""
-    pooled = _table(root, "qm-grid", "win-rate-by-character", COMPETENT)
-    order = list(pooled.sort_values("vs_fair", ascending=False)["character"])
-    verdict = _verdicts(pooled)
+    pooled = _vs_fair_table(_table(root, "qm-grid", "win-rate-by-character", COMPETENT))
     t = _table(root, "qm-grid", "win-rate-by-character-and-player-count", COMPETENT)
-    sizes = sorted(t["players"].unique())
-    by = {p: t[t["players"] == p].set_index("character", drop=False) for p in sizes}
-    at = {p: _verdicts(by[p].reset_index(drop=True)) for p in sizes}
-    head = "| character | pooled verdict | " + " | ".join(f"{p} players" for p in sizes) + " | holds at every size? |"
-    lines = [head, "|---" * (len(sizes) + 3) + "|"]
-    flips = []
-    for ch in order:
-        cells = []
-        for p in sizes:
-            r = by[p].loc[ch]
-            cells.append(f"{100 * (r['win_rate'] - r['fair_share']):+.1f} pp [{100 * (r['ci95_low'] - r['fair_share']):+.1f}, "
-                         f"{100 * (r['ci95_high'] - r['fair_share']):+.1f}]" + (HOLDS if at[p][ch] != "par" else ""))
-        other = [p for p in sizes if at[p][ch] != verdict[ch]]
-        flipped = [p for p in other if "par" not in (at[p][ch], verdict[ch])]
-        flips += [(ch, p) for p in flipped]
-        holds = ("yes" if not other else
-                 f"**flips at {', '.join(map(str, flipped))} players**" if flipped else
-                 f"not at {', '.join(map(str, other))} players")
-        lines.append(f"| {ch} | {verdict[ch]} | " + " | ".join(cells) + f" | {holds} |")
-    n_holds = sum(all(at[p][c] == verdict[c] for p in sizes) for c in order)
+    lines, flips, n_holds, n = _by_count(pooled, _vs_fair_table(t), "character", ("favoured", "disfavoured", "par"),
+                                         lambda p: f"{p} players", "holds at every size?")
+    order = list(pooled.sort_values("effect", ascending=False)["key"])
     text = (f"The pooled verdict (favoured, disfavoured or par: apart from the fair share after Holm's correction "
-            f"over the {len(order)} characters, or not) holds at every table size for {n_holds} of {len(order)} "
+            f"over the {n} characters, or not) holds at every table size for {n_holds} of {n} "
             f"characters among planners; a ✓ marks a character apart from its fair share at that size after "
-            f"Holm's correction over the {len(order)}. " +
+            f"Holm's correction over the {n}. " +
             ("Flips, where a character favoured pooled is disfavoured at a table size or the reverse: " +
              ", ".join(f"**{c}** at {p} players" for c, p in flips) + ". A designer balancing one table size "
              "should read its column, not the pooled verdict." if flips else
