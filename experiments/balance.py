@@ -362,6 +362,29 @@ def mq_losses(root) -> str:
     return text + "\n\n" + "\n".join(lines)
 
 
+def mq_loss_anatomy(root) -> str:
+    """Where and how a competent team's games are lost, by level, and how
+    close a lost Final Battle came."""
+    t = _table(root, "mq-grid", "where-and-how-games-are-lost-by-level", COMPETENT)
+    lines = ["| level | games lost | lost before the Final Battle | in it, to the wall | in it, a hero died | "
+             "wins against the Shimnavore when a Final Battle is lost | one win short | arrived with under four dice |",
+             "|---|---|---|---|---|---|---|---|"]
+    for r in t.to_dict("records"):
+        lines.append(f"| {r['level']} | {100 * r['losses'] / r['games']:.1f}% of {r['games']:,} | "
+                     f"{100 * r['before_final_battle']:.1f}% | {100 * r['in_it_to_the_wall']:.1f}% | "
+                     f"{100 * r['in_it_a_hero_died']:.1f}% | {r['shimnavore_wins_when_lost']:.2f} | "
+                     f"{100 * r['one_win_short']:.1f}% | {100 * r['under_four_dice']:.1f}% |")
+    wall = t["in_it_to_the_wall"]
+    inside = 1 - t["before_final_battle"]
+    text = (f"Most of a competent team's losses (the planner, every player count) come in the Final Battle: "
+            f"{100 * inside.min():.0f}–{100 * inside.max():.0f}% of them by level, and "
+            f"{100 * wall.min():.0f}–{100 * wall.max():.0f}% of all its losses to the wall, the Shimnavore breaking "
+            f"a section before the heroes beat it (twice on each Ability, MQ-FINAL-27); the columns on the right "
+            f"say how close those battles came. Shares of the losses; \"one win short\" and \"under four dice\" "
+            f"are shares of the Final Battles lost.")
+    return text + "\n\n" + "\n".join(lines)
+
+
 def _skill_table(root, grid) -> str:
     t = _table(root, grid, "conclusions-across-player-skill")
     cols = list(t.columns)

@@ -77,7 +77,7 @@ def draw_losses(t: pd.DataFrame, ax):
     ax.invert_yaxis()
     ax.set_xlabel("share of games, %")
     ax.set_title("MourneQuest: how a competent team's games end")
-    ax.legend(fontsize="small", ncols=len(cols))
+    ax.legend(fontsize="small", ncols=len(cols), loc="upper center", bbox_to_anchor=(0.5, -0.3), frameon=False)
 
 
 def draw_sensitivity(t: pd.DataFrame, ax):
@@ -113,6 +113,8 @@ FIGURES = {
                           "each character against its fair share"),
 }
 BLOCK_FIGURE = {block: name for name, (block, *_rest) in FIGURES.items()}
+# inches high: a row per hero, character or number for the forests and the tornado; these two are fixed
+HEIGHT = {"mq-levels.png": 5.0, "mq-losses.png": 3.4}
 
 
 def image_line(block: str, depth: str = "../..") -> str:
@@ -131,7 +133,7 @@ def write(root: Path) -> list:
     with outdir.owned(folder, "publish") as own:
         for name, (_block, frame, draw, _caption) in FIGURES.items():
             t = frame(root)
-            fig, ax = plt.subplots(figsize=(8, 0.45 * max(6, len(t) // 2) + 1.5))
+            fig, ax = plt.subplots(figsize=(8, HEIGHT.get(name, 0.45 * max(6, len(t) // 2) + 1.5)))
             draw(t, ax)
             fig.tight_layout()
             out.append(own.save_figure(fig, name, dpi=110))

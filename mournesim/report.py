@@ -199,6 +199,34 @@ def how_far(df):
     return _level_order(t[cols])
 
 
+def loss_anatomy(df):
+    """Where and how games are lost, by level: the losses (share of games),
+    the share of them before the Final Battle and in it (to the wall or a
+    hero's death), and of those in it how close the team came: the mean
+    wins against the Shimnavore, the share one win short of the wins a won
+    game ends with (MQ-FINAL-27: twice on each Ability, the ruleset's
+    ``shimnavore_wins_per_ability``), and the share that arrived with fewer
+    than four combat dice."""
+    won = df["win"].astype(bool)
+    need = df.loc[won, "shimnavore_wounds"].max() if won.any() else np.nan     # every won game ends with them
+    d = df[~won]
+    fb = d[d["final_battle"].astype(bool)]
+    rows = []
+    for lv in dict.fromkeys(df["level"]):
+        a, f = d[d["level"] == lv], fb[fb["level"] == lv]
+        n, m = len(a), len(f)
+        out = f["outcome"].astype(str)
+        rows.append(dict(level=lv, games=int((df["level"] == lv).sum()), losses=n,
+                         before_final_battle=(n - m) / n if n else np.nan,
+                         in_it_to_the_wall=(out == "wall_destroyed").sum() / n if n else np.nan,
+                         in_it_a_hero_died=(out == "hero_died").sum() / n if n else np.nan,
+                         shimnavore_wins_when_lost=f["shimnavore_wounds"].mean() if m else np.nan,
+                         one_win_short=(f["shimnavore_wounds"] == need - 1).mean() if m else np.nan,
+                         under_four_dice=(f["dice_pool_final"] < 4).mean() if m else np.nan))
+    return _level_order(pd.DataFrame(rows))
+
+
+
 def wounds_distribution(df):
     """Share of games ending with each number of wins against the Shimnavore, by level."""
     t = pd.crosstab(df["level"], df["shimnavore_wounds"], normalize="index")
@@ -308,6 +336,7 @@ def standard_report(df: pd.DataFrame) -> dict:
         "best and worst four-hero teams (4 players)": best_and_worst(four, 4, "team"),
         "win rate by dice pool at the Final Battle": by_dice_pool(df),
         "how games end, by level (share of games)": loss_causes(df),
+        "where and how games are lost, by level (shares of the losses)": loss_anatomy(df),
         "game length in rounds, by level and outcome": game_length(df),
         "how the nightmares ended (share of games)": nightmare_fates(df),
         "how far games get, by level (means per game)": how_far(df),

@@ -103,7 +103,21 @@ def test_dice_pool_loss_causes_length_and_progress():
 
 def test_standard_report_and_by_report_shapes():
     tables = rep.standard_report(known())
-    assert len(tables) == 12 and all(isinstance(t, pd.DataFrame) for t in tables.values())
+    assert len(tables) == 13 and all(isinstance(t, pd.DataFrame) for t in tables.values())
+
+
+def test_where_and_how_games_are_lost():
+    """known(): Easy loses one game of four, in the Final Battle to the
+    wall, with 2 wins against the Shimnavore and 2 dice; Hard loses three:
+    a hero's death and the round cap before the Final Battle, and the wall
+    in it with 3 wins and 4 dice (MQ-FINAL-27: a win needs 6)."""
+    t = rep.loss_anatomy(known()).set_index("level")
+    e, h = t.loc["easy"], t.loc["hard"]
+    assert (e["games"], e["losses"], e["before_final_battle"], e["in_it_to_the_wall"]) == (4, 1, 0.0, 1.0)
+    assert (e["shimnavore_wins_when_lost"], e["one_win_short"], e["under_four_dice"]) == (2.0, 0.0, 1.0)
+    assert (h["losses"], h["before_final_battle"], h["in_it_to_the_wall"], h["in_it_a_hero_died"]) == \
+        (3, pytest.approx(2 / 3), pytest.approx(1 / 3), 0.0)
+    assert (h["shimnavore_wins_when_lost"], h["under_four_dice"]) == (3.0, 0.0)
 
 
 def test_a_heros_effect_has_an_exact_interval_at_each_player_count():
