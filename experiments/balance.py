@@ -140,13 +140,10 @@ def mq_levels(root) -> str:
 
 
 def _hero_effects(root, pol):
+    """A policy's hero effects and their standard errors, from the report's
+    own intervals (``effect_low``, ``effect_high``: mournesim.report.by_hero)."""
     t = _table(root, "mq-grid", "win-rate-by-hero", pol).set_index("hero")
-    lv = _table(root, "mq-grid", "win-rate-by-level-and-players", pol)
-    n, k = lv["games"].sum(), lv["wins"].sum()
-    p = k / n
-    n_out = (n - t["games"]).clip(lower=1)
-    se = np.sqrt(p * (1 - p) * (1 / t["games"] + 1 / n_out))
-    return t["effect"], se
+    return t["effect"], (t["effect_high"] - t["effect"]) / 1.96
 
 
 def _skilled_heroes(root) -> dict:
@@ -180,15 +177,16 @@ def mq_heroes(root) -> str:
     if sk is not None:
         head += " expert: effect | planner → expert (same games) |"
     lines = [head, "|---" * head.count(" | ") + "|---|"]
-    from simcore.stats import normal_p
     # each column is a family: its heroes' effects read together, Holm-corrected
-    holds = {pol: dict(zip(order, survivors([normal_p(eff[pol][0][h], 1.96 * eff[pol][1][h]) for h in order])))
-             for pol in POLICIES}
+    def apart(e, half):
+        v = _verdicts(pd.DataFrame(dict(key=e.index, effect=e.to_numpy(), low=(e - half).to_numpy(),
+                                        high=(e + half).to_numpy())), ("+", "-", ""))
+        return {h: v[h] != "" for h in v}
+    holds = {pol: apart(eff[pol][0], 1.96 * eff[pol][1]) for pol in POLICIES}
     if sk is not None:
         for p in ("expert", "expert-planner"):
-            hs = [h for h in order if (p, h) in sk.index]
-            holds[p] = dict(zip(hs, survivors([normal_p(sk.loc[(p, h), "effect"], sk.loc[(p, h), "half"])
-                                               for h in hs])))
+            g = sk.xs(p, level="policy")
+            holds[p] = apart(g["effect"], g["half"])
     for h in order:
         cells = [_effect(eff[pol][0][h], 1.96 * eff[pol][1][h]) + (HOLDS if holds[pol][h] else "") for pol in POLICIES]
         if sk is not None:
@@ -405,12 +403,11 @@ def qm_characters(root) -> str:
     """Each character's win rate against its fair share, per policy."""
     tabs = {pol: _table(root, "qm-grid", "win-rate-by-character", pol).set_index("character") for pol in POLICIES}
     order = tabs[COMPETENT].sort_values("vs_fair", ascending=False).index
-    from simcore.stats import normal_p
     lines = ["| character | greedy: win rate − fair share | planner: win rate − fair share |", "|---|---|---|"]
     # each column is a family: its characters read together, Holm-corrected
-    holds = {pol: dict(zip(order, survivors([normal_p(tabs[pol].loc[c, "vs_fair"],
-                                                      (tabs[pol].loc[c, "ci95_high"] - tabs[pol].loc[c, "ci95_low"]) / 2)
-                                             for c in order]))) for pol in POLICIES}
+    holds = {pol: {c: v != "par" for c, v in _verdicts(_vs_fair_table(tabs[pol].reset_index()),
+                                                         ("favoured", "disfavoured", "par")).items()}
+             for pol in POLICIES}
     for ch in order:
         cells = []
         for pol in POLICIES:
@@ -769,9 +766,9 @@ def sensitivity_frame(root) -> pd.DataFrame:
 
 def characters_frame(root) -> pd.DataFrame:
     """Each character's win rate minus its fair share with its interval, per skill, in the block's order."""
-    tabs = {pol: _table(root, "qm-grid", "win-rate-by-character", pol).set_index("character") for pol in POLICIES}
-    order = tabs[COMPETENT].sort_values("vs_fair", ascending=False).index
-    return pd.DataFrame([dict(character=ch, policy=pol, effect=tabs[pol].loc[ch, "vs_fair"],
-                              low=tabs[pol].loc[ch, "ci95_low"] - tabs[pol].loc[ch, "fair_share"],
-                              high=tabs[pol].loc[ch, "ci95_high"] - tabs[pol].loc[ch, "fair_share"])
+    tabs = {pol: _vs_fair_table(_table(root, "qm-grid", "win-rate-by-character", pol)).set_index("key")
+            for pol in POLICIES}
+    order = tabs[COMPETENT].sort_values("effect", ascending=False).index
+    return pd.DataFrame([dict(character=ch, policy=pol, effect=tabs[pol].loc[ch, "effect"],
+                              low=tabs[pol].loc[ch, "low"], high=tabs[pol].loc[ch, "high"])
                          for ch in order for pol in POLICIES])
