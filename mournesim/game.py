@@ -73,7 +73,7 @@ def setup(s, T, ev, rng, legal, pp, level, players, heroes, policy, logging):
     # nightmare discs at random positions, set to the level's marker
     perm = np.arange(4).astype(np.int32)
     shuffle(rng, STREAM_SETUP, perm, 4)
-    clicks = T[TB.P_CLICKS_EASY + level]
+    clicks = T[TB.P_CLICKS_EASY_1 + 4 * level + players - 1]     # the level's length for this many players
     for d in range(4):
         k = perm[d]
         o = db(d)

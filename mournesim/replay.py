@@ -464,10 +464,10 @@ def _fields(et, a, b, c, d, e, ctx):
         return {"target": ctx.n.nightmares[a] if n == "nightmare_wounded" else ctx.bogbean(a), "ability": AB[b]}
     if n == "setup":
         order = f"{c:04d}"
-        # every disc starts at the level's marker (the ruleset's disc_clicks)
+        # every disc starts at the level's marker (the ruleset's disc_clicks, or its length for b players)
         return {"level": L.LEVEL_NAMES[a], "players": b,
                 "discs": {DIRS[i]: ctx.n.nightmares[int(order[i])] for i in range(4)},
-                "disc_clicks": int(getattr(ctx.rp.rules.ruleset.levels, L.LEVEL_NAMES[a]).disc_clicks),
+                "disc_clicks": int(getattr(ctx.rp.rules.ruleset.levels, L.LEVEL_NAMES[a]).clicks(b)),
                 "first_surplus": ctx.card(d)}
     return {"a": a, "b": b, "c": c, "d": d, "e": e}
 

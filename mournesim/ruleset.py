@@ -13,8 +13,8 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from simcore.errors import InputError
-from simcore.rulesets import (apply_overrides, display_names, format_errors, missing_provenance, model_hash,
-                              read_toml, unknown_names)
+from simcore.rulesets import (NOT_RULES, apply_overrides, display_names, format_errors, missing_provenance,
+                              model_hash, read_toml, unknown_names)
 # the game's ruleset part (simcore.game) offers these as its own: rules show
 # reads effective_rows from here, the ruleset tests provenance_of
 from simcore.rulesets import effective_rows, provenance_of  # noqa: F401
@@ -101,6 +101,20 @@ class Rules(Strict):
 class Level(Strict):
     disc_clicks: int = Field(ge=1, le=60)
     charm_multi: bool
+    # a rule variant, not in the rulebook: the level's disc length for solo, 2, 3 and 4 players ([]: unused)
+    disc_clicks_by_players: list[Annotated[int, Field(ge=1, le=60)]] = Field(default_factory=list, max_length=4)
+
+    @field_validator("disc_clicks_by_players")
+    @classmethod
+    def _four_or_none(cls, v):
+        if len(v) not in (0, 4):
+            raise ValueError("give four lengths (solo, 2, 3 and 4 players), or [] to use disc_clicks")
+        return v
+
+    def clicks(self, players: int) -> int:
+        """The disc length this level plays with ``players`` (1-4)."""
+        by = self.disc_clicks_by_players
+        return by[players - 1] if by else self.disc_clicks
 
 
 class Levels(Strict):
@@ -367,6 +381,16 @@ class Ruleset(Strict):
         for lv in ("level1", "level2", "level3"):
             if sum(t.count for t in getattr(self.encounters, lv)) > MAX_TILES_PER_LEVEL:
                 raise ValueError(f"encounters.{lv}: at most {MAX_TILES_PER_LEVEL} tiles")
+        # Pot markers are a hard limit (MQ-GAP-64); the engine counts on never running out, so a ruleset
+        # with fewer markers than Pots that can be out at once (one per Pot tile, one per Crossroads:
+        # MQ-ENC-07, MQ-ENC-12) is refused rather than silently given more
+        pots = sum(t.count for lv in ("level1", "level2", "level3") for t in getattr(self.encounters, lv)
+                   if t.kind == "pot")
+        crossroads = sum(sp.kind == "crossroads" for sp in self.board.spaces.values())
+        if self.rules.magical_pots < min(pots, crossroads):
+            raise ValueError(f"rules.magical_pots: {self.rules.magical_pots} markers, but {min(pots, crossroads)} "
+                             f"Pots can be out at once ({pots} Pot tiles, {crossroads} Crossroads); the engine "
+                             "does not model running out of Pot markers (MQ-GAP-64)")
         n_effects = len(self.skills) + len(self.hags) + len(self.relics) + len(self.powers)
         if n_effects > MAX_EFFECTS:
             raise ValueError(f"at most {MAX_EFFECTS} skills, hags, relic kinds and powers in all")
@@ -495,8 +519,10 @@ def load_ruleset(path=None, overrides=()):
 
 def ruleset_hash(rs: Ruleset):
     """Short stable hash of the effective rules (provenance and display
-    names excluded)."""
-    return model_hash(rs)
+    names excluded; an optional rule variant left unset is left out too, so
+    a ruleset keeps the hash it had before the variant existed)."""
+    unset = {lv: {"disc_clicks_by_players"} for lv in LEVELS if not getattr(rs.levels, lv).disc_clicks_by_players}
+    return model_hash(rs, {**{k: True for k in NOT_RULES}, **({"levels": unset} if unset else {})})
 
 
 def normalise_level(name):

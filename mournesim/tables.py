@@ -30,7 +30,7 @@ _P = ("actions", "backpack", "life", "skill_uses", "minis", "bog_move", "nm_move
       "t_shim_skips_beaten", "t_defend_with_courage", "t_defence_any_fail", "t_doubles_stack",
       "t_dandelion_beats_fumble", "t_enemy_on_hero_attacks", "t_bag_reuses", "t_partial_theft",
       "t_transition_enemy_phase", "t_pregame",
-      "clicks_easy", "clicks_medium", "clicks_hard", "multi_easy", "multi_medium", "multi_hard", "start_dice",
+      *(f"clicks_{lv}_{p}" for lv in ("easy", "medium", "hard") for p in (1, 2, 3, 4)), "multi_easy", "multi_medium", "multi_hard", "start_dice",
       "t_nexus_standing", "t_level_per_trigger", "t_extra_die_any", "t_escape_round_active")
 for _i, _n in enumerate(_P):
     globals()["P_" + _n.upper()] = _i
@@ -336,8 +336,8 @@ def compile_tables(rs: Ruleset):
                 t_transition_enemy_phase=t.transition_enemy_phase, t_pregame=t.pregame_encounters,
                 t_nexus_standing=t.nexus_draw_when_standing, t_level_per_trigger=t.encounter_level_per_trigger,
                 t_extra_die_any=t.extra_die_any_level, t_escape_round_active=t.escape_round_active,
-                clicks_easy=rs.levels.easy.disc_clicks, clicks_medium=rs.levels.medium.disc_clicks,
-                clicks_hard=rs.levels.hard.disc_clicks, multi_easy=rs.levels.easy.charm_multi,
+                **{f"clicks_{lv}_{p}": getattr(rs.levels, lv).clicks(p) for lv in ("easy", "medium", "hard")
+                   for p in (1, 2, 3, 4)}, multi_easy=rs.levels.easy.charm_multi,
                 multi_medium=rs.levels.medium.charm_multi, multi_hard=rs.levels.hard.charm_multi)
     P = np.array([int(vals[n]) for n in _P], np.int32)
 

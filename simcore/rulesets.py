@@ -151,8 +151,9 @@ NOT_RULES = ("provenance", "names")
 
 def model_hash(model, exclude=NOT_RULES):
     """Short stable hash of a validated model's values (provenance and
-    display names excluded)."""
-    d = model.model_dump(mode="json", exclude=set(exclude))
+    display names excluded); ``exclude`` is a set of top-level keys or a
+    pydantic exclude mapping (nested keys)."""
+    d = model.model_dump(mode="json", exclude=exclude if isinstance(exclude, dict) else set(exclude))
     return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()[:16]
 
 

@@ -3,7 +3,7 @@ import numpy as np
 
 from mournesim import core, layout as L, rules, tables as TB
 
-from .mq_game import EASY, HARD, MEDIUM, MOON_GREEN, MOON_GREY, MOON_RED, Game, fix_compass, get_rules
+from .mq_game import BEITH, COBS, EASY, HARD, IUR, JACK, MEDIUM, MOON_GREEN, MOON_GREY, MOON_RED, Game, fix_compass, get_rules
 
 
 def test_discs_placed_at_random_one_nightmare_each():
@@ -32,14 +32,25 @@ def test_disc_start_marker_depends_on_level():
 
     Every disc starts at the chosen level's marker: Easy farthest from
     release, Difficult nearest."""
-    T = get_rules().T
+    levels = get_rules().ruleset.levels
     got = {}
-    for level in (EASY, MEDIUM, HARD):
-        g = Game(level=level)
-        c = {g.clicks(d) for d in range(4)}
-        assert c == {int(T[TB.P_CLICKS_EASY + level])}
-        got[level] = c.pop()
+    for level, lv in ((EASY, levels.easy), (MEDIUM, levels.medium), (HARD, levels.hard)):
+        for players in (1, 4):
+            g = Game(level=level, players=players, heroes=(JACK, COBS, IUR, BEITH)[:2 if players == 1 else 4])
+            assert {g.clicks(d) for d in range(4)} == {lv.disc_clicks}
+        got[level] = lv.disc_clicks
     assert got[EASY] > got[MEDIUM] > got[HARD] > 0
+
+
+def test_a_disc_length_per_player_count_is_a_rule_variant_the_setup_reads():
+    """``levels.<level>.disc_clicks_by_players`` (not in the rulebook: a
+    variant the balance study proposes) sets each player count's start
+    marker; the other levels keep their one length."""
+    R = get_rules("levels.medium.disc_clicks_by_players=[5, 6, 7, 8]")
+    for players, want in ((1, 5), (2, 6), (3, 7), (4, 8)):
+        g = Game(R, level=MEDIUM, players=players, heroes=(JACK, COBS, IUR, BEITH)[:max(2, players)])
+        assert {g.clicks(d) for d in range(4)} == {want}
+    assert {Game(R, level=EASY).clicks(d) for d in range(4)} == {R.ruleset.levels.easy.disc_clicks}
 
 
 def test_moon_marker_starts_on_blood_moon():

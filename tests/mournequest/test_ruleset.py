@@ -59,6 +59,40 @@ def test_validation_errors_name_the_dotted_path(override, path):
     assert f"{path}:" in lines[0], lines
 
 
+def test_pot_markers_must_cover_every_pot_that_can_be_out_at_once():
+    """MQ-GAP-64: Pots are a hard limit the engine does not model running
+    out of, so a ruleset with fewer markers than Pots that can be on the
+    board at once (one per Pot tile, at most one per Crossroads: MQ-ENC-07)
+    is refused in one line; the shipped 5 markers and 4 Crossroads pass,
+    and so does a bag with fewer Pot tiles than markers."""
+    assert load_ruleset(overrides=["rules.magical_pots=4"]).rules.magical_pots == 4
+    lines = err_lines(["rules.magical_pots=3"])
+    assert len(lines) == 1 and "rules.magical_pots: 3 markers, but 4 Pots can be out at once" in lines[0], lines
+    no_pots = [f'encounters.level{k}.{i}.kind="move1"' for k in (1, 2, 3) for i, t in
+               enumerate(getattr(load_ruleset().encounters, f"level{k}")) if t.kind == "pot"]
+    assert load_ruleset(overrides=no_pots + ["rules.magical_pots=0"]).rules.magical_pots == 0
+
+
+def test_an_unset_rule_variant_leaves_the_hash_as_it_was():
+    """``disc_clicks_by_players`` is optional: left out, the ruleset's hash
+    is the one it had before the key existed (the published figures stay
+    current); set, it is a different rule and a different hash, and each
+    length is checked like ``disc_clicks``."""
+    base = load_ruleset()
+    assert base.levels.hard.disc_clicks_by_players == []
+    import hashlib
+    import json
+    before = base.model_dump(mode="json", exclude={"provenance", "names"})     # the model without the key
+    for lv in before["levels"].values():
+        del lv["disc_clicks_by_players"]
+    assert ruleset_hash(base) == hashlib.sha256(json.dumps(before, sort_keys=True).encode()).hexdigest()[:16]
+    varied = load_ruleset(overrides=["levels.hard.disc_clicks_by_players=[5, 6, 6, 7]"])
+    assert ruleset_hash(varied) != ruleset_hash(base) and [varied.levels.hard.clicks(p) for p in (1, 2, 3, 4)] == \
+        [5, 6, 6, 7]
+    assert "levels.hard.disc_clicks_by_players.2" in err_lines(["levels.hard.disc_clicks_by_players=[5, 6, 0, 7]"])[0]
+    assert "give four lengths" in err_lines(["levels.hard.disc_clicks_by_players=[5, 6]"])[0]
+
+
 def test_several_problems_give_one_line_each():
     """Every problem is reported, one line each, naming its path."""
     lines = err_lines(["rules.backpack=0", "heroes.cobs.magic=-3", "rules.talismans=100"])
