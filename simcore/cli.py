@@ -307,6 +307,9 @@ def add_experiment_command(main, prog):
     @click.argument("file", type=click.Path(dir_okay=False))
     @click.option("--games", type=click.IntRange(2, EXPERIMENT_MAX_GAMES), default=None,
                   help="Games per cell and arm (default: the file's `games`).")
+    @click.option("--seed", type=click.IntRange(0, 2 ** 63 - 1), default=None,
+                  help="Play on this seed instead of the file's `seed` (the same experiment on independent "
+                       "games, to see whether a finding replicates).")
     @click.option("--workers", type=click.IntRange(1, MAX_WORKERS), default=None,
                   help="Worker processes (default: all cores).")
     @click.option("--cluster", default=None, metavar="ADDRESS|local", help="Run the batches on a Dask cluster.")
@@ -315,7 +318,7 @@ def add_experiment_command(main, prog):
                        "and plots here; running the same "
                        "command again re-uses every finished batch.")
     @click.option("--quiet", is_flag=True, help="No progress bar.")
-    def experiment(file, games, workers, cluster, out, quiet):
+    def experiment(file, games, seed, workers, cluster, out, quiet):
         """Run a what-if experiment file (experiments/README.md): paired
         variants, a sweep, a sensitivity screen or a tune; print its report."""
         from contextlib import nullcontext
@@ -325,6 +328,8 @@ def add_experiment_command(main, prog):
         from .outdir import owned
         cluster = cluster_address(cluster)
         exp = ex.load(file)
+        if seed is not None:
+            exp.seed = seed
         game = ex.adapter(exp, prog)
         if cluster in (None, "local"):  # a cold engine compiled once on every core, not in each batch worker
             from .game import get
@@ -400,8 +405,8 @@ def _report(game, directory, fmt, cols, run, plots):
                    f"batches (finish with: {prog} simulate --resume {directory})", err=True)
     title = (f"{game.title} balance report: {directory}  seed={run['seed']} rules={run.get('rules_version')} "
              f"hash={run.get('ruleset_hash')}\n{identity.describe(prog, run)}\n{_headline_of(run, df, rep.headline)}")
-    tables = rep.standard_report(df) if cols is None else rep.by_report(df, cols)
     names = run_names(game, run)
+    tables = rep.standard_report(df, names) if cols is None else rep.by_report(df, cols)
     if fmt == "html":
         from .html_report import figures, tables_page
         click.echo(tables_page(title, tables, figures(df, game.module("plots").PLOTS), names=names), nl=False)

@@ -4,7 +4,8 @@ An experiment file (TOML) names a game, a base configuration and one of:
 
 - ``[[variant]]`` tables: named lists of ``--set`` overrides;
 - ``[sweep]``: one parameter (or two) over a list or range of values;
-- ``[sensitivity]``: numeric parameters, each nudged down and up;
+- ``[sensitivity]``: numeric parameters and families of them, each nudged
+  down and up;
 - ``[tune]``: parameters to solve for so that a rate hits a target in a cell;
 - ``[policy_tune]``: the base policy's parameters searched (NTBEA,
   simcore.ntbea) for the best win rate, then checked on fresh paired games.
@@ -78,17 +79,45 @@ class Sweep(_Strict):
         return self
 
 
+class Family(_Strict):
+    """Several numbers nudged together, as a designer thinks of them ("every
+    Bogbean strength"): ``params`` are dotted paths in which ``*`` stands for
+    any one key or list position, each matching number moved by the screen's
+    step; or, for what a step cannot say (a die's faces), ``down`` and ``up``
+    give the two arms' ``--set`` overrides outright."""
+    name: str = Field(min_length=1)
+    params: list[str] = []
+    down: list[str] = []
+    up: list[str] = []
+    description: str = ""
+
+    @model_validator(mode="after")
+    def _one_way(self):
+        given = bool(self.down or self.up)
+        if bool(self.params) == given or (given and not (self.down and self.up)):
+            raise ValueError(f"family {self.name!r}: give params, or both down and up")
+        return self
+
+
 class Sensitivity(_Strict):
-    """Numeric parameters, each played at its value - step and + step
-    (``step``, absolute) or times (1 ∓ relative) (``relative``)."""
-    params: list[str] = Field(min_length=1)
+    """Numeric parameters (``params``) and families of them (``family``),
+    each played at its value - step and + step (``step``, absolute) or times
+    (1 ∓ relative) (``relative``)."""
+    params: list[str] = []
+    family: list[Family] = []
     step: float | None = Field(None, gt=0)
     relative: float | None = Field(None, gt=0, lt=1)
 
     @model_validator(mode="after")
     def _one_step(self):
+        if not self.params and not self.family:
+            raise ValueError("give params or [[sensitivity.family]] (or both)")
         if (self.step is None) == (self.relative is None):
             raise ValueError("give exactly one of step (absolute) or relative (a fraction)")
+        names = list(self.params) + [f.name for f in self.family]
+        dup = sorted({n for n in names if names.count(n) > 1})
+        if dup:
+            raise ValueError(f"{dup[0]!r} named twice in the screen")
         return self
 
 
@@ -329,15 +358,59 @@ def arms(exp: Experiment, game) -> list[Arm]:
     out = [Arm(BASELINE)]
     for p in sens.params:
         v = lookup(raw, p)
-        if isinstance(v, bool) or not isinstance(v, (int, float)):
+        if not _number(v):
             raise InputError(f"sensitivity: {p} is {json.dumps(v)}, not a number")
         for sign, tag in ((-1, "down"), (1, "up")):
-            step = sens.step if sens.step is not None else abs(v) * sens.relative
-            if isinstance(v, int):      # an integer moves by the step rounded half up, at least 1
-                step = max(1, int(step + 0.5))
-            nv = v + sign * step
+            nv = _nudge(v, sign, sens)
             out.append(Arm(f"{p} {tag}", (_set(p, nv),), {p: nv, "param": p, "direction": tag, "from": v}))
+    for fam in sens.family:
+        if not fam.params:
+            for tag, sets in (("down", fam.down), ("up", fam.up)):
+                out.append(Arm(f"{fam.name} {tag}", tuple(sets),
+                               {fam.name: "; ".join(sets), "param": fam.name, "direction": tag, "from": "as given"}))
+            continue
+        paths = [q for pat in fam.params for q in expand(raw, pat)]
+        if not paths:
+            raise InputError(f"sensitivity: family {fam.name!r} matches no number in the ruleset")
+        for sign, tag in ((-1, "down"), (1, "up")):
+            out.append(Arm(f"{fam.name} {tag}", tuple(_set(q, _nudge(lookup(raw, q), sign, sens)) for q in paths),
+                           {fam.name: f"each {'−' if sign < 0 else '+'}"
+                                      + (_fmt(sens.step) if sens.step is not None else f"{sens.relative:.0%}"),
+                            "param": fam.name, "direction": tag, "from": f"{len(paths)} numbers"}))
     return out
+
+
+def _number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _nudge(v, sign, sens):
+    """``v`` one step down (sign -1) or up: by ``step``, or by ``relative`` of
+    itself; an integer moves by the step rounded half up, at least 1."""
+    step = sens.step if sens.step is not None else abs(v) * sens.relative
+    if isinstance(v, int):
+        step = max(1, int(step + 0.5))
+    return v + sign * step
+
+
+def expand(raw, pattern):
+    """The dotted paths of the numbers ``pattern`` matches in a raw ruleset
+    (``*`` is any one key or list position), in the file's order."""
+    found = []
+
+    def walk(node, parts, at):
+        if not parts:
+            if _number(node):
+                found.append(".".join(at))
+            return
+        head, rest = parts[0], parts[1:]
+        items = (enumerate(node) if isinstance(node, list) else node.items() if isinstance(node, dict) else ())
+        for key, child in items:
+            if head == "*" or head == str(key):
+                walk(child, rest, at + [str(key)])
+
+    walk(raw, pattern.split("."), [])
+    return found
 
 
 def _same(a, b):

@@ -17,8 +17,10 @@ import numpy as np
 import pandas as pd
 
 from . import identity, paired
-from .experiment import BASELINE, Result
+from .errors import InputError
+from .experiment import BASELINE, Result, base_raw
 from .plots import plt
+from .present import name_of
 
 
 # line breaks and other control characters: one space in a report line
@@ -88,16 +90,28 @@ def _md(t: pd.DataFrame, literal=()) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _names(res: Result, game) -> dict:
+    """The base ruleset's ``[names]`` (id -> the name a person reads), for
+    the cells' ids (a level reads ``Medium``, not ``medium``); none when
+    the ruleset file has gone since the games were played."""
+    try:
+        return dict(base_raw(res.exp, game).get("names", {}))
+    except InputError:
+        return {}
+
+
 def comparison_table(res: Result, game, measure) -> pd.DataFrame:
-    """One measure's paired changes, readable: cell, arm, baseline, variant,
-    change [95% interval], test and p, pairs, interval tightening."""
+    """One measure's paired changes, readable: cell (ids by their names),
+    arm, baseline, variant, change [95% interval], test and p, pairs,
+    interval tightening."""
     c = res.comparisons
     c = c[c["measure"] == measure]
     binary = game.MEASURES[measure][0]
+    names = _names(res, game)
     rows = []
     for r in c.itertuples(index=False):
         d = r._asdict()
-        rows.append({**{k: d[k] for k in res.keys}, "arm": r.arm, "games": f"{r.n:,}",
+        rows.append({**{k: name_of(names, d[k]) for k in res.keys}, "arm": r.arm, "games": f"{r.n:,}",
                      "baseline": _num(r.baseline, binary), "variant": _num(r.value, binary),
                      "change [95% CI]": _change(r, binary), "test": r.test, "p": _p(r.p_value),
                      "paired CI tighter": "" if r.se_ratio != r.se_ratio else f"{r.se_ratio:.2f}×"})
@@ -111,6 +125,7 @@ def summary(res: Result, game) -> str:
     binary = game.MEASURES[m][0]
     c = res.comparisons[res.comparisons["measure"] == m]
     lines = ["## Summary\n"]
+    names = _names(res, game)
     for arm, g in c.groupby("arm", sort=False):
         pooled = g[g[res.keys[0]] == "all"] if res.keys and (g[res.keys[0]] == "all").any() else g.iloc[:1]
         cells = g.drop(pooled.index)
@@ -119,8 +134,9 @@ def summary(res: Result, game) -> str:
                f"change {_change(r, binary)} (p {_p(r.p_value)})"
         if len(cells) > 1:
             lo, hi = cells.loc[cells["change"].idxmin()], cells.loc[cells["change"].idxmax()]
-            line += (f"; by cell from {_change(lo, binary).split(' [')[0]} ({md_text(_cells_label(lo, res.keys))}) "
-                     f"to {_change(hi, binary).split(' [')[0]} ({md_text(_cells_label(hi, res.keys))})")
+            line += (f"; by cell from {_change(lo, binary).split(' [')[0]} "
+                     f"({md_text(_cells_label(lo, res.keys, names))}) "
+                     f"to {_change(hi, binary).split(' [')[0]} ({md_text(_cells_label(hi, res.keys, names))})")
         lines.append(line)
     return "\n".join(lines) + "\n"
 
@@ -174,6 +190,8 @@ def markdown(res: Result, game, plots=(), command="") -> str:
     if command:
         out.append(f"- command: {md_code(command)}")
     notes = {v.name: v.description for v in e.variant or []}
+    notes.update({f"{f.name} {way}": f.description for f in (e.sensitivity.family if e.sensitivity else [])
+                  for way in ("down", "up")})
     for a in res.arms:
         if a.name != BASELINE and e.kind != "policy_tune":
             out.append(f"- arm **{md_text(a.name)}**: " + ", ".join(md_code(o) for o in a.overrides)
@@ -284,8 +302,8 @@ def _policy_tune_md(res: Result, game) -> str:
 
 # ---------------------------------------------------------------- plots --
 
-def _cells_label(row, keys):
-    return ", ".join(f"{k} {row[k]}" for k in keys)
+def _cells_label(row, keys, names=None):
+    return ", ".join(f"{k} {name_of(names or {}, row[k])}" for k in keys)
 
 
 def forest(res: Result, game, ax):
@@ -295,7 +313,8 @@ def forest(res: Result, game, ax):
     c = res.comparisons[res.comparisons["measure"] == m].reset_index(drop=True)
     scale = 100 if binary else 1
     varying = [k for k in res.keys if c.loc[c[k] != "all", k].nunique() > 1]     # label only what differs
-    labels = [_plot_text(f"{r['arm']} — {_cells_label(r, varying)}" if varying else r["arm"]) for _, r in c.iterrows()]
+    labels = [_plot_text(f"{r['arm']} — {_cells_label(r, varying, _names(res, game))}" if varying else r["arm"])
+              for _, r in c.iterrows()]
     y = np.arange(len(c))[::-1]
     ax.errorbar(c["change"] * scale, y, xerr=[(c["change"] - c["ci95_low"]) * scale,
                                             (c["ci95_high"] - c["change"]) * scale],

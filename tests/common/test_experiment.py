@@ -284,6 +284,64 @@ relative = 0.1
     assert (tmp_path / "rep" / "tornado.png").exists()
 
 
+def test_a_family_nudges_every_number_it_matches_together(tmp_path):
+    """``*`` stands for any one key or list position and matches numbers
+    only (a hero's skill name is left alone); a family given as down/up
+    overrides plays them as written."""
+    text = """title = "f"
+game = "mournequest"
+games = 30
+[base]
+level = "easy"
+[sensitivity]
+step = 1
+[[sensitivity.family]]
+name = "Jack"
+params = ["heroes.jack.*"]
+[[sensitivity.family]]
+name = "Snipe green"
+params = ["enemies.snipe.green.*"]
+[[sensitivity.family]]
+name = "Grey die"
+down = ['dice.grey=["fail","1","1","2","3","dandelion"]']
+up = ['dice.grey=["fail","2","3","4","5","dandelion"]']
+"""
+    exp = ex.load(write(tmp_path, text))
+    game = ex.adapter(exp, "mournesim")
+    arms = {a.name: a.overrides for a in ex.arms(exp, game)}
+    assert arms["Jack down"] == ("heroes.jack.courage=6", "heroes.jack.strength=4", "heroes.jack.magic=2")
+    assert arms["Snipe green up"] == ("enemies.snipe.green.0=9", "enemies.snipe.green.1=10", "enemies.snipe.green.2=8")
+    assert arms["Grey die up"] == ('dice.grey=["fail","2","3","4","5","dandelion"]',)
+    res = ex.run(exp, game, workers=1)
+    from simcore import experiment_report as rep
+    assert list(rep.tornado_table(res, game)["parameter"].sort_values()) == ["Grey die", "Jack", "Snipe green"]
+
+
+@pytest.mark.parametrize("family,message", [
+    ('name = "x"\n', "give params, or both down and up"),
+    ('name = "x"\ndown = ["rules.life=2"]\n', "give params, or both down and up"),
+    ('name = "x"\nparams = ["rules.life"]\nup = ["rules.life=4"]\n', "give params, or both down and up"),
+])
+def test_a_family_needs_params_or_both_arms(tmp_path, family, message):
+    text = f'title = "f"\ngame = "mournequest"\n[sensitivity]\nstep = 1\n[[sensitivity.family]]\n{family}'
+    with pytest.raises(InputError, match=message):
+        ex.load(write(tmp_path, text))
+
+
+def test_a_family_that_matches_no_number_is_one_clear_error(tmp_path):
+    text = """title = "f"
+game = "mournequest"
+[sensitivity]
+step = 1
+[[sensitivity.family]]
+name = "skills"
+params = ["heroes.*.skill"]
+"""
+    exp = ex.load(write(tmp_path, text))
+    with pytest.raises(InputError, match="family 'skills' matches no number"):
+        ex.arms(exp, ex.adapter(exp, "mournesim"))
+
+
 def test_tune_bisects_to_the_value_nearest_the_target(tmp_path):
     """Solve the Hp threshold for 10% Hp wins: the Hp-win rate falls as the
     threshold rises, so bisection ends next to the crossing; every try is
