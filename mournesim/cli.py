@@ -125,7 +125,7 @@ def simulate(ctx, games, seed, level, players, policy, heroes, params, workers, 
         return
     title = (f"MourneQuest  level={level} players={players} policy={policy} heroes={heroes} "
              f"games={games} seed={seed} rules={rules.hash}  ({speed})\n{identity.describe(PROG)}\n{headline(df)}")
-    click.echo(render(standard_report(df), "table", title, rules.display_names()), nl=False)
+    click.echo(render(standard_report(df, names := rules.display_names()), "table", title, names), nl=False)
 
 
 def _cell_table(cells):

@@ -7,6 +7,7 @@ report DIR`` print; ``by_report(df, cols)`` is ``report --by``.
 """
 from __future__ import annotations
 
+from functools import partial
 from itertools import combinations
 
 import numpy as np
@@ -14,7 +15,7 @@ import pandas as pd
 
 from simcore.errors import InputError
 from simcore.report import decisions_by_policy, rates, with_interval
-from simcore.present import rate_text
+from simcore.present import name_of, rate_text
 from simcore.skill import rank_agreement, ranking_verdict
 from simcore.stats import wilson
 from . import layout as L
@@ -24,7 +25,7 @@ MIN_TEAM_GAMES = 30     # a pair or team needs this many games to be ranked
 TOP = 5                 # best and worst pairs/teams shown
 
 # the columns the standard report reads (a big dataset is loaded with only these)
-COLUMNS = ["level", "players", "policy", "outcome", "win", "rounds", "hero_turns", "dice_pool_final",
+COLUMNS = ["game", "seed", "level", "players", "policy", "outcome", "win", "rounds", "hero_turns", "dice_pool_final",
            "final_battle", "shimnavore_wounds", "wall_damage", "cast_out", "escaped", "defeated",
            *HERO_COLS]
 
@@ -199,6 +200,23 @@ def how_far(df):
     return _level_order(t[cols])
 
 
+REPLAY = "mournesim replay --seed SEED --game GAME --level LEVEL --players PLAYERS --policy POLICY --format html"
+
+
+def example_games(df):
+    """Per cell (level, players, policy): its seed and the first game won and
+    the first lost, each one ``mournesim replay`` opens (``REPLAY``)."""
+    if not {"game", "seed"} <= set(df.columns):
+        return pd.DataFrame()
+    won = df["win"].astype(bool)
+    rows = []
+    for (lv, p, pol), g in df.groupby(["level", "players", "policy"], observed=True, sort=False):
+        w, lo = g.loc[won[g.index], "game"], g.loc[~won[g.index], "game"]
+        rows.append(dict(level=lv, players=p, policy=pol, seed=int(g["seed"].min()),
+                         won=int(w.min()) if len(w) else "–", lost=int(lo.min()) if len(lo) else "–"))
+    return _level_order(pd.DataFrame(rows))
+
+
 def loss_anatomy(df):
     """Where and how games are lost, by level: the losses (share of games),
     the share of them before the Final Battle and in it (to the wall or a
@@ -253,10 +271,12 @@ def skilled_policies(df):
     return [p for p in w.sort_values().index if w[p] > 0]
 
 
-def across_skill(df):
+def across_skill(df, names=None):
     """Which conclusions hold across player skill: the key answers side by
     side per policy, with a verdict for each (shared/design.md: "balance is
-    reported per policy because it depends on how well people play")."""
+    reported per policy because it depends on how well people play");
+    levels and heroes in the answers read by ``names`` (id -> name)."""
+    nm = partial(name_of, names or {})
     pols = skilled_policies(df)
     if len(pols) < 2:
         return pd.DataFrame()
@@ -273,7 +293,7 @@ def across_skill(df):
         ans, ok = {}, []
         for pol in pols:
             r = d[d["policy"] == pol].groupby("level", observed=True)["win"].mean().reindex(L.LEVEL_NAMES).dropna()
-            ans[pol] = " > ".join(f"{lv} {v:.2f}" for lv, v in r.items())
+            ans[pol] = " > ".join(f"{nm(lv)} {v:.2f}" for lv, v in r.items())
             ok.append(bool((np.diff(r.to_numpy()) < 0).all()))
         add(f"each level is harder than the one before ({label})", ans,
             "holds" if all(ok) else ("changes with skill" if any(ok) else "fails for every policy"))
@@ -294,8 +314,8 @@ def across_skill(df):
         p_all = d["win"].mean()
         n_out = len(d) - t["games"]
         eff[pol] = (t["effect"], np.sqrt(p_all * (1 - p_all) * (1 / t["games"] + 1 / n_out.clip(lower=1))))
-    ans = {pol: "best " + ", ".join(map(str, eff[pol][0].sort_values(ascending=False).index[:2])) +
-           "; worst " + str(eff[pol][0].sort_values().index[0]) for pol in pols}
+    ans = {pol: "best " + ", ".join(map(nm, eff[pol][0].sort_values(ascending=False).index[:2])) +
+           "; worst " + nm(eff[pol][0].sort_values().index[0]) for pol in pols}
     verdicts = []
     for i in range(len(pols) - 1):
         a, b = pols[i], pols[i + 1]
@@ -319,12 +339,14 @@ def across_skill(df):
     return pd.DataFrame(rows)
 
 
-def standard_report(df: pd.DataFrame) -> dict:
-    """The standard balance report: ``{title: table}``."""
+def standard_report(df: pd.DataFrame, names: dict | None = None) -> dict:
+    """The standard balance report: ``{title: table}``; ``names`` (id ->
+    name) for the ids inside its sentences (the tables' id columns are named
+    when they are shown: simcore.present)."""
     if df.empty:
         raise InputError("no games to report on")
     four = df[df["players"] == 4]
-    skill = across_skill(df) if df["policy"].nunique() > 1 else pd.DataFrame()
+    skill = across_skill(df, names) if df["policy"].nunique() > 1 else pd.DataFrame()
     return {
         **({"conclusions across player skill (policies from least to most skilled)": skill}
            if not skill.empty else {}),
@@ -338,6 +360,7 @@ def standard_report(df: pd.DataFrame) -> dict:
         "how games end, by level (share of games)": loss_causes(df),
         "where and how games are lost, by level (shares of the losses)": loss_anatomy(df),
         "game length in rounds, by level and outcome": game_length(df),
+        **({f"example games per cell (open one: {REPLAY})": ex} if not (ex := example_games(df)).empty else {}),
         "how the nightmares ended (share of games)": nightmare_fates(df),
         "how far games get, by level (means per game)": how_far(df),
         "wins against the Shimnavore at the end, by level (share of games)": wounds_distribution(df),

@@ -100,7 +100,7 @@ def simulate(ctx, games, seed, players, policy, characters, params, workers, bat
         return
     title = f"Quest Master  players={players} policy={policy} games={games} seed={seed} rules={rules.hash}  " \
             f"({speed})\n{identity.describe(PROG)}\n{headline(df)}"
-    click.echo(render(standard_report(df), "table", title, rules.display_names()), nl=False)
+    click.echo(render(standard_report(df, names := rules.display_names()), "table", title, names), nl=False)
 
 
 @main.command()

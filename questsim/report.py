@@ -9,10 +9,13 @@ played, so characters can be compared across player counts (its interval
 """
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pandas as pd
 
 from simcore.errors import InputError
+from simcore.present import name_of
 from simcore.report import decisions_by_policy, rates
 from simcore.skill import binary_se, rank_agreement, ranking_verdict
 from simcore.stats import wilson
@@ -103,6 +106,28 @@ def win_conditions(df):
     return out
 
 
+def closeness(df):
+    """How close games end, by player count: the runner-up's castles (the
+    most any losing seat holds at the end), the share of games a losing seat
+    was one castle short of a castle win (the most castles any seat holds in
+    the games), the share where none had more than two (a runaway), and the
+    rounds a game lasts."""
+    seats = [c for c in (f"castles{k}" for k in range(1, L.MAX_PLAYERS + 1)) if c in df.columns]
+    if not seats or "winner_seat" not in df.columns:
+        return pd.DataFrame()
+    castles = df[seats].to_numpy()
+    lost = np.arange(len(seats))[None, :] != df["winner_seat"].to_numpy()[:, None]
+    runner_up = np.where(lost, castles, -1).max(axis=1)
+    need = int(castles.max())          # the castles a win needs (the ruleset's castles_to_win), as the games show
+    t = pd.DataFrame({"players": df["players"].to_numpy(), "runner_up": runner_up})
+    g = t.groupby("players", observed=True)["runner_up"]
+    return pd.DataFrame({"players": g.size().index, "games": g.size().to_numpy(),
+                         "runner_up_castles": g.mean().to_numpy(),
+                         "one_castle_short": g.apply(lambda x: (x == need - 1).mean()).to_numpy(),
+                         "runaway": g.apply(lambda x: (x <= 2).mean()).to_numpy(),
+                         "rounds": df.groupby("players", observed=True)["rounds"].mean().to_numpy()})
+
+
 def game_length(df):
     """Rounds, turns and duels per game, by player count."""
     g = df.groupby("players", observed=True)
@@ -138,10 +163,12 @@ def blunders(df):
     return decisions_by_policy(df, L.BLUNDERS).rename(columns={"decision": "blunder"})
 
 
-def across_skill(df):
+def across_skill(df, names=None):
     """Which conclusions hold across player skill: the key answers of the
     homogeneous tables (every seat the same policy) side by side, least
-    skilled first, each with a verdict."""
+    skilled first, each with a verdict; characters and win conditions in
+    the answers read by ``names`` (id -> name)."""
+    nm = partial(name_of, names or {})
     pols = [p for p in ("random", "greedy_v2", "greedy", "planner_v2", "planner", "rollout") if p in set(df["policy"])]
     pols += sorted(p for p in set(df["policy"]) if "+" not in p and p not in pols)
     if len(pols) < 2:
@@ -156,7 +183,7 @@ def across_skill(df):
         t = by_character(df[df["policy"] == pol]).set_index("character")
         eff[pol] = (t["vs_fair"], pd.Series(binary_se(t["win_rate"], t["games"]), index=t.index))
     add("character ranking (win rate against fair share)",
-        {pol: "best " + ", ".join(map(str, eff[pol][0].index[:2])) + "; worst " + str(eff[pol][0].index[-1])
+        {pol: "best " + ", ".join(map(nm, eff[pol][0].index[:2])) + "; worst " + nm(eff[pol][0].index[-1])
          for pol in pols},
         "; ".join(f"{a}→{b} rank correlation {r:.2f} [{lo:.2f}, {hi:.2f}]: {ranking_verdict(r, lo, hi)}"
                   for a, b in zip(pols, pols[1:])
@@ -176,17 +203,38 @@ def across_skill(df):
     ans, top = {}, []
     for pol in pols:
         vc = df.loc[df["policy"] == pol, "win_condition"].astype(str).value_counts(normalize=True)
-        ans[pol] = ", ".join(f"{c} {v:.0%}" for c, v in vc.head(3).items())
+        ans[pol] = ", ".join(f"{nm(c)} {v:.0%}" for c, v in vc.head(3).items())
         top.append(vc.index[0])
     add("which win condition ends most games", ans, "holds" if len(set(top)) == 1 else "changes with skill")
     return pd.DataFrame(rows)
 
 
-def standard_report(df: pd.DataFrame) -> dict:
-    """The standard Quest Master balance report: ``{title: table}``."""
+REPLAY = "questsim replay --seed SEED --game GAME --players PLAYERS --policy POLICY --format html"
+
+
+def example_games(df):
+    """Per table (players, policy): its seed and the first game that ended
+    each way (a win condition), each one ``questsim replay`` opens
+    (``REPLAY``)."""
+    if not {"game", "seed"} <= set(df.columns):
+        return pd.DataFrame()
+    seen = set(df["win_condition"].astype(str))
+    ends = [c for c in L.WIN_NAMES if c in seen]
+    rows = []
+    for (p, pol), g in df.groupby(["players", "policy"], observed=True, sort=True):
+        first = g.groupby(g["win_condition"].astype(str), observed=True)["game"].min()
+        rows.append(dict(players=p, policy=pol, seed=int(g["seed"].min()),
+                         **{c: int(first[c]) if c in first.index else "–" for c in ends}))
+    return pd.DataFrame(rows)
+
+
+def standard_report(df: pd.DataFrame, names: dict | None = None) -> dict:
+    """The standard Quest Master balance report: ``{title: table}``;
+    ``names`` (id -> name) for the ids inside its sentences (the tables' id
+    columns are named when they are shown: simcore.present)."""
     if df.empty:
         raise InputError("no games to report on")
-    skill = across_skill(df) if df["policy"].nunique() > 1 else pd.DataFrame()
+    skill = across_skill(df, names) if df["policy"].nunique() > 1 else pd.DataFrame()
     return {
         **({"conclusions across player skill (policies from least to most skilled)": skill}
            if not skill.empty else {}),
@@ -196,7 +244,11 @@ def standard_report(df: pd.DataFrame) -> dict:
         "first player's win rate": first_player(df),
         "head to head, 2-player games (row character's win rate against the column)": head_to_head_matrix(df),
         "how games end (share of games)": win_conditions(df),
+        "how close games end, by player count (runner-up: the most castles a losing seat holds; one castle "
+        "short, a runaway with no loser above two: shares of games)": closeness(df),
         "game length and duels per game": game_length(df),
+        **({f"example games per table, the first to end each way (open one: {REPLAY})": ex}
+           if not (ex := example_games(df)).empty else {}),
         **({"decisions by policy (per game; target kinds: share of the fights with a choice of target)": dec}
            if not (dec := decisions(df)).empty else {}),
         **({"blunders by policy (mean count per game)": bl} if not (bl := blunders(df)).empty else {}),

@@ -43,12 +43,12 @@ def points_text(d: float, low: float, high: float) -> str:
     return f"{_signed(100 * d)} pp ({_signed(100 * low)} to {_signed(100 * high)})"
 
 
-def _name(names: dict, v) -> str:
+def name_of(names: dict, v) -> str:
     """An id (or a team of ids joined by " + ") by its name; an id without
     one reads with spaces for underscores."""
     s = str(v)
     if " + " in s:
-        return " + ".join(_name(names, p) for p in s.split(" + "))
+        return " + ".join(name_of(names, p) for p in s.split(" + "))
     return names.get(s, s.replace("_", " "))
 
 
@@ -69,7 +69,7 @@ def readable(t: pd.DataFrame, names: dict | None = None, shares: bool = False) -
         if c in skip or c in RAW_INTERVAL:
             continue
         col = t[c]
-        label = _name(names, c)
+        label = name_of(names, c)
         if (c == "win_rate" or c.endswith("_rate")) and all(k in t.columns for k in RAW_INTERVAL):
             out[f"{label} (95% CI)"] = [rate_text(r, lo, hi) if pd.notna(r) else "–"
                                         for r, lo, hi in zip(col, t["ci95_low"], t["ci95_high"])]
@@ -78,7 +78,7 @@ def readable(t: pd.DataFrame, names: dict | None = None, shares: bool = False) -
             out[f"{label} (95% CI)"] = [points_text(d, lo, hi) if pd.notna(d) and pd.notna(lo) else "–"
                                         for d, lo, hi in zip(col, t[f"{c}_low"], t[f"{c}_high"])]
         elif c in ID_COLUMNS:
-            out[label] = [_name(names, v) for v in col]
+            out[label] = [name_of(names, v) for v in col]
         elif pd.api.types.is_float_dtype(col) and (c == "fair_share" or (shares and c not in ("games",))):
             out[label] = [percent(x) if pd.notna(x) else "–" for x in col]
         else:

@@ -108,7 +108,7 @@ def test_standard_report_and_by_report_shapes():
 
 def test_where_and_how_games_are_lost():
     """known(): Easy loses one game of four, in the Final Battle to the
-    wall, with 2 wins against the Shimnavore and 2 dice; Hard loses three:
+    wall, with 2 wins against the Shimnavore and 2 dice; Difficult loses three:
     a hero's death and the round cap before the Final Battle, and the wall
     in it with 3 wins and 4 dice (MQ-FINAL-27: a win needs 6)."""
     t = rep.loss_anatomy(known()).set_index("level")
@@ -252,3 +252,15 @@ def test_resume_of_finished_run_changes_nothing(dataset):
     r = run("simulate", "--resume", dataset, "--quiet")
     assert r.exit_code == 0, r.output
     pd.testing.assert_frame_equal(store.read_dataset(dataset), before)
+
+
+def test_each_cell_names_a_game_won_and_a_game_lost_to_open():
+    """The report's example games: per cell its seed and its first game won
+    and first lost (the game index ``mournesim replay --seed --game`` opens);
+    a cell with no loss says so."""
+    df = known().assign(seed=5)
+    t = rep.example_games(df).set_index("level")
+    assert t.loc["easy", ["players", "policy", "seed", "won", "lost"]].tolist() == [4, "greedy", 5, 0, 3]
+    assert t.loc["hard", ["won", "lost"]].tolist() == [4, 5]
+    assert rep.example_games(df[df["win"]]).set_index("level").loc["easy", "lost"] == "–"
+    assert rep.example_games(known()).empty            # a dataset without seeds names none

@@ -211,6 +211,22 @@ def test_cli_simulate_report_replay(tmp_path):
     assert rp.exit_code == 0 and rp.stdout.count("\n") > 20
 
 
+def test_the_reports_example_games_replay_to_the_way_each_ended(tmp_path):
+    """Each example game the report names (a table's first game to end each
+    way) replays, from its seed and index, to that ending."""
+    from questsim import report
+    out = tmp_path / "q"
+    assert run("simulate", "--games", 30, "--players", "3", "--policy", "greedy", "--out", out, "--workers", 1,
+               "--quiet").exit_code == 0
+    t = report.example_games(store.read_dataset(out))
+    assert len(t) == 1 and t.loc[0, "seed"] == 1
+    ends = [c for c in t.columns if c not in ("players", "policy", "seed") and t.loc[0, c] != "–"]
+    assert ends
+    for end in ends:
+        r = run("replay", "--seed", 1, "--game", int(t.loc[0, end]), "--players", 3, "--policy", "greedy")
+        assert r.stdout.strip().splitlines()[-1].startswith(f"result: {end.replace('_', ' ')}"), (end, r.stdout[-200:])
+
+
 @pytest.mark.parametrize("args,needle", [
     (["simulate", "--players", "7"], "--players"),
     (["simulate", "--players", "1"], "--players"),
@@ -339,3 +355,16 @@ def test_replay_records_carry_the_documented_fields():
             want = doc[r["event"]] - (set() if r["event"] != "play_item" or "item" in r else {"item"})
             assert got == want, (r, doc[r["event"]])
     assert len(seen) >= 18
+
+
+def test_how_close_games_end_reads_the_runner_up_from_the_final_castles():
+    """Three 3-player games: seat 1 wins with five castles over 4 and 1 (one
+    short), seat 2 wins over 2 and 0 (a runaway), seat 3 wins the last
+    standing over 3 and 4 (one short); empty seats hold -1."""
+    from questsim import report
+    df = pd.DataFrame({"players": [3, 3, 3], "winner_seat": [0, 1, 2], "rounds": [20, 30, 40],
+                       "castles1": [5, 2, 3], "castles2": [4, 5, 4], "castles3": [1, 0, 2],
+                       "castles4": [-1] * 3, "castles5": [-1] * 3, "castles6": [-1] * 3})
+    r = report.closeness(df).iloc[0]
+    assert (r["games"], r["runner_up_castles"], r["one_castle_short"], r["runaway"], r["rounds"]) == \
+        (3, pytest.approx(10 / 3), pytest.approx(2 / 3), pytest.approx(1 / 3), 30)
