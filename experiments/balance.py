@@ -12,6 +12,8 @@ read from their ``comparisons.csv`` and ``tune.csv``.
 from __future__ import annotations
 
 import json
+import re
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +23,24 @@ RES = Path("experiments") / "results"
 COMPETENT = "planner"        # the competent team / player: the grids and experiments; the skilled one is the expert
 POLICIES = ("greedy", "planner")
 PLAYERS_MQ = {1: "solo", 2: "2 players", 3: "3 players", 4: "4 players"}
+# how a MourneQuest game ends, as the study's prose says it (the report's columns are ids)
+ENDINGS = {"win": "won", "hero_died": "a hero died", "wall_destroyed": "the wall fell", "cap": "the round limit"}
+
+
+@cache
+def _names() -> dict:
+    """Every id of both games' shipped rulesets -> the name a person reads
+    (their ``[names]``)."""
+    from mournesim import ruleset as mq
+    from questsim import ruleset as qm
+    return {**qm.names_of(qm.load_ruleset()), **mq.names_of(mq.load_ruleset())}
+
+
+def name(x) -> str:
+    """An id (a level, hero, character, ending: ``hard``) as a person reads
+    it (``Difficult``); a team of ids joined by " + " name by name."""
+    from simcore.present import name_of
+    return name_of(_names(), x)
 
 
 def _table(root, grid, name, policy=None) -> pd.DataFrame:
@@ -57,6 +77,13 @@ def holm_note(n_hold: int, family: str) -> str:
             f"finding among them held at 5%); {n_hold} do.")
 
 
+def arm_descriptions(report: Path) -> dict:
+    """Each arm's description, from the ``- arm **name**: ... — what`` lines
+    of an experiment's report."""
+    text = report.read_text() if report.exists() else ""
+    return {m.group(1): m.group(2) for m in re.finditer(r"^- arm \*\*(.+?)\*\*: .*? — (.*)$", text, re.M)}
+
+
 def _manifest(root) -> dict:
     return json.loads((Path(root) / RES / "published.json").read_text())
 
@@ -84,7 +111,12 @@ def stamp(root) -> str:
                     "experiments/results/mq-ladder/ladder.csv", "experiments/results/qm-ladder/ladder.csv",
                     "experiments/results/two-combat-dice/report.md", "experiments/results/mq-readings/report.md",
                     "experiments/results/rules-sensitivity/report.md",
-                    "experiments/results/disc-length-tune/report.md", "experiments/results/hp-threshold/report.md",
+                    "experiments/results/mq-grid-again/report.md", "experiments/results/qm-grid-again/report.md",
+                    "experiments/results/mq-readings-again/report.md",
+                    "experiments/results/rules-sensitivity-again/report.md",
+                    "experiments/results/two-combat-dice-again/report.md",
+                    "experiments/results/disc-length-tune/report.md",
+                    "experiments/results/disc-lengths-by-players/report.md", "experiments/results/hp-threshold/report.md",
                     "experiments/results/last-seat-compensation/report.md")
 
 
@@ -115,12 +147,13 @@ def mq_levels(root) -> str:
         e = ex.get((lv, p))
         skilled = (f"**{100 * e['win_rate']:.1f}% [{100 * e['low']:.1f}, {100 * e['high']:.1f}]**" if e else "–")
         move = (f"{100 * e['paired_diff']:+.1f} pp ± {100 * e['paired_half']:.1f}" if e else "–")
-        lines.append(f"| {lv} | {PLAYERS_MQ[p]} | {_rate(by['greedy'], 1)} | {_rate(by['planner'], 1)} | "
+        lines.append(f"| {name(lv)} | {PLAYERS_MQ[p]} | {_rate(by['greedy'], 1)} | {_rate(by['planner'], 1)} | "
                      f"{skilled} | {move} |")
     pl = {k: v["planner"] for k, v in rows.items()}
     easy, hard = pl[("easy", 4)], pl[("hard", 4)]
     span = [pl[(lv, p)]["win_rate"] for lv in ("easy", "medium", "hard") for p in (1, 2, 3, 4)]
-    text = (f"A competent four-player team (the planner) wins Easy {_rate(easy)} of the time and Hard "
+    text = (f"A competent four-player team (the planner) wins {name('easy')} {_rate(easy)} of the time and "
+            f"{name('hard')} "
             f"{_rate(hard)}; across every level and player count its win rate runs from "
             f"{100 * min(span):.0f}% to {100 * max(span):.0f}%. ")
     if ex:
@@ -128,7 +161,7 @@ def mq_levels(root) -> str:
         up = [k for k, r in ex.items() if r["paired_diff"] - r["paired_half"] > 0]
         e4 = {lv: ex[(lv, 4)] for lv in ("easy", "medium", "hard") if (lv, 4) in ex}
         text += (f"A skilled team (the expert search player, {n:,} games a cell, paired with the planner on the "
-                 f"same games) wins Easy {100 * e4['easy']['win_rate']:.0f}% and Hard "
+                 f"same games) wins {name('easy')} {100 * e4['easy']['win_rate']:.0f}% and {name('hard')} "
                  f"{100 * e4['hard']['win_rate']:.0f}% with four players, and is above the competent team with "
                  f"an interval above zero in {len(up)} of the {len(ex)} cells. ")
     solo_better = all(pl[(lv, 1)]["ci95_low"] > pl[(lv, 4)]["ci95_high"] for lv in ("easy", "medium", "hard"))
@@ -192,7 +225,7 @@ def mq_heroes(root) -> str:
         if sk is not None:
             cells += [_effect(sk.loc[(p, h), "effect"], sk.loc[(p, h), "half"]) + (HOLDS if holds[p][h] else "")
                       if (p, h) in sk.index else "–" for p in ("expert", "expert-planner")]
-        lines.append(f"| {h} | " + " | ".join(cells) + " |")
+        lines.append(f"| {name(h)} | " + " | ".join(cells) + " |")
     lines.append("\n" + holm_note(sum(sum(v.values()) for v in holds.values()),
                                   f"the {len(order)} heroes of each column"))
     e, se = eff[COMPETENT]
@@ -200,16 +233,16 @@ def mq_heroes(root) -> str:
     apart = [h for h in order if abs(e[h]) > 1.96 * se[h]]
     skill = _table(root, "mq-grid", "conclusions-across-player-skill")
     hero_row = skill[skill["conclusion"].str.startswith("the hero ranking")].iloc[0]
-    text = (f"With the planner, the hero who helps a team most is **{best}** "
+    text = (f"With the planner, the hero who helps a team most is **{name(best)}** "
             f"({100 * e[best]:+.1f} pp [{100 * (e[best] - 1.96 * se[best]):+.1f}, "
             f"{100 * (e[best] + 1.96 * se[best]):+.1f}] against the games without them, within the same level "
-            f"and player count), the least **{worst}** ({100 * e[worst]:+.1f} pp). "
+            f"and player count), the least **{name(worst)}** ({100 * e[worst]:+.1f} pp). "
             f"{len(apart)} of {len(order)} heroes are apart from zero, {sum(holds[COMPETENT].values())} after "
             f"Holm's correction over the {len(order)} (✓). Across skill: {hero_row['across skill']}.")
     g, gse = eff["greedy"]
     flips = [h for h in order if abs(g[h]) > 1.96 * gse[h] and abs(e[h]) > 1.96 * se[h] and g[h] * e[h] < 0]
     text += (" Heroes whose effect changes sign with skill (apart from zero under both policies): " +
-             ", ".join(f"{h} (greedy {100 * g[h]:+.1f} pp, planner {100 * e[h]:+.1f} pp)" for h in flips) + "."
+             ", ".join(f"{name(h)} (greedy {100 * g[h]:+.1f} pp, planner {100 * e[h]:+.1f} pp)" for h in flips) + "."
              if flips else " No hero's effect changes sign between greedy and the planner.")
     if sk is not None:
         text += " " + _skilled_heroes_text(root, skilled, order)
@@ -235,7 +268,7 @@ def mq_heroes_by_players(root) -> str:
             f"count for {n_holds} of {n} heroes; a ✓ marks an effect apart from zero at that count after "
             f"Holm's correction over the {n}. " +
             ("Flips, where a hero who helps pooled hurts at a player count or the reverse: " +
-             ", ".join(f"**{h}** ({PLAYERS_MQ[p]})" for h, p in flips) + "." if flips else
+             ", ".join(f"**{name(h)}** ({PLAYERS_MQ[p]})" for h, p in flips) + "." if flips else
              "No hero who helps pooled hurts at a player count, or the reverse."))
     return text + "\n\n" + "\n".join(lines)
 
@@ -249,7 +282,7 @@ def _moved(skilled, order) -> list[str]:
         seeds = [s.loc[("expert-planner", h)] for s in skilled.values() if ("expert-planner", h) in s.index]
         if len(seeds) == 2 and all(abs(r["effect"]) > r["half"] for r in seeds) and \
                 seeds[0]["effect"] * seeds[1]["effect"] > 0:
-            moved.append(f"{h} ({100 * seeds[0]['effect']:+.1f} pp, again {100 * seeds[1]['effect']:+.1f} pp on "
+            moved.append(f"{name(h)} ({100 * seeds[0]['effect']:+.1f} pp, again {100 * seeds[1]['effect']:+.1f} pp on "
                          "the second seed)")
     return moved
 
@@ -267,7 +300,8 @@ def _skilled_heroes_text(root, skilled, order) -> str:
     rep = "replication" in skilled
     return (f"A skilled team (the expert, {games:,} games in each of its ladder's {len(cells)} cells, "
             "`experiments/results/mq-expert/ladder-heroes.csv`) gains most from "
-            f"**{best}** ({_effect(ex.loc[best, 'effect'], ex.loc[best, 'half'])}) and least from **{worst}** "
+            f"**{name(best)}** ({_effect(ex.loc[best, 'effect'], ex.loc[best, 'half'])}) and least from "
+            f"**{name(worst)}** "
             f"({100 * ex.loc[worst, 'effect']:+.1f} pp); its effects come from {games:,} games a cell, so their "
             "intervals are wider than the planner's, and the move is measured on those same games (the planner's "
             "effect there against the expert's), not as the difference of the two columns. " +
@@ -289,7 +323,7 @@ def mq_dice(root) -> str:
     c = c[(c["measure"] == "win")]
     exp = ["| level | players | one more starting die (Grey and Green): change in win rate |", "|---|---|---|"]
     for r in c.to_dict("records"):
-        exp.append(f"| {r['level']} | {PLAYERS_MQ.get(int(r['players']), r['players']) if str(r['players']).isdigit() else r['players']} "
+        exp.append(f"| {name(r['level'])} | {PLAYERS_MQ.get(int(r['players']), r['players']) if str(r['players']).isdigit() else r['players']} "
                    f"| {_pp(r)} |")
     cells = c[c["players"].str.isdigit()]
     lo, hi = cells["change"].min(), cells["change"].max()
@@ -348,15 +382,17 @@ def mq_losses(root) -> str:
     """How the planner's games end, by level."""
     t = _table(root, "mq-grid", "how-games-end-by-level", COMPETENT)
     cols = [c for c in t.columns if c not in ("level", "games")]
-    lines = ["| level | games | " + " | ".join(cols) + " |", "|---" * (len(cols) + 2) + "|"]
+    lines = ["| level | games | " + " | ".join(ENDINGS.get(c, name(c)) for c in cols) + " |",
+             "|---" * (len(cols) + 2) + "|"]
     for r in t.to_dict("records"):
-        lines.append(f"| {r['level']} | {r['games']:,} | " + " | ".join(f"{100 * r[c]:.1f}%" for c in cols) + " |")
+        lines.append(f"| {name(r['level'])} | {r['games']:,} | " + " | ".join(f"{100 * r[c]:.1f}%" for c in cols)
+                     + " |")
     losses = {c: t[c].mean() for c in cols if c != "win"}
     main = max(losses, key=losses.get)
-    text = (f"When a competent team (the planner) loses, the commonest end is **{main.replace('_', ' ')}** "
-            f"({100 * losses[main]:.1f}% of all games, averaged over the levels; `hero_died`: a hero lost "
-            "their last life point, `wall_destroyed`: the Shimnavore broke through, `cap`: the safety limit "
-            "on rounds, never reached in a real game). Per level:")
+    text = (f"When a competent team (the planner) loses, the commonest end is **{ENDINGS.get(main, name(main))}** "
+            f"({100 * losses[main]:.1f}% of all games, averaged over the levels; a hero died: a hero lost "
+            "their last life point; the wall fell: the Shimnavore broke through; the round limit: the safety "
+            "limit on rounds, never reached in a real game). Per level:")
     return text + "\n\n" + "\n".join(lines)
 
 
@@ -368,7 +404,7 @@ def mq_loss_anatomy(root) -> str:
              "wins against the Shimnavore when a Final Battle is lost | one win short | arrived with under four dice |",
              "|---|---|---|---|---|---|---|---|"]
     for r in t.to_dict("records"):
-        lines.append(f"| {r['level']} | {100 * r['losses'] / r['games']:.1f}% of {r['games']:,} | "
+        lines.append(f"| {name(r['level'])} | {100 * r['losses'] / r['games']:.1f}% of {r['games']:,} | "
                      f"{100 * r['before_final_battle']:.1f}% | {100 * r['in_it_to_the_wall']:.1f}% | "
                      f"{100 * r['in_it_a_hero_died']:.1f}% | {r['shimnavore_wins_when_lost']:.2f} | "
                      f"{100 * r['one_win_short']:.1f}% | {100 * r['under_four_dice']:.1f}% |")
@@ -414,16 +450,16 @@ def qm_characters(root) -> str:
             r = tabs[pol].loc[ch]
             cells.append(f"{100 * r['vs_fair']:+.1f} pp [{100 * (r['ci95_low'] - r['fair_share']):+.1f}, "
                          f"{100 * (r['ci95_high'] - r['fair_share']):+.1f}]" + (HOLDS if holds[pol][ch] else ""))
-        lines.append(f"| {ch} | " + " | ".join(cells) + " |")
+        lines.append(f"| {name(ch)} | " + " | ".join(cells) + " |")
     lines.append("\n" + holm_note(sum(sum(v.values()) for v in holds.values()),
                                   f"the {len(order)} characters of each column"))
     t = tabs[COMPETENT]
     fav = [c for c in order if t.loc[c, "ci95_low"] > t.loc[c, "fair_share"]]
     dis = [c for c in order if t.loc[c, "ci95_high"] < t.loc[c, "fair_share"]]
     kept = [c for c in fav + dis if holds[COMPETENT][c]]
-    text = (f"Among planners (2–6 players pooled), favoured characters: {', '.join(fav) or 'none'}; "
-            f"disfavoured: {', '.join(dis) or 'none'} (interval entirely above or below the fair share); "
-            f"after Holm's correction over the {len(order)}: {', '.join(kept) or 'none'}. Pooled over table "
+    text = (f"Among planners (2–6 players pooled), favoured characters: {', '.join(map(name, fav)) or 'none'}; "
+            f"disfavoured: {', '.join(map(name, dis)) or 'none'} (interval entirely above or below the fair "
+            f"share); after Holm's correction over the {len(order)}: {', '.join(map(name, kept)) or 'none'}. Pooled over table "
             f"sizes; whether each verdict holds at every size is the next table.")
     out = text + "\n\n" + "\n".join(lines)
     skilled = _skilled_characters(root)
@@ -464,7 +500,7 @@ def _by_count(pooled: pd.DataFrame, t: pd.DataFrame, what: str, words, count_nam
         holds = ("yes" if not other else
                  f"**flips at {', '.join(count_name(p) for p in flipped)}**" if flipped else
                  f"not at {', '.join(count_name(p) for p in other)}")
-        lines.append(f"| {k} | {verdict[k]} | " + " | ".join(cells) + f" | {holds} |")
+        lines.append(f"| {name(k)} | {verdict[k]} | " + " | ".join(cells) + f" | {holds} |")
     n_holds = sum(all(at[p].get(k) == verdict[k] for p in counts) for k in order)
     return lines, flips, n_holds, len(order)
 
@@ -490,7 +526,7 @@ def qm_characters_by_players(root) -> str:
             f"characters among planners; a ✓ marks a character apart from its fair share at that size after "
             f"Holm's correction over the {n}. " +
             ("Flips, where a character favoured pooled is disfavoured at a table size or the reverse: " +
-             ", ".join(f"**{c}** at {p} players" for c, p in flips) + ". A designer balancing one table size "
+             ", ".join(f"**{name(c)}** at {p} players" for c, p in flips) + ". A designer balancing one table size "
              "should read its column, not the pooled verdict." if flips else
              "No character is favoured pooled and disfavoured at a table size, or the reverse."))
     m = _table(root, "qm-grid", "head-to-head-2-player-games", COMPETENT).set_index("character")
@@ -499,8 +535,8 @@ def qm_characters_by_players(root) -> str:
     half = 100 * 1.96 * np.sqrt(0.25 / max(1, two / pairs))
     mat = ["| row beats column (2 players) | " + " | ".join(m.columns) + " |", "|---" * (len(m.columns) + 1) + "|"]
     for ch in order:
-        mat.append(f"| {ch} | " + " | ".join("–" if pd.isna(v) else f"{100 * v:.1f}%" for v in m.loc[ch, order]) + " |")
-    mat[0] = "| row beats column (2 players) | " + " | ".join(order) + " |"
+        mat.append(f"| {name(ch)} | " + " | ".join("–" if pd.isna(v) else f"{100 * v:.1f}%" for v in m.loc[ch, order]) + " |")
+    mat[0] = "| row beats column (2 players) | " + " | ".join(map(name, order)) + " |"
     return (text + "\n\n" + "\n".join(lines) + f"\n\nHead to head in the {two:,} two-player planner games: how "
             f"often the row's character beats the column's (about {two // pairs:,} games a pair, so each rate is "
             f"within about ±{half:.1f} points of its own long-run value).\n\n" + "\n".join(mat))
@@ -536,7 +572,7 @@ def _skilled_characters_text(skilled, order) -> str:
     for ch in order:
         cells = [_effect(sk.loc[(p, ch), "effect"], sk.loc[(p, ch), "half"]) if (p, ch) in sk.index else "–"
                  for p in ("planner", "expert", "expert-planner")]
-        rows.append(f"| {ch} | " + " | ".join(cells) + " |")
+        rows.append(f"| {name(ch)} | " + " | ".join(cells) + " |")
     moved = _moved(skilled, order)
     rep = "replication" in skilled
     return ("For a skilled player, seat 1 of the expert's ladder (the expert or the planner in seat 1 among "
@@ -565,6 +601,17 @@ def qm_seats(root) -> str:
         return "no table size" if not ps else ", ".join(map(str, ps)) + " players"
     text = (f"Going first, among planners, is an advantage (interval above the fair share) at {counts(above)} "
             f"and a disadvantage at {counts(below)}; elsewhere the first player wins its fair share within noise.")
+    again = Path(root) / RES / "qm-grid-again" / "tables" / COMPETENT / "first-player-s-win-rate.csv"
+    if again.exists():
+        a = pd.read_csv(again).set_index("players")
+        lost = [p for p in above + below if not ((a.loc[p, "ci95_low"] > 1 / p) if p in above
+                                                 else (a.loc[p, "ci95_high"] < 1 / p))]
+        text += (" On independent games (seed 2) " + (
+            "each of those replicates." if not lost else
+            "the edge at " + counts(lost) + " does not replicate (" + "; ".join(
+                f"{p} players {100 * (a.loc[p, 'first_player_win_rate'] - 1 / p):+.1f} pp "
+                f"[{100 * (a.loc[p, 'ci95_low'] - 1 / p):+.1f}, {100 * (a.loc[p, 'ci95_high'] - 1 / p):+.1f}]"
+                for p in lost) + "), so the study does not count it as a finding."))
     return text + "\n\n" + "\n".join(lines)
 
 
@@ -572,12 +619,30 @@ def qm_endings(root) -> str:
     """Which win condition ends the planners' games, by player count."""
     t = _table(root, "qm-grid", "how-games-end", COMPETENT)
     cols = [c for c in t.columns if c not in ("players", "games")]
-    lines = ["| players | games | " + " | ".join(cols) + " |", "|---" * (len(cols) + 2) + "|"]
+    lines = ["| players | games | " + " | ".join(map(name, cols)) + " |", "|---" * (len(cols) + 2) + "|"]
     for r in t.to_dict("records"):
         lines.append(f"| {r['players']} | {r['games']:,} | " + " | ".join(f"{100 * r[c]:.1f}%" for c in cols) + " |")
     main = max(cols, key=lambda c: t[c].mean())
-    return (f"Most of the planners' games end by **{main.replace('_', ' ')}** ({100 * t[main].mean():.1f}% "
+    return (f"Most of the planners' games end by **{name(main)}** ({100 * t[main].mean():.1f}% "
             "averaged over player counts). By player count:\n\n" + "\n".join(lines))
+
+
+def qm_closeness(root) -> str:
+    """How close the planners' games end, by table size: the runner-up's
+    castles, one castle short, runaways, and the rounds a game lasts."""
+    t = _table(root, "qm-grid", "how-close-games-end-by-player-count", COMPETENT)
+    lines = ["| players | games | runner-up's castles (mean) | a loser one castle short | a runaway (no loser above "
+             "two) | rounds |", "|---|---|---|---|---|---|"]
+    for r in t.to_dict("records"):
+        lines.append(f"| {r['players']} | {r['games']:,} | {r['runner_up_castles']:.2f} | "
+                     f"{100 * r['one_castle_short']:.1f}% | {100 * r['runaway']:.1f}% | {r['rounds']:.1f} |")
+    lo, hi = t.iloc[0], t.iloc[-1]
+    return (f"How close a game between planners comes at its end: the runner-up is the losing seat with the "
+            f"most castles. With {lo['players']} players {100 * lo['runaway']:.0f}% of games are runaways (no "
+            f"loser above two castles) and a loser is one castle short in {100 * lo['one_castle_short']:.0f}%; "
+            f"with {hi['players']}, {100 * hi['runaway']:.0f}% and {100 * hi['one_castle_short']:.0f}%. Games last "
+            f"{t['rounds'].min():.0f}–{t['rounds'].max():.0f} rounds at every size. (Lead changes during a game "
+            "are not counted yet: the result rows hold the end of a game only.)\n\n" + "\n".join(lines))
 
 
 def qm_skill(root) -> str:
@@ -587,16 +652,38 @@ def qm_skill(root) -> str:
 # ---- what moves balance --------------------------------------------------------
 
 def sensitivity(root) -> str:
-    """The numbers that move a competent four-player Medium team most (tornado)."""
+    """The families of numbers that move a competent Medium team most, solo
+    and with four players (tornado), with the ones no game noticed named."""
     c = sensitivity_frame(root)
     c["holds"] = survivors(c["p_value"].to_numpy())       # the whole screen is one family
-    lines = ["| assumed or printed number | one step down | one step up |", "|---|---|---|"]
+    counts = list(dict.fromkeys(c["players"]))
+    head = " | ".join(f"{PLAYERS_MQ[n]}: one step {w}" for n in counts for w in ("down", "up"))
+    lines = [f"| numbers nudged together | {head} |", "|---|" + "---|" * (2 * len(counts))]
     for p, g in c.groupby("param", sort=False):
-        g = g.set_index("way")
-        lines.append(f"| `{p}` | " + " | ".join(_pp(g.loc[d], "low", "high") + (HOLDS if g.loc[d, "holds"] else "")
-                                                 if d in g.index else "—" for d in ("down", "up")) + " |")
+        g = g.set_index(["players", "way"])
+        cells = []
+        for n in counts:
+            for w in ("down", "up"):
+                r = g.loc[(n, w)] if (n, w) in g.index else None
+                cells.append("—" if r is None else _pp(r, "low", "high") + (HOLDS if r["holds"] else "")
+                             + (" (no game changed)" if r["unchanged"] else ""))
+        lines.append(f"| {p} | " + " | ".join(cells) + " |")
+    games = int(c["n"].max())
     lines.append("\n" + holm_note(int(c["holds"].sum()), f"the screen's {len(c)} nudges"))
+    still = [p for p, g in c.groupby("param", sort=False) if g["unchanged"].all()]
+    if still:
+        why = arm_descriptions(Path(root) / RES / "rules-sensitivity" / "report.md")
+        lines.append(f"\nNo game's result or length changed, in {games:,} games a cell, when "
+                     + _and(still) + " moved one step either way: the games never reach "
+                     + ("that limit" if len(still) == 1 else "those limits") + ", so "
+                     + ("it is" if len(still) == 1 else "they are") + " no lever. "
+                     + " ".join(f"{p}: {why[p + ' down']}." for p in still if why.get(p + " down")))
     return "\n".join(lines)
+
+
+def _and(words) -> str:
+    words = list(words)
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def _solved(root, name):
@@ -664,7 +751,7 @@ def targets(root) -> str:
     inside = sum(_aim_inside(r) == "yes" for _n, r in s.iterrows())
     text += (f" The disc length is a whole number of clicks, so the nearest length can miss the aim: its interval "
              f"contains the aim in {inside} of the {len(s)} targets.")
-    return text + "\n\n" + "\n".join(lines) + "\n\n" + _one_length(t, s)
+    return text + "\n\n" + "\n".join(lines) + "\n\n" + _one_length(t, s) + _printable(root, s)
 
 
 def _aim_inside(r) -> str:
@@ -704,7 +791,7 @@ def _one_length(t, s) -> str:
     for lv, aim, v, worst, at, tried, now in rows:
         by_p = {json.loads(s.loc[n, "cell"])["players"]: (at[n], tried[n]) for n in at}
         cells = [f"{100 * by_p[p][0]:.1f}%" + ("" if by_p[p][1] else "*") if p in by_p else "–" for p in (1, 2, 3, 4)]
-        lines.append(f"| {lv.title()} | {100 * aim:.0f}% | **{v}** (now {now}) | " + " | ".join(cells)
+        lines.append(f"| {name(lv)} | {100 * aim:.0f}% | **{v}** (now {now}) | " + " | ".join(cells)
                      + f" | {100 * worst:.1f} pp |")
     return ("**One length per level.** The ruleset has one disc length per level for every player count, so a "
             "printable answer is the one length whose worst miss of the aim over solo to four players is "
@@ -712,6 +799,56 @@ def _one_length(t, s) -> str:
             "between the two tried lengths beside it, so measure it before printing). Where the worst miss is "
             "large, no single length serves every player count: the rule would need its length by player "
             "count.\n\n" + "\n".join(lines))
+
+
+PRINTABLE = "disc-lengths-by-players"      # the experiment that plays the two printable answers
+
+
+def _printable(root, s) -> str:
+    """The two printable answers played in every cell on the same games as
+    the shipped lengths (``experiments/disc-lengths-by-players.toml``): each
+    cell's win rate with its Wilson interval, and how far from its aim."""
+    f = Path(root) / RES / PRINTABLE / "comparisons.csv"
+    if not f.exists():
+        return ""
+    from simcore.stats import wilson
+    c = pd.read_csv(f, dtype={"players": str})
+    c = c[(c["measure"] == "win") & c["players"].str.isdigit()]
+    aims = {(json.loads(cell)["level"], json.loads(cell)["players"]): (a, v)
+            for cell, a, v in zip(s["cell"], s["aim"], s["value"])}
+    arms = list(dict.fromkeys(c["arm"]))
+    lines = ["| level | players | aim | shipped lengths | " + " | ".join(arms) + " |", "|---" * (4 + len(arms)) + "|"]
+    miss = {a: [] for a in arms}
+    inside = {a: 0 for a in arms}
+
+    def cell(rate, n, aim):
+        lo, hi = wilson(round(rate * n), n)
+        return f"{100 * rate:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]", lo <= aim <= hi
+    for (lv, p), g in c.groupby(["level", "players"], sort=False):
+        g = g.set_index("arm")
+        aim, length = aims[(lv, int(p))]
+        base, _ = cell(g.iloc[0]["baseline"], int(g.iloc[0]["n"]), aim)
+        out = []
+        for a in arms:
+            text, ok = cell(g.loc[a, "value"], int(g.loc[a, "n"]), aim)
+            miss[a].append(abs(g.loc[a, "value"] - aim))
+            inside[a] += ok
+            out.append(f"**{text}**" if ok else text)
+        lines.append(f"| {name(lv)} | {PLAYERS_MQ[int(p)]} | {100 * aim:.0f}% | {base} | " + " | ".join(out) + " |")
+    n = len(c.groupby(["level", "players"]))
+    said = "; ".join(f"with {a} the worst miss is {100 * max(miss[a]):.1f} pp and the aim is inside the interval "
+                     f"in {inside[a]} of {n} cells" for a in arms)
+    said = said[:1].upper() + said[1:]
+    return ("\n\n**Both answers played.** The one length per level above, and the smallest rule variant that "
+            "gives each player count its own length (`levels.<level>.disc_clicks_by_players`, the competent "
+            "team's disc for each aim from the first table), played in every cell on the same games as the "
+            f"shipped lengths (`experiments/{PRINTABLE}.toml`, {_setup_of(root)}); bold: the aim inside the "
+            f"interval. {said}.\n\n" + "\n".join(lines))
+
+
+def _setup_of(root) -> str:
+    st = _manifest(root).get(f"experiments/results/{PRINTABLE}/report.md", {})
+    return f"seed {st.get('seed')}, {st.get('games', 0):,} games a cell" if st else "not made yet"
 
 
 # ---- the frames the study's figures draw (experiments/figures.py) ----------------------------
@@ -751,16 +888,23 @@ def losses_frame(root) -> pd.DataFrame:
 
 
 def sensitivity_frame(root) -> pd.DataFrame:
-    """The screen's nudges (four players, win rate), the parameters ranked
-    by their largest change."""
+    """The screen's nudges (win rate, each cell), families ranked by their
+    largest change; ``unchanged`` marks a nudge that changed no game's
+    result or length (the win and rounds measures both untouched)."""
     c = pd.read_csv(Path(root) / RES / "rules-sensitivity" / "comparisons.csv", dtype={"players": str})
-    c = c[(c["measure"] == "win") & c["players"].str.isdigit()].copy()
+    c = c[c["players"].str.isdigit()].copy()
+    c["players"] = c["players"].astype(int)
+    quiet = (c["change"] == 0) & (c["ci95_low"] == 0) & (c["ci95_high"] == 0)     # no pair differs
+    still = quiet.groupby([c["arm"], c["players"]]).all()
+    c = c[c["measure"] == "win"].copy()
+    c["unchanged"] = [bool(still[(a, n)]) for a, n in zip(c["arm"], c["players"])]
     c["param"] = c["arm"].str.rsplit(" ", n=1).str[0]
     c["way"] = c["arm"].str.rsplit(" ", n=1).str[1]
-    order = c.assign(size=c["change"].abs()).groupby("param")["size"].max().sort_values(ascending=False).index
+    order = c.assign(size=c["change"].abs()).groupby("param")["size"].max().sort_values(
+        ascending=False, kind="stable").index
     c["rank"] = c["param"].map({p: i for i, p in enumerate(order)})
-    c = c.sort_values(["rank", "way"], kind="stable")
-    return c[["param", "way", "change", "ci95_low", "ci95_high", "p_value"]].rename(
+    c = c.sort_values(["rank", "players", "way"], kind="stable")
+    return c[["param", "players", "way", "change", "ci95_low", "ci95_high", "p_value", "n", "unchanged"]].rename(
         columns={"ci95_low": "low", "ci95_high": "high"}).reset_index(drop=True)
 
 

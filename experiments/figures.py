@@ -81,25 +81,31 @@ def draw_losses(t: pd.DataFrame, ax):
 
 
 def draw_sensitivity(t: pd.DataFrame, ax):
-    """Each number nudged down and up: the change in win rate, bars cut at
-    ±TORNADO_CLIP points (the longer ones carry their value)."""
+    """Each family of numbers nudged down and up, solo and with four players:
+    the change in win rate, bars cut at ±TORNADO_CLIP points (the longer ones
+    carry their value)."""
     params = list(dict.fromkeys(t["param"]))
-    for way, colour, dy in (("down", "#0969da", -0.2), ("up", "#cf222e", 0.2)):
-        g = t[t["way"] == way].set_index("param").reindex(params)
+    counts = list(dict.fromkeys(t["players"]))
+    bars = [(n, w) for n in counts for w in ("down", "up")]
+    colours = {"down": ("#0969da", "#80b3ef"), "up": ("#cf222e", "#ec9aa0")}
+    h = 0.8 / len(bars)
+    for i, (n, way) in enumerate(bars):
+        g = t[(t["players"] == n) & (t["way"] == way)].set_index("param").reindex(params)
         v = 100 * g["change"].to_numpy()
-        y = np.arange(len(params)) + dy
-        ax.barh(y, np.clip(v, -TORNADO_CLIP, TORNADO_CLIP), 0.38, color=colour, label=f"one step {way}")
+        y = np.arange(len(params)) - 0.4 + h * (i + 0.5)
+        ax.barh(y, np.clip(v, -TORNADO_CLIP, TORNADO_CLIP), h * 0.95, color=colours[way][counts.index(n) % 2],
+                label=f"{balance.PLAYERS_MQ[n]}, one step {way}")
         for yy, vv in zip(y, v):
             if abs(vv) > TORNADO_CLIP:
                 ax.text(np.sign(vv) * TORNADO_CLIP, yy, f" {vv:+.1f} ", va="center",
-                        ha="left" if vv < 0 else "right", fontsize="x-small", color="white")
+                        ha="left" if vv < 0 else "right", fontsize="xx-small", color="white")
     ax.axvline(0, color="#57606a", lw=0.8)
     ax.set_yticks(range(len(params)), params, fontsize="x-small")
     ax.invert_yaxis()
     ax.set_xlim(-TORNADO_CLIP, TORNADO_CLIP)
     ax.set_xlabel(f"change in the planner's win rate, percentage points (cut at ±{TORNADO_CLIP:.0f})")
-    ax.set_title("MourneQuest, Medium, 4 players: what moves the win rate")
-    ax.legend(fontsize="small")
+    ax.set_title("MourneQuest, Medium: what moves the win rate")
+    ax.legend(fontsize="x-small", loc="lower right")
 
 
 # file -> (the block it illustrates, its frame from the artefacts, how it is drawn, the caption)
@@ -113,8 +119,16 @@ FIGURES = {
                           "each character against its fair share"),
 }
 BLOCK_FIGURE = {block: name for name, (block, *_rest) in FIGURES.items()}
-# inches high: a row per hero, character or number for the forests and the tornado; these two are fixed
+# inches high: these two are fixed; the forests grow with their rows, the tornado with its families
 HEIGHT = {"mq-levels.png": 5.0, "mq-losses.png": 3.4}
+
+
+def _height(name: str, t: pd.DataFrame) -> float:
+    if name in HEIGHT:
+        return HEIGHT[name]
+    if name == "mq-sensitivity.png":
+        return 0.42 * t["param"].nunique() + 1.8
+    return 0.45 * max(6, len(t) // 2) + 1.5
 
 
 def image_line(block: str, depth: str = "../..") -> str:
@@ -133,7 +147,7 @@ def write(root: Path) -> list:
     with outdir.owned(folder, "publish") as own:
         for name, (_block, frame, draw, _caption) in FIGURES.items():
             t = frame(root)
-            fig, ax = plt.subplots(figsize=(8, HEIGHT.get(name, 0.45 * max(6, len(t) // 2) + 1.5)))
+            fig, ax = plt.subplots(figsize=(8, _height(name, t)))
             draw(t, ax)
             fig.tight_layout()
             out.append(own.save_figure(fig, name, dpi=110))

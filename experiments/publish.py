@@ -25,6 +25,10 @@ The steps (``STEPS``), in order:
   played by the expert or the planner among planners, and its budget curves);
 - ``experiments``: every shipped experiment file (``experiments/*.toml``) into
   ``experiments/results/<name>/``;
+- ``replications``: the grids (``<grid>-again``) and the experiments the
+  study leads with (``AGAIN_EXPERIMENTS``, ``<name>-again``) played again on
+  an independent seed, so that each headline finding is measured twice
+  (``experiments.replication``);
 - ``notebooks``: the three notebooks, executed in place;
 - ``tables``: every generated block of the docs (``experiments.tables``),
   which the balance study (``docs/*/balance.md``) and the other docs read.
@@ -73,11 +77,11 @@ PROG = "publish"
 ROOT = Path(__file__).resolve().parents[1]
 MANIFEST = "experiments/results/published.json"
 ROOT_MARK = ".publish-root"      # written into a --root directory before anything else
-FULL = dict(mq_grid=50_000, qm_grid=50_000, mq_ladder=100_000, qm_ladder=100_000, experiment=None, search_experiment=None,
+FULL = dict(mq_grid=50_000, qm_grid=50_000, mq_again=50_000, qm_again=50_000, again_experiment=None, mq_ladder=100_000, qm_ladder=100_000, experiment=None, search_experiment=None,
             notebooks=None, mq_parts=20_000, mq_ablation=5_000, mq_rollout=600, mq_expert=2_000, mq_confirm=40_000,
             mq_budget=300,
             qm_expert=4_000, qm_budget=400)
-QUICK = dict(mq_grid=60, qm_grid=60, mq_ladder=100, qm_ladder=100, experiment=20, search_experiment=4,
+QUICK = dict(mq_grid=60, qm_grid=60, mq_again=60, qm_again=60, again_experiment=20, mq_ladder=100, qm_ladder=100, experiment=20, search_experiment=4,
              mq_parts=40, mq_ablation=20,
              mq_rollout=2, mq_expert=2, mq_confirm=2, mq_budget=2, qm_expert=4, qm_budget=4,
              notebooks={"mournequest-balance": "GAMES = 60", "questmaster-balance": "GAMES = 200",
@@ -102,11 +106,21 @@ QM_BUDGET_PLAYERS = "2,4,6"
 # policies with their later parts off, so old and new stand side by side)
 QM_LADDER = ("random", "greedy_v2", "greedy", "planner_v2", "planner")
 
-# the standard-report grids: name -> (package, count key, the grid's cells)
+# the standard-report grids: name -> (package, count key, the grid's cells, seed); each is played
+# again on an independent seed (``-again``) with as many games, so that every headline finding of
+# the study is measured twice, with the same power, before it is published (experiments.replication)
 GRID_SEED = 1             # batch.run_grid's default seed, given explicitly
-GRIDS = {"mq-grid": ("mournesim", "mq_grid", dict(levels=("easy", "medium", "hard"), players=(1, 2, 3, 4),
-                                                  policies=("greedy", "planner"))),
-         "qm-grid": ("questsim", "qm_grid", dict(players=(2, 3, 4, 5, 6), tables=(("greedy",), ("planner",))))}
+AGAIN_SEED = 2
+_MQ_CELLS = dict(levels=("easy", "medium", "hard"), players=(1, 2, 3, 4), policies=("greedy", "planner"))
+_QM_CELLS = dict(players=(2, 3, 4, 5, 6), tables=(("greedy",), ("planner",)))
+GRIDS = {"mq-grid": ("mournesim", "mq_grid", _MQ_CELLS, GRID_SEED),
+         "qm-grid": ("questsim", "qm_grid", _QM_CELLS, GRID_SEED),
+         "mq-grid-again": ("mournesim", "mq_again", _MQ_CELLS, AGAIN_SEED),
+         "qm-grid-again": ("questsim", "qm_again", _QM_CELLS, AGAIN_SEED)}
+# the experiments whose findings the study leads with, played again on the independent seed
+# (into experiments/results/<name>-again) with ``again_experiment`` games per cell and arm (None:
+# as many as the study plays them with)
+AGAIN_EXPERIMENTS = ("mq-readings", "rules-sensitivity", "two-combat-dice")
 NOTEBOOK_SEED = 1
 NOTEBOOK_GAMES = "as in the notebook"      # a full run leaves each notebook's own parameters
 NOTEBOOK_PACKAGES = {"mournequest-balance": "mournesim", "what-if": "mournesim"}   # the others: questsim
@@ -185,6 +199,12 @@ def _experiment_games(n, exp):
     return n["search_experiment" if search else "experiment"]
 
 
+def _again_games(n, exp):
+    """Games per cell and arm of experiment ``exp`` played again on the
+    independent seed (None: the file's own, as the study plays it)."""
+    return n["again_experiment"] or _experiment_games(n, exp)
+
+
 def _experiment_files() -> list:
     """Every shipped experiment file with its loaded description."""
     from simcore import experiment as ex
@@ -196,13 +216,17 @@ def _study(n, experiments) -> dict:
     (the manifest's keys) -> the games per cell, seed and policies that
     define it (``sidecar``: more values a ladder's JSON sidecar records)."""
     out = {}
-    for name, (_pkg, key, kw) in GRIDS.items():
-        out[f"experiments/results/{name}/report.md"] = dict(games=n[key], seed=GRID_SEED, policies=_grid_policies(kw))
+    for name, (_pkg, key, kw, seed) in GRIDS.items():
+        out[f"experiments/results/{name}/report.md"] = dict(games=n[key], seed=seed, policies=_grid_policies(kw))
     for rel, spec in _ladders(n).items():
         out[rel] = {k: spec[k] for k in ("games", "seed", "policies", "sidecar")}
     for f, exp in experiments:
         out[f"experiments/results/{f.stem}/report.md"] = dict(
             games=_experiment_games(n, exp) or exp.games, seed=exp.seed, policies=str(exp.base.get("policy", "default")))
+        if f.stem in AGAIN_EXPERIMENTS:
+            out[f"experiments/results/{f.stem}-again/report.md"] = dict(
+                games=_again_games(n, exp) or exp.games, seed=AGAIN_SEED,
+                policies=str(exp.base.get("policy", "default")))
     small = n["notebooks"] or {}
     for src in sorted((ROOT / "notebooks").glob("*.ipynb")):
         out[f"notebooks/{src.name}"] = dict(games=small.get(src.stem, NOTEBOOK_GAMES), seed=NOTEBOOK_SEED,
@@ -311,7 +335,7 @@ def _grid(ctx, name):
     from simcore import atomic, identity, store
     from simcore.html_report import tables_page
     from simcore.report import render
-    package, key, kw = GRIDS[name]
+    package, key, kw, seed = GRIDS[name]
     games = ctx.n[key]
     grid = import_module(f"{package}.batch")
     rep = import_module(f"{package}.report")
@@ -326,7 +350,7 @@ def _grid(ctx, name):
         if (out / store.RUN_FILE).exists():
             run = store.read_run(out)
             stale = (run.get("games") != games or run.get("ruleset") != (str(ruleset) if ruleset else None)
-                     or run.get("seed") != GRID_SEED
+                     or run.get("seed") != seed
                      or sorted({c.get("policy") for c in run.get("cells", [])}) != _grid_policies(kw))
             try:
                 identity.check_same(run, package, out)
@@ -337,7 +361,7 @@ def _grid(ctx, name):
             elif not run.get("complete"):
                 grid.resume(out, ctx.workers, ctx.cluster, _bar(name))
         if not (out / store.RUN_FILE).exists():
-            grid.run_grid(games=games, seed=GRID_SEED, out=out, workers=ctx.workers, cluster=ctx.cluster,
+            grid.run_grid(games=games, seed=seed, out=out, workers=ctx.workers, cluster=ctx.cluster,
                           progress=_bar(name), ruleset=ruleset, command=f"python -m experiments.publish ({name})",
                           **kw)
         run = store.read_run(out)
@@ -345,16 +369,16 @@ def _grid(ctx, name):
         policies = sorted({c["policy"] for c in run["cells"]})
         stamp = _stamp(package, ruleset, seed=run["seed"], games=games, policies=policies, **ctx.mode)
         title = f"{name}: the standard balance report"
-        tables = rep.standard_report(df)
         rs = import_module(f"{package}.ruleset")
         names = rs.names_of(rs.load_ruleset(ruleset))
+        tables = rep.standard_report(df, names)
         text = render(tables, "markdown", title, names)
         rel = f"experiments/results/{name}/report.md"
         ctx.manifest.begin(rel)
         own.write_text("report.md", text.replace("\n", "\n\n" + _header(stamp) + "\n", 1))
         _write_tables(own, tables, "tables")
         for pol in policies:        # each policy's own tables, for the balance study's side-by-side figures
-            _write_tables(own, rep.standard_report(df[df["policy"] == pol]), f"tables/{pol}")
+            _write_tables(own, rep.standard_report(df[df["policy"] == pol], names), f"tables/{pol}")
         pngs = plots.write_plots(df, own)
         # the same report as one page to open or mail, its plots inside
         own.write_text("index.html", tables_page(f"{title}\n{_header(stamp)}", tables,
@@ -515,41 +539,60 @@ def _qm_ladder(ctx, rel, spec):
 
 def step_experiments(ctx):
     """Every shipped experiment file, into ``experiments/results/<name>``."""
+    return {rel: _experiment(ctx, f, exp, f.stem, _experiment_games(ctx.n, exp)) for f, exp in _experiment_files()
+            for rel in [f"experiments/results/{f.stem}/report.md"]}
+
+
+def step_replications(ctx):
+    """Each headline finding again on an independent seed: the grids
+    (``<grid>-again``) and the experiments the study leads with
+    (``AGAIN_EXPERIMENTS``, into ``<name>-again``)."""
+    entries = {}
+    for name in GRIDS:
+        if name.endswith("-again"):
+            entries.update(_grid(ctx, name))
+    for f, exp in _experiment_files():
+        if f.stem in AGAIN_EXPERIMENTS:
+            exp.seed = AGAIN_SEED
+            rel = f"experiments/results/{f.stem}-again/report.md"
+            entries[rel] = _experiment(ctx, f, exp, f"{f.stem}-again", _again_games(ctx.n, exp))
+    return entries
+
+
+def _experiment(ctx, f, exp, folder, games):
+    """Play (or re-use the finished batches of) experiment ``exp`` from file
+    ``f`` into ``experiments/results/<folder>``; returns its stamp."""
     from simcore import experiment as ex
     from simcore import experiment_report as rep
     from simcore import game as games_by_key
     from simcore import outdir
-    entries = {}
-    for f, exp in _experiment_files():
-        if ctx.quick and exp.policy_tune is not None:
-            # the same search on a small budget: each evaluation starts the batch driver anew
-            exp.policy_tune.budget = min(exp.policy_tune.budget, QUICK_BUDGET)
-        game = ex.adapter(exp, games_by_key.get(exp.game).package)
-        rel = f"experiments/results/{f.stem}/report.md"
-        out = ctx.path(rel).parent
-        games = _experiment_games(ctx.n, exp)
-        command = f"{game.PROG} experiment experiments/{f.name} --out experiments/results/{f.stem}" + \
-            (f" --games {games}" if games else "")
-        args = (ctx.workers, ctx.cluster, sys.stderr.isatty(), games, command)
-        with outdir.owned(out, PROG) as own:
-            data = own.datasets("data")          # the arms' games (not committed)
-            if ctx.again and data.exists():
-                shutil.rmtree(data)
-            try:
-                res = ex.run(exp, game, own, *args)
-            except ex.InputError as e:
-                if "holds games of another" not in str(e) and "cannot re-use" not in str(e):
-                    raise
-                shutil.rmtree(data)               # another engine, ruleset or size: play again
-                res = ex.run(exp, game, own, *args)
-            stamp = _stamp(game.PROG, exp.base.get("ruleset"), exp.base.get("set", []), seed=exp.seed,
-                           games=games or exp.games, policies=str(exp.base.get("policy", "default")),
-                           command=command, **ctx.mode)
-            ctx.manifest.begin(rel)
-            rep.write(res, game, own, command)
-        ctx.manifest.done(rel, stamp)
-        entries[rel] = stamp
-    return entries
+    if ctx.quick and exp.policy_tune is not None:
+        # the same search on a small budget: each evaluation starts the batch driver anew
+        exp.policy_tune.budget = min(exp.policy_tune.budget, QUICK_BUDGET)
+    game = ex.adapter(exp, games_by_key.get(exp.game).package)
+    rel = f"experiments/results/{folder}/report.md"
+    out = ctx.path(rel).parent
+    command = f"{game.PROG} experiment experiments/{f.name} --out experiments/results/{folder}" + \
+        (f" --games {games}" if games else "") + (f" --seed {exp.seed}" if folder != f.stem else "")
+    args = (ctx.workers, ctx.cluster, sys.stderr.isatty(), games, command)
+    with outdir.owned(out, PROG) as own:
+        data = own.datasets("data")          # the arms' games (not committed)
+        if ctx.again and data.exists():
+            shutil.rmtree(data)
+        try:
+            res = ex.run(exp, game, own, *args)
+        except ex.InputError as e:
+            if "holds games of another" not in str(e) and "cannot re-use" not in str(e):
+                raise
+            shutil.rmtree(data)               # another engine, ruleset or size: play again
+            res = ex.run(exp, game, own, *args)
+        stamp = _stamp(game.PROG, exp.base.get("ruleset"), exp.base.get("set", []), seed=exp.seed,
+                       games=games or exp.games, policies=str(exp.base.get("policy", "default")),
+                       command=command, **ctx.mode)
+        ctx.manifest.begin(rel)
+        rep.write(res, game, own, command)
+    ctx.manifest.done(rel, stamp)
+    return stamp
 
 
 def step_notebooks(ctx):
@@ -585,7 +628,8 @@ def step_tables(ctx):
 
 
 STEPS = {"mq-grid": step_mq_grid, "qm-grid": step_qm_grid, "ladders": step_ladders,
-         "experiments": step_experiments, "notebooks": step_notebooks, "tables": step_tables}
+         "experiments": step_experiments, "replications": step_replications, "notebooks": step_notebooks,
+         "tables": step_tables}
 
 
 # ---- --check: which published artefacts are stale (plays nothing) -------------------------------------

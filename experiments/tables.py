@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from experiments import balance
+from experiments import balance, replication
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -37,18 +37,13 @@ def _setup(report: Path) -> str:
             f"{setup.group(2)} paired games per cell and arm" if setup else "")
 
 
-def _arm_descriptions(report: Path) -> dict:
-    """Each arm's description, from the ``- arm **name**: ... — what`` lines of a report."""
-    return {m.group(1): m.group(2) for m in re.finditer(r"^- arm \*\*(.+?)\*\*: .*? — (.*)$", report.read_text(), re.M)}
-
-
 def readings(root: Path) -> str:
     """The ranked effect of every MourneQuest reading toggle on the win rate
     (experiments/mq-readings.toml)."""
     d = root / "experiments" / "results" / "mq-readings"
     c = pd.read_csv(d / "comparisons.csv", dtype={"players": str})
     c = c[c.measure == "win"]
-    desc = _arm_descriptions(d / "report.md")
+    desc = balance.arm_descriptions(d / "report.md")
     cells = [(lv, p) for lv in ("easy", "medium", "hard") for p in ("1", "4")]
     rows = []
     for arm, g in c.groupby("arm", sort=False):
@@ -56,8 +51,8 @@ def readings(root: Path) -> str:
         size = max(abs(by[k].change) for k in cells)
         rows.append((size, arm, by))
     rows.sort(key=lambda r: -r[0])
-    head = ("| rank | reading (gap) | easy solo | easy 4p | medium solo | medium 4p | hard solo | hard 4p | all cells |\n"
-            "|---|---|---|---|---|---|---|---|---|")
+    head = ("| rank | reading (gap) | " + " | ".join(f"{balance.name(lv)} {'solo' if p == '1' else '4p'}"
+                                                 for lv, p in cells) + " | all cells |\n|---|---|" + "---|" * 7)
     lines = [head]
     # every cell of every reading is one family, Holm-corrected
     keys = [(arm, k) for _s, arm, _by in rows for k in cells + [("all", "all")]]
@@ -91,7 +86,7 @@ def qm_readings(root: Path) -> str:
     d = root / "experiments" / "results" / "qm-readings"
     c = pd.read_csv(d / "comparisons.csv", dtype={"players": str})
     c = c[c.players != "all"]
-    desc = _arm_descriptions(d / "report.md")
+    desc = balance.arm_descriptions(d / "report.md")
     shares = [m for m, _ in QM_READING_MEASURES]
     rows = []
     for arm, g in c.groupby("arm", sort=False):
@@ -138,7 +133,7 @@ def mq_ladder(root: Path) -> str:
         for pol in pols:
             r = df[(df.policy == pol) & (df.level == lv) & (df.players == p)].iloc[0]
             cells.append(f"{r.win_rate:.3f} [{r.low:.3f}, {r.high:.3f}]")
-        lines.append(f"| {lv} | {_who(p)} | " + " | ".join(cells) + " |")
+        lines.append(f"| {balance.name(lv)} | {_who(p)} | " + " | ".join(cells) + " |")
     speed = ", ".join(f"{pol} {df[df.policy == pol].games_per_s.mean():,.0f}" for pol in pols)
     return (f"Win rate (Wilson 95% interval), **{int(df.games.min()):,} games per cell**, games 0 … N−1 of the "
             f"seed in every cell (the policies meet the same set-ups), heroes drawn at random, default "
@@ -233,7 +228,7 @@ def mq_planner_change(root: Path) -> str:
     for lv, p in _cells(df):
         c = df[(df.level == lv) & (df.players == p)].set_index("arm")
         rate = {a: f"{c.loc[a, 'win']:.3f} [{c.loc[a, 'win_low']:.3f}, {c.loc[a, 'win_high']:.3f}]" for a in cols}
-        lines.append(f"| {lv} | {_who(p)} | {rate['planner v2']} | {rate['planner v3']} | {rate['planner']} | "
+        lines.append(f"| {balance.name(lv)} | {_who(p)} | {rate['planner v2']} | {rate['planner v3']} | {rate['planner']} | "
                      f"{_change(c.loc['planner v3'])} | {_change(c.loc['planner v2'])} | {rate['greedy v2']} | "
                      f"{rate['greedy']} | {_change(c.loc['greedy v2'])} |")
     return (f"Win rate with its Wilson 95% interval, **{meta['games']:,} games per cell**: every arm plays games "
@@ -249,7 +244,7 @@ def mq_planner_parts(root: Path) -> str:
     df, meta = _parts(root)
     abl = [a for a in meta["arms"] if a.startswith(("no ", "with "))]
     cells = _cells(df)
-    lines = ["| part | " + " | ".join(f"{lv} {_who(p)}" for lv, p in cells) + " |", "|---|" + "---|" * len(cells)]
+    lines = ["| part | " + " | ".join(f"{balance.name(lv)} {_who(p)}" for lv, p in cells) + " |", "|---|" + "---|" * len(cells)]
     for a in abl:
         out = []
         for lv, p in cells:
@@ -277,7 +272,7 @@ def mq_rollout(root: Path) -> str:
         t = f"{r.paired_diff:+.3f} ± {r.paired_half:.3f}"
         rate = {k: f"{c.loc[k, 'win_rate']:.3f} [{c.loc[k, 'low']:.3f}, {c.loc[k, 'high']:.3f}]"
                 for k in ("planner", "rollout")}
-        lines.append(f"| {lv} | {_who(p)} | {rate['planner']} | {rate['rollout']} | "
+        lines.append(f"| {balance.name(lv)} | {_who(p)} | {rate['planner']} | {rate['rollout']} | "
                      f"{'**' + t + '**' if abs(r.paired_diff) > r.paired_half else t} |")
     speed = ", ".join(f"{k} {df[df.policy == k].games_per_s.mean():,.1f}" for k in ("planner", "rollout"))
     return (f"**{int(df.games.min()):,} games per cell**, games 0 … N−1 of seed {meta['seed']} for both (paired: "
@@ -355,7 +350,7 @@ def mq_expert(root: Path) -> str:
                 verdict = (f"{'yes' if ok else 'not shown'}: seed {meta3['seed']}, {int(r.games):,} games, "
                            f"{_diff(r.paired_diff, r.paired_half)}")
             need, met = need + required, met + (required and ok)
-            lines.append(f"| {lv} | {_who(p)} | {pl.win_rate:.3f} [{pl.low:.3f}, {pl.high:.3f}] | "
+            lines.append(f"| {balance.name(lv)} | {_who(p)} | {pl.win_rate:.3f} [{pl.low:.3f}, {pl.high:.3f}] | "
                          f"{e.win_rate:.3f} [{e.low:.3f}, {e.high:.3f}] | {_diff(e.paired_diff, e.paired_half)} | "
                          f"{again} | {pooled} | {verdict if required else '(planner ≥ 95%)'} |")
     speed = ", ".join(f"{_who(p)} {df[(df.policy == 'expert') & (df.players == p)].games_per_s.mean():,.1f}"
@@ -389,7 +384,7 @@ def _budget_rows(df, cells, label):
 def mq_expert_budget(root: Path) -> str:
     """The expert's strength against its budget (0.5, the default, to 8)."""
     df, meta = _result(root, "mq-expert/budget.csv")
-    cells = [((df.level == lv) & (df.players == p), f"{lv} {_who(p)}")
+    cells = [((df.level == lv) & (df.players == p), f"{balance.name(lv)} {_who(p)}")
              for lv in ("medium", "hard") for p in (4, 1) if ((df.level == lv) & (df.players == p)).any()]
     head = ["| cell | player | win rate | against the planner | what the doubling adds | games/s (one worker) |",
             "|---|---|---|---|---|---|"]
@@ -463,8 +458,9 @@ BLOCKS.update({f"bal-{name.replace('_', '-')}": (f"{where}/balance.md", fn) for 
     (MQ, "mq_loss_anatomy", balance.mq_loss_anatomy), (MQ, "mq_skill", balance.mq_skill),
     (QM, "qm_characters", balance.qm_characters), (QM, "qm_characters_by_players", balance.qm_characters_by_players),
     (QM, "qm_seats", balance.qm_seats),
-    (QM, "qm_endings", balance.qm_endings), (QM, "qm_skill", balance.qm_skill), (MQ, "readings", readings),
-    (MQ, "sensitivity", balance.sensitivity), (MQ, "targets", balance.targets))})
+    (QM, "qm_endings", balance.qm_endings), (QM, "qm_closeness", balance.qm_closeness), (QM, "qm_skill", balance.qm_skill), (MQ, "readings", readings),
+    (MQ, "sensitivity", balance.sensitivity), (MQ, "targets", balance.targets),
+    (MQ, "mq_replication", replication.mq), (QM, "qm_replication", replication.qm))})
 
 
 def render(text: str, name: str, body: str) -> str:

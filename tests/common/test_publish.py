@@ -37,7 +37,11 @@ def test_quick_pipeline_regenerates_every_artefact(tmp_path):
     manifest = json.loads((root / publish.MANIFEST).read_text())
     assert {"experiments/results/mq-grid/report.md", "experiments/results/qm-grid/report.md",
             "experiments/results/mq-ladder/ladder.csv", "experiments/results/qm-ladder/ladder.csv",
-            "experiments/results/mq-rollout/ladder.csv", "experiments/results/mq-planner/planner-parts.csv"} <= set(manifest)
+            "experiments/results/mq-rollout/ladder.csv", "experiments/results/mq-planner/planner-parts.csv",
+            "experiments/results/mq-grid-again/report.md", "experiments/results/qm-grid-again/report.md"} <= set(manifest)
+    for name in publish.AGAIN_EXPERIMENTS:          # the study's headline experiments, again on another seed
+        st = manifest[f"experiments/results/{name}-again/report.md"]
+        assert (st["seed"], st["games"]) == (publish.AGAIN_SEED, publish.QUICK["again_experiment"]), name
     for f in sorted((ROOT / "experiments").glob("*.toml")):
         assert f"experiments/results/{f.stem}/report.md" in manifest
         assert manifest[f"experiments/results/{f.stem}/report.md"]["games"] == publish._experiment_games(

@@ -109,7 +109,7 @@ def test_the_expert_is_above_the_planner_where_both_seeds_or_a_third_show_it(tmp
     table = tables.mq_expert(tmp_path)
     assert "in **1 of the 3 cells**" in table            # easy only: hard's seed 2 is behind
     lines = {ln.split(" | ")[0].strip("| "): ln for ln in table.splitlines() if ln.startswith("| ") and " solo " in ln}
-    assert lines["medium"].endswith("| not shown |") and lines["hard"].endswith("| not shown |")
+    assert lines["Medium"].endswith("| not shown |") and lines["Difficult"].endswith("| not shown |")
 
     def third(d3, h3):
         pd.DataFrame([dict(policy=pol, level="medium", players=1, games=40000, win_rate=0.95, low=0, high=1,

@@ -53,7 +53,7 @@ def test_a_forest_shows_the_effects_its_table_prints(block, frame, label):
     rows = _rows(_block(block))
     cols = {"greedy": 1, "planner": 2, "expert": 3}
     for r in t.to_dict("records"):
-        cell = rows[r[label]][0][cols[r["policy"]]]
+        cell = rows[balance.name(r[label])][0][cols[r["policy"]]]
         assert cell.startswith(_pp(r["effect"], r["low"], r["high"])), (r, cell)
     from simcore.plots import plt
     fig, ax = plt.subplots()
@@ -69,7 +69,7 @@ def test_the_levels_figure_shows_the_rates_its_table_prints():
     rows = {(c[0], c[1]): c for cs in _rows(_block("bal-mq-levels")).values() for c in cs}
     cols = {"greedy": 2, "planner": 3, "expert": 4}
     for r in t.to_dict("records"):
-        cell = rows[(r["level"], balance.PLAYERS_MQ[r["players"]])][cols[r["policy"]]]
+        cell = rows[(balance.name(r["level"]), balance.PLAYERS_MQ[r["players"]])][cols[r["policy"]]]
         want = f"{100 * r['win_rate']:.1f}% [{100 * r['low']:.1f}, {100 * r['high']:.1f}]"
         assert cell.strip("*") == want, (r, cell)
 
@@ -79,15 +79,17 @@ def test_the_losses_figure_shows_the_shares_its_table_prints():
     rows = _rows(_block("bal-mq-losses"))
     shares = [c for c in t.columns if c not in ("level", "games")]
     for r in t.to_dict("records"):
-        assert rows[r["level"]][0][2:] == [f"{100 * r[c]:.1f}%" for c in shares]
+        assert rows[balance.name(r["level"])][0][2:] == [f"{100 * r[c]:.1f}%" for c in shares]
 
 
 def test_the_tornado_shows_the_changes_its_table_prints_and_cuts_none_silently():
     t = balance.sensitivity_frame(ROOT)
     rows = _rows(_block("bal-sensitivity"))
+    counts = list(dict.fromkeys(t["players"]))
     for r in t.to_dict("records"):
-        cell = rows[r["param"]][0][{"down": 1, "up": 2}[r["way"]]]
+        cell = rows[r["param"]][0][1 + 2 * counts.index(r["players"]) + (r["way"] == "up")]
         assert cell.startswith(_pp(r["change"], r["low"], r["high"])), (r, cell)
+        assert cell.endswith("(no game changed)") == r["unchanged"], (r, cell)
     from simcore.plots import plt
     fig, ax = plt.subplots()
     figures.draw_sensitivity(t, ax)

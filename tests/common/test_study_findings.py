@@ -26,7 +26,9 @@ def test_a_normal_p_value_from_a_95_percent_interval():
 
 def test_the_sensitivity_block_marks_only_the_nudges_that_survive_holm(tmp_path):
     """Sixteen nudges, one with p 0.001 and one with p 0.03: alone the
-    second is apart from zero, but not after Holm's correction over 16."""
+    second is apart from zero, but not after Holm's correction over 16; a
+    family whose nudges changed no game (win and rounds both untouched) is
+    named with the reason its experiment file gives."""
     from experiments import balance
     d = tmp_path / "experiments" / "results" / "rules-sensitivity"
     d.mkdir(parents=True)
@@ -34,15 +36,21 @@ def test_the_sensitivity_block_marks_only_the_nudges_that_survive_holm(tmp_path)
     for k in range(8):
         for way in ("down", "up"):
             p = {(0, "down"): 0.001, (1, "up"): 0.03}.get((k, way), 0.5)
-            rows.append(dict(arm=f"rules.x{k} {way}", level="medium", players="4", policy="planner", measure="win",
-                             change=0.02 if p < 0.5 else 0.001, ci95_low=0.01 if p < 0.5 else -0.01,
-                             ci95_high=0.03, p_value=p))
+            still = k == 7
+            for measure in ("win", "rounds"):
+                rows.append(dict(arm=f"rules.x{k} {way}", level="medium", players="4", policy="planner",
+                                 measure=measure, n=1000, change=0.0 if still else 0.02 if p < 0.5 else 0.001,
+                                 ci95_low=0.0 if still else 0.01 if p < 0.5 else -0.01,
+                                 ci95_high=0.0 if still else 0.03, p_value=1.0 if still else p))
     pd.DataFrame(rows).to_csv(d / "comparisons.csv", index=False)
+    (d / "report.md").write_text("- arm **rules.x7 down**: `rules.x7=1` — six of them and no game uses more than four\n")
     text = balance.sensitivity(tmp_path)
-    row = {ln.split(" | ")[0].strip("| `"): ln for ln in text.splitlines() if ln.startswith("| `")}
+    row = {ln.split(" | ")[0].strip("| `"): ln for ln in text.splitlines() if ln.startswith("| rules.")}
     assert row["rules.x0"].count("✓") == 1 and "✓" not in row["rules.x1"]
     assert "over the screen's 16 nudges" in text and "; 1 do." in text
-
+    assert row["rules.x7"].count("(no game changed)") == 2 and "(no game changed)" not in row["rules.x6"]
+    assert "when rules.x7 moved one step either way" in text
+    assert "rules.x7: six of them and no game uses more than four." in text
 
 
 def test_a_characters_pooled_verdict_is_checked_at_every_table_size(tmp_path):
@@ -121,3 +129,51 @@ def test_one_disc_length_per_level_minimises_the_worst_miss(tmp_path):
     assert "| Easy | 75% | **8** (now 15) | 85.0%* | – | – | 60.0%* | 15.0 pp |" in text
     assert balance._aim_inside(s.loc["Easy, solo"]) == "no: the nearest length misses by 5.0 pp"
     assert balance._aim_inside(s.loc["Easy, 4 players"]).startswith("no: the nearest length misses by 5.0")
+
+
+def test_a_finding_replicates_only_when_the_same_test_passes_on_independent_games(tmp_path):
+    """Effects: the same sign with an interval apart from zero on the second
+    seed replicates; an interval holding zero there, or the other sign, does
+    not. Claims: both seeds must pass. The block names what did not."""
+    from experiments import replication
+    seeds = {"a": ((0.02, 0.01, 0.03), (0.015, 0.005, 0.025)),     # replicates
+             "b": ((0.02, 0.01, 0.03), (0.01, -0.005, 0.025)),     # not apart the second time
+             "c": ((-0.02, -0.03, -0.01), (0.02, 0.01, 0.03))}     # the other sign
+
+    def effect(k):
+        return lambda root, grid: seeds[k][grid.endswith(replication.AGAIN)]
+
+    def claim(ok):
+        return lambda root, grid: (ok[grid.endswith(replication.AGAIN)], "measured")
+    findings = [(k, effect(k), "effect") for k in seeds] + [("d", claim((True, True)), "claim"),
+                                                             ("e", claim((True, False)), "claim")]
+    t = replication.verdicts(tmp_path, findings, "g").set_index("finding")
+    assert t["replicates"].to_dict() == {"a": True, "b": False, "c": False, "d": True, "e": False}
+    assert t["first_holds"].all() and t.loc["b", "again"] == "+1.0 pp [-0.5, +2.5]"
+    text = replication._block(tmp_path, [("The grid", t.reset_index(), "seed 1", "seed 2")], "Intro.")
+    assert "2 of the 5 findings replicate" in text and "not established" in text and "b; c; e." in text
+
+
+def test_the_printable_disc_lengths_played_are_the_published_answers():
+    """experiments/disc-lengths-by-players.toml plays the study's two
+    printable answers: its variant lengths are the disc-length tune's answer
+    for each cell, and the one length per level the study prints."""
+    import json
+    import re
+    import tomllib
+    from pathlib import Path
+
+    from experiments import balance
+    root = Path(__file__).resolve().parents[2]
+    exp = tomllib.loads((root / "experiments" / "disc-lengths-by-players.toml").read_text())
+    sets = {v["name"]: dict(x.split("=", 1) for x in v["set"]) for v in exp["variant"]}
+    t, s = balance._solved(root, "disc-length-tune")
+    by = {}
+    for cell, v in zip(s["cell"], s["value"]):
+        c = json.loads(cell)
+        by.setdefault(c["level"], {})[c["players"]] = int(v)
+    for lv, lengths in by.items():
+        assert json.loads(sets["a length per player count"][f"levels.{lv}.disc_clicks_by_players"]) == \
+            [lengths[p] for p in (1, 2, 3, 4)], lv
+        one = re.search(rf"\| {balance.name(lv)} \| \d+% \| \*\*(\d+)\*\*", balance._one_length(t, s))
+        assert int(sets["one length per level"][f"levels.{lv}.disc_clicks"]) == int(one.group(1)), lv

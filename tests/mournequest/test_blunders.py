@@ -279,7 +279,7 @@ def test_a_hero_who_rebuilt_another_section_missed_none():
 def test_greedy_and_the_planner_make_none_of_the_blunders_they_avoid():
     """With ``blunders`` on (the default) neither policy spends a reaction on
     a roll nothing can win, discards a charm it found that turn, or undoes a
-    move, over 150 four-player games on Hard (where reactions are spent
+    move, over 150 four-player games on Difficult (where reactions are spent
     most); with it off the same games show the first two."""
     from mournesim import sim
     from mournesim.plan import PLANNER_DEFAULTS, PLANNER_PARAMS

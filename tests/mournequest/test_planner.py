@@ -58,7 +58,7 @@ def test_the_planner_parameters_are_named_and_the_v2_ones_come_first():
 def test_all_new_parts_off_plays_exactly_the_v2_policy(policy):
     """With every part added in behaviour v3 switched off, greedy and the planner
     play the reference games of behaviour v2 (``mournesim.reference``: every
-    level and player count, and Hard with every ruleset toggle flipped, 20
+    level and player count, and Difficult with every ruleset toggle flipped, 20
     games each) to the same result rows as the v2 engine did: the digests
     stored in tests/golden/mournesim-v2.json when v3 changed the default play.
     The rules are those of v2 to v4: two toggles had other defaults then."""

@@ -1,0 +1,302 @@
+"""Does each headline finding of the balance study hold on independent games?
+
+Every finding the study leads with is a claim with a test that can be put to
+any copy of the published artefacts: the grids (``mq-grid``, ``qm-grid``) and
+the experiments the study quotes. ``python -m experiments.publish`` plays
+each of them again on an independent seed (the ``replications`` step:
+``<grid>-again``, ``<experiment>-again``, fewer games); a finding
+*replicates* when its test passes on both. The study's blocks
+``bal-mq-replication`` and ``bal-qm-replication`` print the verdicts and
+name what did not replicate.
+
+A finding's test returns (passes, what was measured); on the study's own
+games a test passes for every finding the study states, and on the second
+seed the same test asks the same question of other games (for an effect:
+the same sign with a 95% interval apart from zero, no multiple-comparison
+correction, as the finding is now one pre-stated claim).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from experiments.balance import COMPETENT, HOLDS, PLAYERS_MQ, RES, _table, name, survivors
+
+AGAIN = "-again"
+LEVELS = ("easy", "medium", "hard")
+
+
+def _apart(e, lo, hi) -> int:
+    """+1, -1 or 0: an interval above zero, below it, or holding it."""
+    return 1 if lo > 0 else (-1 if hi < 0 else 0)
+
+
+def _pp(e, lo, hi) -> str:
+    return f"{100 * e:+.1f} pp [{100 * lo:+.1f}, {100 * hi:+.1f}]"
+
+
+# ---- MourneQuest ---------------------------------------------------------------------------------
+
+def _levels(root, grid):
+    t = _table(root, grid, "win-rate-by-level-and-players", COMPETENT)
+    return {(r["level"], r["players"]): r for r in t.to_dict("records")}
+
+
+def mq_level_order(root, grid):
+    """Easy, Medium, Difficult: each harder than the one before at every
+    player count (the planner), intervals apart."""
+    c = _levels(root, grid)
+    counts = sorted({p for _lv, p in c})
+    ok = all(c[(a, p)]["ci95_low"] > c[(b, p)]["ci95_high"] for p in counts for a, b in zip(LEVELS, LEVELS[1:]))
+    gap = min(c[(a, p)]["win_rate"] - c[(b, p)]["win_rate"] for p in counts for a, b in zip(LEVELS, LEVELS[1:]))
+    return ok, f"smallest step {100 * gap:.1f} pp"
+
+
+def mq_solo_easier(root, grid):
+    """Solo is easier than four players on every level (the planner)."""
+    c = _levels(root, grid)
+    ok = all(c[(lv, 1)]["ci95_low"] > c[(lv, 4)]["ci95_high"] for lv in LEVELS)
+    gap = min(c[(lv, 1)]["win_rate"] - c[(lv, 4)]["win_rate"] for lv in LEVELS)
+    return ok, f"smallest gap {100 * gap:.1f} pp"
+
+
+def mq_skill_pays(root, grid):
+    """The competent team (the planner) wins more than the casual one
+    (greedy) in every cell."""
+    g = {(r["level"], r["players"]): r for r in _table(root, grid, "win-rate-by-level-and-players", "greedy")
+         .to_dict("records")}
+    c = _levels(root, grid)
+    ok = all(c[k]["ci95_low"] > g[k]["ci95_high"] for k in c)
+    return ok, f"smallest gain {100 * min(c[k]['win_rate'] - g[k]['win_rate'] for k in c):.1f} pp"
+
+
+def _hero(h):
+    def test(root, grid):
+        r = _table(root, grid, "win-rate-by-hero", COMPETENT).set_index("hero").loc[h]
+        return r["effect"], r["effect_low"], r["effect_high"]
+    return test
+
+
+def mq_dice_pay(root, grid):
+    """A team arriving at the Final Battle with four combat dice wins more
+    often than one with three (the planner)."""
+    t = _table(root, grid, "win-rate-by-dice-pool-at-the-final-battle", COMPETENT).set_index("dice_pool")
+    three, four = t.loc[3], t.loc[4]
+    return four["ci95_low"] > three["ci95_high"], f"3 dice {100 * three['win_rate']:.1f}%, 4 dice " \
+                                                   f"{100 * four['win_rate']:.1f}%"
+
+
+def mq_losses_in_final(root, grid):
+    """Most of a competent team's losses come in the Final Battle, on every level."""
+    t = _table(root, grid, "where-and-how-games-are-lost-by-level", COMPETENT)
+    inside = 1 - t["before_final_battle"]
+    return bool((inside > 0.5).all()), f"{100 * inside.min():.0f}–{100 * inside.max():.0f}% of the losses"
+
+
+def _mq_findings(root):
+    """MourneQuest's headline findings: (label, test, kind); ``kind``
+    ``"effect"``: the test returns an effect and its interval (the finding:
+    its sign); ``"claim"``: it returns (passes, what was measured)."""
+    from experiments.balance import _hero_effects_table, _verdicts
+    verdict = _verdicts(_hero_effects_table(_table(root, "mq-grid", "win-rate-by-hero", COMPETENT)),
+                        ("helps", "hurts", ""))
+    heroes = [(f"{name(h)} {v} a competent team (effect within cells; Holm over the {len(verdict)} heroes)",
+               _hero(h), "effect") for h, v in verdict.items() if v]
+    return [(f"{name('easy')}, {name('medium')}, {name('hard')}: each harder than the one before, at every "
+             "player count", mq_level_order, "claim"),
+            ("solo is easier than four players on every level", mq_solo_easier, "claim"),
+            ("a competent team (the planner) wins more than a casual one (greedy) in every cell",
+             mq_skill_pays, "claim"),
+            *heroes,
+            ("four dice at the Final Battle win more often than three", mq_dice_pay, "claim"),
+            ("most losses come in the Final Battle, on every level", mq_losses_in_final, "claim")]
+
+
+# ---- Quest Master ---------------------------------------------------------------------------------
+
+def _character(ch, players=None):
+    def test(root, grid):
+        if players is None:
+            r = _table(root, grid, "win-rate-by-character", COMPETENT).set_index("character").loc[ch]
+        else:
+            t = _table(root, grid, "win-rate-by-character-and-player-count", COMPETENT)
+            r = t[(t["character"] == ch) & (t["players"] == players)].iloc[0]
+        return (r["win_rate"] - r["fair_share"], r["ci95_low"] - r["fair_share"], r["ci95_high"] - r["fair_share"])
+    return test
+
+
+def _first_seat(players):
+    def test(root, grid):
+        r = _table(root, grid, "first-player-s-win-rate", COMPETENT).set_index("players").loc[players]
+        f = r["fair_share"]
+        return r["first_player_win_rate"] - f, r["ci95_low"] - f, r["ci95_high"] - f
+    return test
+
+
+def qm_castles_end_most(root, grid):
+    """Most planners' games end with five castles, at every table size."""
+    t = _table(root, grid, "how-games-end", COMPETENT)
+    return bool((t["five_castles"] > 0.5).all()), f"{100 * t['five_castles'].min():.0f}–" \
+                                                  f"{100 * t['five_castles'].max():.0f}% of games"
+
+
+def _qm_findings(root):
+    """Quest Master's headline findings (as :func:`_mq_findings`): each
+    character favoured or disfavoured pooled (Holm over the characters), the
+    table sizes where a character's verdict flips, the first seat's edge at
+    each table size, and how games end."""
+    from experiments.balance import _verdicts, _vs_fair_table
+    pooled = _vs_fair_table(_table(root, "qm-grid", "win-rate-by-character", COMPETENT))
+    verdict = _verdicts(pooled, ("favoured", "disfavoured", "par"))
+    by = _vs_fair_table(_table(root, "qm-grid", "win-rate-by-character-and-player-count", COMPETENT))
+    out = [(f"{name(ch)} is {v} among planners (2–6 players pooled; Holm over the {len(verdict)})",
+            _character(ch), "effect") for ch, v in verdict.items() if v != "par"]
+    for p in sorted(by["players"].unique()):
+        at = _verdicts(by[by["players"] == p], ("favoured", "disfavoured", "par"))
+        out += [(f"{name(ch)} is {v} at {p} players, against its pooled verdict ({verdict[ch]})",
+                 _character(ch, p), "effect")
+                for ch, v in at.items() if v != "par" and verdict[ch] not in ("par", v)]
+    seats = _table(root, "qm-grid", "first-player-s-win-rate", COMPETENT)
+    for r in seats.to_dict("records"):
+        side = _apart(0, r["ci95_low"] - r["fair_share"], r["ci95_high"] - r["fair_share"])
+        if side:
+            out.append((f"going first is {'an advantage' if side > 0 else 'a disadvantage'} at {r['players']} "
+                        "players", _first_seat(r["players"]), "effect"))
+    out.append(("most games end with five castles, at every table size", qm_castles_end_most, "claim"))
+    return out
+
+
+# ---- experiments -----------------------------------------------------------------------------------
+
+def _comparisons(root, folder):
+    c = pd.read_csv(Path(root) / RES / folder / "comparisons.csv", dtype={"players": str})
+    return c[c["measure"] == "win"]
+
+
+def _experiment_findings(root, folder, family, group, what):
+    """The changes of experiment ``folder`` the study marks ✓ (apart from
+    zero after Holm's correction over the rows ``family`` selects, as its
+    block does), grouped by ``group(row)`` into one finding each (``what(key,
+    rows)`` its label): a group replicates when every one of its changes
+    is apart from zero on the same side in ``<folder>-again``."""
+    c = _comparisons(root, folder)
+    c = c[family(c)].copy()
+    c["holds"] = survivors(c["p_value"].to_numpy())
+    c = c[c["holds"]]
+    out = []
+    for key, g in c.groupby(c.apply(group, axis=1), sort=False):
+        items = [(r["arm"], r["level"], r["players"], _apart(r["change"], r["ci95_low"], r["ci95_high"]))
+                 for r in g.to_dict("records")]
+
+        def test(root, where, items=items):
+            t = _comparisons(root, where).set_index(["arm", "level", "players"])
+            rows = [t.loc[(a, lv, p)] for a, lv, p, _side in items]
+            missed = [(a, lv, p) for r, (a, lv, p, side) in zip(rows, items)
+                      if _apart(r["change"], r["ci95_low"], r["ci95_high"]) != side]
+            lo, hi = min(r["change"] for r in rows), max(r["change"] for r in rows)
+            text = f"{100 * lo:+.1f} pp" if len(rows) == 1 else (
+                f"{100 * lo:+.1f} to {100 * hi:+.1f} pp; {len(rows) - len(missed)} of {len(rows)} apart, same side")
+            if missed and len(rows) > 1:
+                text += " (not: " + "; ".join(_item_text(*m) for m in missed) + ")"
+            return not missed, text
+        out.append((what(key, g), test, "claim"))
+    return folder, out
+
+
+def _item_text(arm, lv, p) -> str:
+    """One change of an experiment as a reader finds it in its table: the
+    cell, and the arm where the group's label does not name it (a
+    sensitivity family's direction)."""
+    way = arm.rsplit(" ", 1)[-1]
+    return _cell_text(lv, p) + (f", one step {way}" if way in ("down", "up") else "")
+
+
+def _cell_text(lv, p) -> str:
+    if lv == "all":
+        return "over all cells"
+    return f"{name(lv)}, {PLAYERS_MQ.get(int(p), p) if str(p).isdigit() else p}"
+
+
+# ---- the verdicts ---------------------------------------------------------------------------------
+
+def verdicts(root, findings, grid) -> pd.DataFrame:
+    """Each finding tested on ``grid`` and on ``grid-again``: label, the two
+    measurements as text, whether it passes on each, and ``replicates``
+    (it passes on both). An effect finding passes on the first seed when
+    its interval leaves out zero, and on the second when it does so on the
+    same side."""
+    rows = []
+    for label, test, kind in findings:
+        if kind == "effect":
+            e1, e2 = test(root, grid), test(root, grid + AGAIN)
+            side = _apart(*e1)
+            ok1, ok2 = side != 0, side != 0 and _apart(*e2) == side
+            t1, t2 = _pp(*e1), _pp(*e2)
+        else:
+            (ok1, t1), (ok2, t2) = test(root, grid), test(root, grid + AGAIN)
+            ok2 = ok1 and ok2
+        rows.append(dict(finding=label, first=t1, again=t2, first_holds=bool(ok1), replicates=bool(ok2)))
+    return pd.DataFrame(rows)
+
+
+def _block(root, parts, intro) -> str:
+    """The verdict tables of ``parts`` ((title, frame, seed-1 source,
+    seed-2 source)) with the list of what did not replicate."""
+    out, failed, n_all, n_ok = [intro], [], 0, 0
+    for title, t, src1, src2 in parts:
+        if t.empty:
+            continue
+        out.append(f"\n**{title}** ({src1}; again: {src2})\n")
+        out.append("| finding | the study's games | independent games | replicates? |\n|---|---|---|---|")
+        for r in t.to_dict("records"):
+            out.append(f"| {r['finding']} | {r['first']} | {r['again']} | {'yes' + HOLDS if r['replicates'] else 'no'} |")
+            failed += [] if r["replicates"] else [r["finding"]]
+        n_all, n_ok = n_all + len(t), n_ok + int(t["replicates"].sum())
+    out.insert(1, f"\n{n_ok} of the {n_all} findings replicate." + (
+        " Those that do not are **not established**: the study keeps their numbers but draws no conclusion "
+        "from them until more games settle them: " + "; ".join(failed) + "." if failed else ""))
+    return "\n".join(out)
+
+
+def mq(root) -> str:
+    """MourneQuest's headline findings, on the study's games and again."""
+    root = Path(root)
+    grid = verdicts(root, _mq_findings(root), "mq-grid")
+    readings = _experiment_findings(
+        root, "mq-readings", lambda c: c["measure"] == "win", lambda r: r["arm"],
+        lambda a, g: f"`{a}` moves the win rate ({len(g)} of its cells marked ✓)")
+    sens = _experiment_findings(
+        root, "rules-sensitivity", lambda c: c["players"].str.isdigit(), lambda r: r["arm"].rsplit(" ", 1)[0],
+        lambda fam, g: f"{fam} moves the win rate ({len(g)} of its nudges marked ✓)")
+    dice = _experiment_findings(
+        root, "two-combat-dice", lambda c: c["players"].str.isdigit(), lambda r: "all",
+        lambda _k, g: f"one more starting die raises the win rate ({len(g)} cells)")
+    parts = [("The grid", grid, _games(root, "mq-grid"), _games(root, "mq-grid" + AGAIN))]
+    for title, (folder, found) in (("Rule readings (every cell pooled)", readings),
+                                   ("Numbers (the sensitivity screen)", sens),
+                                   ("One more starting die", dice)):
+        parts.append((title, verdicts(root, found, folder), _games(root, folder), _games(root, folder + AGAIN)))
+    return _block(root, parts, _INTRO)
+
+
+def qm(root) -> str:
+    """Quest Master's headline findings, on the study's games and again."""
+    root = Path(root)
+    grid = verdicts(root, _qm_findings(root), "qm-grid")
+    return _block(root, [("The grid", grid, _games(root, "qm-grid"), _games(root, "qm-grid" + AGAIN))],
+                  _INTRO)
+
+
+def _games(root, folder) -> str:
+    """The seed and games per cell the manifest records for an artefact folder."""
+    import json
+    st = json.loads((Path(root) / RES / "published.json").read_text()).get(f"experiments/results/{folder}/report.md")
+    return "not made yet" if st is None else f"seed {st['seed']}, {st['games']:,} games a cell"
+
+
+_INTRO = ("Every headline finding measured again on independent games (another seed, played by "
+          "`python -m experiments.publish`, step `replications`): a finding replicates when the same test "
+          "passes there (an effect: the same sign, its 95% interval apart from zero). On the study's games "
+          "each finding below passed its test; the effects listed are those apart from zero after Holm's "
+          "correction over their table.")
