@@ -632,17 +632,22 @@ def qm_closeness(root) -> str:
     castles, one castle short, runaways, and the rounds a game lasts."""
     t = _table(root, "qm-grid", "how-close-games-end-by-player-count", COMPETENT)
     lines = ["| players | games | runner-up's castles (mean) | a loser one castle short | a runaway (no loser above "
-             "two) | rounds |", "|---|---|---|---|---|---|"]
+             "two) | lead changes a game | a comeback (the winner once two castles behind) | rounds |",
+             "|---|---|---|---|---|---|---|---|"]
     for r in t.to_dict("records"):
         lines.append(f"| {r['players']} | {r['games']:,} | {r['runner_up_castles']:.2f} | "
-                     f"{100 * r['one_castle_short']:.1f}% | {100 * r['runaway']:.1f}% | {r['rounds']:.1f} |")
+                     f"{100 * r['one_castle_short']:.1f}% | {100 * r['runaway']:.1f}% | {r['lead_changes']:.2f} | "
+                     f"{100 * r['comeback']:.1f}% | {r['rounds']:.1f} |")
     lo, hi = t.iloc[0], t.iloc[-1]
-    return (f"How close a game between planners comes at its end: the runner-up is the losing seat with the "
-            f"most castles. With {lo['players']} players {100 * lo['runaway']:.0f}% of games are runaways (no "
-            f"loser above two castles) and a loser is one castle short in {100 * lo['one_castle_short']:.0f}%; "
-            f"with {hi['players']}, {100 * hi['runaway']:.0f}% and {100 * hi['one_castle_short']:.0f}%. Games last "
-            f"{t['rounds'].min():.0f}–{t['rounds'].max():.0f} rounds at every size. (Lead changes during a game "
-            "are not counted yet: the result rows hold the end of a game only.)\n\n" + "\n".join(lines))
+    return (f"How close a game between planners comes: the runner-up is the losing seat with the most castles at "
+            f"the end; the lead is the living seat alone ahead in castles, looked at each time a castle is landed "
+            f"on. With {int(lo['players'])} players {100 * lo['runaway']:.0f}% of games are runaways (no loser above two "
+            f"castles), a loser is one castle short in {100 * lo['one_castle_short']:.0f}%, the lead changes "
+            f"{lo['lead_changes']:.1f} times a game and {100 * lo['comeback']:.0f}% are won from two castles "
+            f"behind; with {int(hi['players'])}: {100 * hi['runaway']:.0f}%, {100 * hi['one_castle_short']:.0f}%, "
+            f"{hi['lead_changes']:.1f} and {100 * hi['comeback']:.0f}%. A game lasts "
+            + (f"about {t['rounds'].mean():.0f} rounds at every size" if t['rounds'].max() - t['rounds'].min() < 1
+               else f"{t['rounds'].min():.0f}–{t['rounds'].max():.0f} rounds") + ".\n\n" + "\n".join(lines))
 
 
 def qm_skill(root) -> str:

@@ -178,6 +178,8 @@ def result_row(s, T, out):
             k += (s[b + L.P_CASTLES] >> i) & 1
         out[L.RI_CASTLES1 + p] = k
         out[L.RI_POS1 + p] = s[b + L.P_TURNPOS]
+    out[L.RI_LEAD_CHANGES] = s[L.G_LEAD_CHANGES]
+    out[L.RI_WINNER_DEFICIT] = s[L.G_DEFICIT + w] if w >= 0 else -1
     for i in range(L.NDEC):
         out[L.RES_DEC + i] = s[L.G_DEC + i]
     for i in range(L.NBL):

@@ -114,6 +114,10 @@ G_STK_N = _take(1)         # pending effect lists: (start, count, next index) fr
 G_STK = _take(3 * MAX_STACK)
 G_WALK_LEFT = _take(1)     # at a warp or fork decision: squares the walk has left if it goes on (negative: back)
 G_WALK_CARD = _take(1)     # 1 while a card's move walks the pawn (a castle it reaches counts by toggle)
+# how close the castle race runs (movement.track_lead; written to the result row, read by the report)
+G_LEADER = _take(1)        # 1 + the living seat alone ahead in castles (0: none yet)
+G_LEAD_CHANGES = _take(1)  # times that sole leader changed to another seat
+G_DEFICIT = _take(MAX_PLAYERS)   # each seat's deepest deficit in castles behind the most any living seat holds
 
 # What the players did: each kind of decision, counted by the rule kernels as
 # it is carried out (never by a policy), written at the end of the result row
@@ -189,6 +193,7 @@ RESULT_COLUMNS = (
     "hp1", "hp2", "hp3", "hp4", "hp5", "hp6",
     "castles1", "castles2", "castles3", "castles4", "castles5", "castles6",
     "pos1", "pos2", "pos3", "pos4", "pos5", "pos6",   # turn position of each seat (0 = went first)
+    "lead_changes", "winner_deficit",   # the castle race: lead changes; the winner's deepest deficit (-1: no winner)
 ) + tuple("dec_" + n for n in DEC_NAMES) + BL_NAMES   # last: what the players did (G_DEC), then the blunders (G_BL)
 NRES = len(RESULT_COLUMNS)
 RES_BL = NRES - NBL

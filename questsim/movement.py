@@ -8,6 +8,7 @@ import numpy as np
 from simcore.jit import kernel
 from . import layout as L
 from . import tables as TB
+from .blunders import castle_count
 from .combat import count_target, duel_with
 from .core import OPB, ask, declined, log, over, pb, push
 from .life import declare_win
@@ -19,11 +20,38 @@ def mark_castle(s, T, ev, seat, sq):
     c = T[TB.O_SQ_CASTLE + sq]
     b = pb(seat)
     s[b + L.P_CASTLES] |= 1 << c
+    track_lead(s, T)
     k = 0
     for i in range(T[TB.P_NCASTLES]):
         k += (s[b + L.P_CASTLES] >> i) & 1
     if k >= T[TB.P_CASTLES_TO_WIN]:
         declare_win(s, ev, seat, L.WIN_CASTLES)
+
+
+@kernel
+def track_lead(s, T):
+    """After a castle is landed on: the living seat alone ahead in castles
+    (a tie keeps the one before), each change of that leader counted, and
+    every seat's deepest deficit behind the most castles a living seat
+    holds. Counting only: no choice or roll reads them."""
+    best = -1
+    who = -1
+    for p in range(s[L.G_NP]):
+        if s[pb(p) + L.P_ALIVE]:
+            k = castle_count(T, s[pb(p) + L.P_CASTLES])
+            if k > best:
+                best = k
+                who = p
+            elif k == best:
+                who = -1
+    for p in range(s[L.G_NP]):
+        d = best - castle_count(T, s[pb(p) + L.P_CASTLES])
+        if d > s[L.G_DEFICIT + p]:
+            s[L.G_DEFICIT + p] = d
+    if who >= 0 and who + 1 != s[L.G_LEADER]:
+        if s[L.G_LEADER] > 0:
+            s[L.G_LEAD_CHANGES] += 1
+        s[L.G_LEADER] = who + 1
 
 
 @kernel

@@ -110,8 +110,10 @@ def closeness(df):
     """How close games end, by player count: the runner-up's castles (the
     most any losing seat holds at the end), the share of games a losing seat
     was one castle short of a castle win (the most castles any seat holds in
-    the games), the share where none had more than two (a runaway), and the
-    rounds a game lasts."""
+    the games), the share where none had more than two (a runaway), the
+    lead changes in the castle race, the share of comebacks (the winner was
+    two or more castles behind at some point), and the rounds a game
+    lasts."""
     seats = [c for c in (f"castles{k}" for k in range(1, L.MAX_PLAYERS + 1)) if c in df.columns]
     if not seats or "winner_seat" not in df.columns:
         return pd.DataFrame()
@@ -121,11 +123,16 @@ def closeness(df):
     need = int(castles.max())          # the castles a win needs (the ruleset's castles_to_win), as the games show
     t = pd.DataFrame({"players": df["players"].to_numpy(), "runner_up": runner_up})
     g = t.groupby("players", observed=True)["runner_up"]
-    return pd.DataFrame({"players": g.size().index, "games": g.size().to_numpy(),
-                         "runner_up_castles": g.mean().to_numpy(),
-                         "one_castle_short": g.apply(lambda x: (x == need - 1).mean()).to_numpy(),
-                         "runaway": g.apply(lambda x: (x <= 2).mean()).to_numpy(),
-                         "rounds": df.groupby("players", observed=True)["rounds"].mean().to_numpy()})
+    out = pd.DataFrame({"players": g.size().index, "games": g.size().to_numpy(),
+                        "runner_up_castles": g.mean().to_numpy(),
+                        "one_castle_short": g.apply(lambda x: (x == need - 1).mean()).to_numpy(),
+                        "runaway": g.apply(lambda x: (x <= 2).mean()).to_numpy()})
+    if {"lead_changes", "winner_deficit"} <= set(df.columns):     # datasets written before the counters lack them
+        by = df.groupby("players", observed=True)
+        out["lead_changes"] = by["lead_changes"].mean().to_numpy()
+        out["comeback"] = by["winner_deficit"].apply(lambda x: (x >= 2).mean()).to_numpy()
+    out["rounds"] = df.groupby("players", observed=True)["rounds"].mean().to_numpy()
+    return out
 
 
 def game_length(df):
@@ -245,7 +252,8 @@ def standard_report(df: pd.DataFrame, names: dict | None = None) -> dict:
         "head to head, 2-player games (row character's win rate against the column)": head_to_head_matrix(df),
         "how games end (share of games)": win_conditions(df),
         "how close games end, by player count (runner-up: the most castles a losing seat holds; one castle "
-        "short, a runaway with no loser above two: shares of games)": closeness(df),
+        "short, a runaway with no loser above two, a comeback by a winner once two castles behind: shares of "
+        "games; lead changes in the castle race per game)": closeness(df),
         "game length and duels per game": game_length(df),
         **({f"example games per table, the first to end each way (open one: {REPLAY})": ex}
            if not (ex := example_games(df)).empty else {}),

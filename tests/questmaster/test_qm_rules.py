@@ -553,6 +553,33 @@ def test_five_castles_landing_on_the_last_wins():
     assert g.castles(0) == ALL_CASTLES
 
 
+def test_the_castle_race_counts_lead_changes_and_each_seats_deepest_deficit():
+    """QM-END-04 (the five-castle race), counted for the report's closeness
+    table and changing no play: the living seat alone ahead in castles is
+    the leader (a tie keeps the one before); a change of leader is counted,
+    the first leader is not; each seat's deepest deficit behind the most
+    castles is kept; the result row has the count and the winner's deficit
+    (-1 while nobody has won)."""
+    from questsim import movement
+    g = QGame(["robot", "priest", "knight"])
+    for p in range(3):
+        g.set(p, L.P_CASTLES, 0)
+
+    def land(p, sq):
+        movement.mark_castle(g.s, g.T, g.ev, p, sq)
+        return int(g.s[L.G_LEADER]) - 1, int(g.s[L.G_LEAD_CHANGES])
+    assert land(0, SQ_CASTLE) == (0, 0)            # the first leader: no change
+    assert land(1, SQ_CASTLE) == (0, 0)            # a tie keeps seat 1 (index 0) ahead
+    assert land(1, SQ_WIZARD) == (1, 1)            # seat 2 alone ahead: one change
+    assert land(1, SQ_WIZARD) == (1, 1)            # the same castle again adds nothing
+    assert land(0, SQ_WIZARD) == (1, 1)            # a tie again
+    assert land(0, SQ_CHURCH) == (0, 2)            # back to seat 1
+    assert [int(g.s[L.G_DEFICIT + p]) for p in range(3)] == [1, 1, 3]
+    row = np.zeros(L.NRES, np.int32)
+    E.result_row(g.s, g.T, row)
+    assert (row[L.RI_LEAD_CHANGES], row[L.RI_WINNER_DEFICIT]) == (2, -1)
+
+
 def test_five_castles_card_move_onto_castle_counts():
     """QM-GAP-42, QM-RULING-06 (toggle card_moves_mark_castles, default true): an
     Event card's move that ends on the last castle lands there and wins
