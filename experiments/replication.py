@@ -3,8 +3,8 @@
 Every finding the study leads with is a claim with a test that can be put to
 any copy of the published artefacts: the grids (``mq-grid``, ``qm-grid``) and
 the experiments the study quotes. ``python -m experiments.publish`` plays
-each of them again on an independent seed (the ``replications`` step:
-``<grid>-again``, ``<experiment>-again``, fewer games); a finding
+each of them again on an independent seed with as many games (the
+``replications`` step: ``<grid>-again``, ``<experiment>-again``); a finding
 *replicates* when its test passes on both. The study's blocks
 ``bal-mq-replication`` and ``bal-qm-replication`` print the verdicts and
 name what did not replicate.
@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from experiments.balance import COMPETENT, HOLDS, PLAYERS_MQ, RES, _table, name, survivors
+from experiments.balance import COMPETENT, HOLDS, PLAYERS_MQ, RES, _manifest, _table, name, survivors
 
 AGAIN = "-again"
 LEVELS = ("easy", "medium", "hard")
@@ -240,7 +240,7 @@ def verdicts(root, findings, grid) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _block(root, parts, intro) -> str:
+def _block(parts, intro) -> str:
     """The verdict tables of ``parts`` ((title, frame, seed-1 source,
     seed-2 source)) with the list of what did not replicate."""
     out, failed, n_all, n_ok = [intro], [], 0, 0
@@ -250,7 +250,8 @@ def _block(root, parts, intro) -> str:
         out.append(f"\n**{title}** ({src1}; again: {src2})\n")
         out.append("| finding | the study's games | independent games | replicates? |\n|---|---|---|---|")
         for r in t.to_dict("records"):
-            out.append(f"| {r['finding']} | {r['first']} | {r['again']} | {'yes' + HOLDS if r['replicates'] else 'no'} |")
+            verdict = "yes" + HOLDS if r["replicates"] else "no" if r["first_holds"] else "no: nor on the study's games"
+            out.append(f"| {r['finding']} | {r['first']} | {r['again']} | {verdict} |")
             failed += [] if r["replicates"] else [r["finding"]]
         n_all, n_ok = n_all + len(t), n_ok + int(t["replicates"].sum())
     out.insert(1, f"\n{n_ok} of the {n_all} findings replicate." + (
@@ -273,25 +274,23 @@ def mq(root) -> str:
         root, "two-combat-dice", lambda c: c["players"].str.isdigit(), lambda r: "all",
         lambda _k, g: f"one more starting die raises the win rate ({len(g)} cells)")
     parts = [("The grid", grid, _games(root, "mq-grid"), _games(root, "mq-grid" + AGAIN))]
-    for title, (folder, found) in (("Rule readings (every cell pooled)", readings),
+    for title, (folder, found) in (("Rule readings (each reading's cells marked ✓)", readings),
                                    ("Numbers (the sensitivity screen)", sens),
                                    ("One more starting die", dice)):
         parts.append((title, verdicts(root, found, folder), _games(root, folder), _games(root, folder + AGAIN)))
-    return _block(root, parts, _INTRO)
+    return _block(parts, _INTRO)
 
 
 def qm(root) -> str:
     """Quest Master's headline findings, on the study's games and again."""
     root = Path(root)
     grid = verdicts(root, _qm_findings(root), "qm-grid")
-    return _block(root, [("The grid", grid, _games(root, "qm-grid"), _games(root, "qm-grid" + AGAIN))],
-                  _INTRO)
+    return _block([("The grid", grid, _games(root, "qm-grid"), _games(root, "qm-grid" + AGAIN))], _INTRO)
 
 
 def _games(root, folder) -> str:
     """The seed and games per cell the manifest records for an artefact folder."""
-    import json
-    st = json.loads((Path(root) / RES / "published.json").read_text()).get(f"experiments/results/{folder}/report.md")
+    st = _manifest(root).get(f"experiments/results/{folder}/report.md")
     return "not made yet" if st is None else f"seed {st['seed']}, {st['games']:,} games a cell"
 
 

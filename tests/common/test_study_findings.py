@@ -150,7 +150,7 @@ def test_a_finding_replicates_only_when_the_same_test_passes_on_independent_game
     t = replication.verdicts(tmp_path, findings, "g").set_index("finding")
     assert t["replicates"].to_dict() == {"a": True, "b": False, "c": False, "d": True, "e": False}
     assert t["first_holds"].all() and t.loc["b", "again"] == "+1.0 pp [-0.5, +2.5]"
-    text = replication._block(tmp_path, [("The grid", t.reset_index(), "seed 1", "seed 2")], "Intro.")
+    text = replication._block([("The grid", t.reset_index(), "seed 1", "seed 2")], "Intro.")
     assert "2 of the 5 findings replicate" in text and "not established" in text and "b; c; e." in text
 
 
