@@ -33,8 +33,10 @@ The steps (``STEPS``), in order:
 - ``tables``: every generated block of the docs (``experiments.tables``),
   which the balance study (``docs/*/balance.md``) and the other docs read.
 
-Every step records what made each artefact in ``experiments/results/
-published.json``: engine, behaviour version, source hash, ruleset hash, seed,
+What each artefact is (game counts, seeds, cells, policies) is in
+``experiments.artefacts``; the manifest and ``--check`` in
+``experiments.manifest``. Every step records what made each artefact in
+``experiments/results/published.json``: engine, behaviour version, source hash, ruleset hash, seed,
 policies and games (and ``quick`` for a ``--quick`` artefact). ``--check``
 plays no game; it lists (exit 1) every artefact whose behaviour version or
 ruleset no longer matches the installed engine and the current rulesets,
@@ -73,214 +75,15 @@ from pathlib import Path
 
 from simcore.errors import InputError
 
+from experiments.artefacts import (AGAIN_EXPERIMENTS, AGAIN_SEED, FULL, GRIDS, MANIFEST, NOTEBOOK_GAMES,
+                                   NOTEBOOK_PACKAGES, NOTEBOOK_SEED, QM_LADDER, QUICK, QUICK_BUDGET, ROOT,
+                                   _again_games, _experiment_files, _experiment_games, _grid_policies, _ladders)
+from experiments.manifest import Manifest, _header, stale
+
 PROG = "publish"
-ROOT = Path(__file__).resolve().parents[1]
-MANIFEST = "experiments/results/published.json"
 ROOT_MARK = ".publish-root"      # written into a --root directory before anything else
-FULL = dict(mq_grid=50_000, qm_grid=50_000, mq_again=50_000, qm_again=50_000, again_experiment=None, mq_ladder=100_000, qm_ladder=100_000, experiment=None, search_experiment=None,
-            notebooks=None, mq_parts=20_000, mq_ablation=5_000, mq_rollout=600, mq_expert=2_000, mq_confirm=40_000,
-            mq_budget=300,
-            qm_expert=4_000, qm_budget=400)
-QUICK = dict(mq_grid=60, qm_grid=60, mq_again=60, qm_again=60, again_experiment=20, mq_ladder=100, qm_ladder=100, experiment=20, search_experiment=4,
-             mq_parts=40, mq_ablation=20,
-             mq_rollout=2, mq_expert=2, mq_confirm=2, mq_budget=2, qm_expert=4, qm_budget=4,
-             notebooks={"mournequest-balance": "GAMES = 60", "questmaster-balance": "GAMES = 200",
-                        "what-if": "GAMES = 150"})
-
-QUICK_BUDGET = 8          # --quick: a policy_tune's evaluations
-
-# the expert's budget curves: budgets (MourneQuest's default is 0.5, Quest
-# Master's 1) and, for MourneQuest, the cells (levels x player counts) they
-# are measured in
-BUDGETS = (0.5, 1, 2, 4, 8)
-MQ_BUDGET_CELLS = ("medium,hard", "4,1")
-# the expert ladder's cells that its two seeds leave open (the planner wins
-# 94.5-95%, the expert's edge under a point), played again on a third seed
-# with twenty times the games
-MQ_CONFIRM_CELLS = "easy:2,medium:1"
-MQ_CONFIRM_SEED = 3
-QM_BUDGETS = (0.5, 1, 2, 4)
-QM_BUDGET_PLAYERS = "2,4,6"
-
-# Quest Master's ladder: seat 1 played by each (the v2 players are the same
-# policies with their later parts off, so old and new stand side by side)
-QM_LADDER = ("random", "greedy_v2", "greedy", "planner_v2", "planner")
-
-# the standard-report grids: name -> (package, count key, the grid's cells, seed); each is played
-# again on an independent seed (``-again``) with as many games, so that every headline finding of
-# the study is measured twice, with the same power, before it is published (experiments.replication)
-GRID_SEED = 1             # batch.run_grid's default seed, given explicitly
-AGAIN_SEED = 2
-_MQ_CELLS = dict(levels=("easy", "medium", "hard"), players=(1, 2, 3, 4), policies=("greedy", "planner"))
-_QM_CELLS = dict(players=(2, 3, 4, 5, 6), tables=(("greedy",), ("planner",)))
-GRIDS = {"mq-grid": ("mournesim", "mq_grid", _MQ_CELLS, GRID_SEED),
-         "qm-grid": ("questsim", "qm_grid", _QM_CELLS, GRID_SEED),
-         "mq-grid-again": ("mournesim", "mq_again", _MQ_CELLS, AGAIN_SEED),
-         "qm-grid-again": ("questsim", "qm_again", _QM_CELLS, AGAIN_SEED)}
-# the experiments whose findings the study leads with, played again on the independent seed
-# (into experiments/results/<name>-again) with ``again_experiment`` games per cell and arm (None:
-# as many as the study plays them with)
-AGAIN_EXPERIMENTS = ("mq-readings", "rules-sensitivity", "two-combat-dice")
-NOTEBOOK_SEED = 1
-NOTEBOOK_GAMES = "as in the notebook"      # a full run leaves each notebook's own parameters
-NOTEBOOK_PACKAGES = {"mournequest-balance": "mournesim", "what-if": "mournesim"}   # the others: questsim
 # the folders of the repository that hold the published study (a --root may not lie inside them)
 PUBLISHED = ("experiments", "docs", "notebooks")
-
-
-def _grid_policies(kw) -> list:
-    """The policies of a grid's cells, as its manifest entry records them."""
-    return sorted(kw["policies"]) if "policies" in kw else sorted({"+".join(t) for t in kw["tables"]})
-
-
-def _ladders(n) -> dict:
-    """The ladders at counts ``n``: artefact -> what makes it (script and
-    arguments for the MourneQuest ones) and what defines it (games, seed,
-    policies and, in ``sidecar``, further values its JSON sidecar records)."""
-    mq, qm = "docs/mournequest/examples/", "docs/questmaster/examples/"
-    mq_budget = ",".join(["planner"] + [f"expert@{b}" for b in BUDGETS])
-    qm_budget = ",".join(["planner"] + [f"expert@{b}" for b in QM_BUDGETS])
-    return {
-        "experiments/results/mq-ladder/ladder.csv": dict(
-            package="mournesim", script=mq + "ladder.py", games=n["mq_ladder"], seed=1,   # the script's default seed
-            policies="random,greedy,planner", sidecar={},
-            args=["--games", str(n["mq_ladder"]), "--policies", "random,greedy,planner"]),
-        "experiments/results/mq-rollout/ladder.csv": dict(
-            package="mournesim", script=mq + "ladder.py", games=n["mq_rollout"], seed=1, policies="planner,rollout",
-            sidecar=dict(search_games=n["mq_rollout"]),
-            args=["--games", str(n["mq_rollout"]), "--search-games", str(n["mq_rollout"]), "--players", "4",
-                  "--policies", "planner,rollout"]),
-        "experiments/results/mq-expert/ladder.csv": dict(
-            package="mournesim", script=mq + "ladder.py", games=n["mq_expert"], seed=1, policies="planner,expert",
-            sidecar=dict(search_games=n["mq_expert"], heroes=True),
-            args=["--games", str(n["mq_expert"]), "--search-games", str(n["mq_expert"]), "--players", "1,2,3,4",
-                  "--policies", "planner,expert", "--heroes"]),
-        "experiments/results/mq-expert/replication.csv": dict(
-            package="mournesim", script=mq + "ladder.py", games=n["mq_expert"], seed=2, policies="planner,expert",
-            sidecar=dict(search_games=n["mq_expert"], heroes=True),
-            args=["--games", str(n["mq_expert"]), "--search-games", str(n["mq_expert"]), "--players", "1,2,3,4",
-                  "--policies", "planner,expert", "--heroes", "--seed", "2"]),
-        "experiments/results/mq-expert/confirm.csv": dict(
-            package="mournesim", script=mq + "ladder.py", games=n["mq_confirm"], seed=MQ_CONFIRM_SEED,
-            policies="planner,expert", sidecar=dict(search_games=n["mq_confirm"], cells=MQ_CONFIRM_CELLS),
-            args=["--games", str(n["mq_confirm"]), "--search-games", str(n["mq_confirm"]), "--cells", MQ_CONFIRM_CELLS,
-                  "--policies", "planner,expert", "--seed", str(MQ_CONFIRM_SEED)]),
-        "experiments/results/mq-expert/budget.csv": dict(
-            package="mournesim", script=mq + "ladder.py", games=n["mq_budget"], seed=1, policies=mq_budget,
-            sidecar=dict(search_games=n["mq_budget"]),
-            args=["--games", str(n["mq_budget"]), "--search-games", str(n["mq_budget"]),
-                  "--levels", MQ_BUDGET_CELLS[0], "--players", MQ_BUDGET_CELLS[1], "--policies", mq_budget]),
-        "experiments/results/qm-expert/ladder.csv": dict(
-            package="questsim", script=qm + "qm_rollout.py", games=n["qm_expert"], seed=21, policies="planner,expert",
-            sidecar=dict(characters=True), args=["--games", str(n["qm_expert"]), "--players", "2,3,4,5,6",
-                                                 "--policies", "planner,expert", "--seed", "21", "--characters"]),
-        "experiments/results/qm-expert/replication.csv": dict(
-            package="questsim", script=qm + "qm_rollout.py", games=n["qm_expert"], seed=22, policies="planner,expert",
-            sidecar=dict(characters=True), args=["--games", str(n["qm_expert"]), "--players", "2,3,4,5,6",
-                                                 "--policies", "planner,expert", "--seed", "22", "--characters"]),
-        "experiments/results/qm-expert/budget.csv": dict(
-            package="questsim", script=qm + "qm_rollout.py", games=n["qm_budget"], seed=21, policies=qm_budget,
-            sidecar={}, args=["--games", str(n["qm_budget"]), "--players", QM_BUDGET_PLAYERS, "--policies", qm_budget,
-                              "--seed", "21"]),
-        "experiments/results/mq-planner/planner-parts.csv": dict(
-            package="mournesim", script=mq + "planner_parts.py", games=n["mq_parts"], seed=15,
-            policies="planner arms, greedy, greedy v2", sidecar=dict(ablation_games=n["mq_ablation"]),
-            args=["--games", str(n["mq_parts"]), "--ablation-games", str(n["mq_ablation"]), "--seed", "15", "--quiet"]),
-        "experiments/results/qm-ladder/ladder.csv": dict(
-            package="questsim", games=n["qm_ladder"], seed=11, sidecar={},
-            policies=f"{'/'.join(QM_LADDER)} in seat 1, greedy elsewhere"),
-    }
-
-
-def _experiment_games(n, exp):
-    """Games per cell and arm of experiment ``exp`` at counts ``n`` (None:
-    the file's own); one played by a search policy gets the smaller count."""
-    search = str(exp.base.get("policy", "")) in ("rollout", "expert")
-    return n["search_experiment" if search else "experiment"]
-
-
-def _again_games(n, exp):
-    """Games per cell and arm of experiment ``exp`` played again on the
-    independent seed (None: the file's own, as the study plays it)."""
-    return n["again_experiment"] or _experiment_games(n, exp)
-
-
-def _experiment_files() -> list:
-    """Every shipped experiment file with its loaded description."""
-    from simcore import experiment as ex
-    return [(f, ex.load(f)) for f in sorted((ROOT / "experiments").glob("*.toml"))]
-
-
-def _study(n, experiments) -> dict:
-    """What the study at counts ``n`` makes: every artefact of every step
-    (the manifest's keys) -> the games per cell, seed and policies that
-    define it (``sidecar``: more values a ladder's JSON sidecar records)."""
-    out = {}
-    for name, (_pkg, key, kw, seed) in GRIDS.items():
-        out[f"experiments/results/{name}/report.md"] = dict(games=n[key], seed=seed, policies=_grid_policies(kw))
-    for rel, spec in _ladders(n).items():
-        out[rel] = {k: spec[k] for k in ("games", "seed", "policies", "sidecar")}
-    for f, exp in experiments:
-        out[f"experiments/results/{f.stem}/report.md"] = dict(
-            games=_experiment_games(n, exp) or exp.games, seed=exp.seed, policies=str(exp.base.get("policy", "default")))
-        if f.stem in AGAIN_EXPERIMENTS:
-            out[f"experiments/results/{f.stem}-again/report.md"] = dict(
-                games=_again_games(n, exp) or exp.games, seed=AGAIN_SEED,
-                policies=str(exp.base.get("policy", "default")))
-    small = n["notebooks"] or {}
-    for src in sorted((ROOT / "notebooks").glob("*.ipynb")):
-        out[f"notebooks/{src.name}"] = dict(games=small.get(src.stem, NOTEBOOK_GAMES), seed=NOTEBOOK_SEED,
-                                            policies="as in the notebook")
-    return out
-
-
-class Manifest:
-    """``experiments/results/published.json`` of a root: artefact -> its
-    stamp. Written atomically; an artefact about to be rewritten is marked
-    ``pending`` first and gets its new stamp only after all its files."""
-
-    def __init__(self, root: Path):
-        self.path = Path(root) / MANIFEST
-        self.entries = read_manifest(self.path) if self.path.exists() else {}
-
-    def save(self):
-        from simcore import atomic
-        atomic.make_dir(self.path.parent)
-        atomic.write_text(self.path, json.dumps(self.entries, indent=1, sort_keys=True) + "\n")
-
-    def begin(self, rel):
-        """``rel`` is about to be rewritten: its old stamp no longer holds."""
-        st = self.entries.get(rel)
-        if st is not None and not st.get("pending"):
-            self.entries[rel] = dict(st, pending=True)
-            self.save()
-
-    def done(self, rel, stamp):
-        """Every file of ``rel`` is written: record what made it."""
-        self.entries[rel] = {k: v for k, v in stamp.items() if k != "pending"}
-        self.save()
-
-    def update(self, entries: dict):
-        if any(self.entries.get(k) != v for k, v in entries.items()):
-            for k, v in entries.items():
-                self.entries[k] = {x: y for x, y in v.items() if x != "pending"}
-            self.save()
-
-
-def read_manifest(path) -> dict:
-    """A manifest's entries; an unreadable one is one InputError line."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as e:
-        from simcore.atomic import cause
-        raise InputError(f"{path}: cannot read ({cause(e)})") from None
-    except ValueError as e:
-        raise InputError(f"{path}: not a publish manifest (not valid JSON: {e})") from None
-    if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
-        raise InputError(f"{path}: not a publish manifest (expected an object of artefact stamps)")
-    return data
-
-
 @dataclass
 class Ctx:
     """Where and how big: ``root`` is the repository (or a scratch copy for
@@ -318,13 +121,6 @@ def _stamp(package, ruleset, overrides=(), **extra) -> dict:
     rules = sim.prepare(ruleset, tuple(overrides))
     return dict(identity.engine(package), ruleset_hash=rules.hash, ruleset=str(ruleset) if ruleset else None,
                 overrides=list(overrides), **extra)
-
-
-def _header(stamp) -> str:
-    return (f"> Made by {stamp['engine']} behaviour v{stamp['behaviour_version']} (sources "
-            f"{stamp['engine_hash']}), ruleset {stamp['ruleset_hash']}, seed {stamp.get('seed')}, "
-            f"policies {stamp.get('policies')}, {stamp.get('games'):,} games per cell; regenerate with "
-            f"`python -m experiments.publish`.\n")
 
 
 def _grid(ctx, name):
@@ -630,151 +426,6 @@ def step_tables(ctx):
 STEPS = {"mq-grid": step_mq_grid, "qm-grid": step_qm_grid, "ladders": step_ladders,
          "experiments": step_experiments, "replications": step_replications, "notebooks": step_notebooks,
          "tables": step_tables}
-
-
-# ---- --check: which published artefacts are stale (plays nothing) -------------------------------------
-
-def _games_text(g) -> str:
-    return f"{g:,} games per cell" if isinstance(g, int) and not isinstance(g, bool) else f"games {g!r}"
-
-
-def _said(text) -> str:
-    """The games per cell a stamp line of an artefact says (for a message)."""
-    m = re.search(r"([\d,]+) games per cell", text or "")
-    return f"{m.group(1)} games per cell" if m else "no stamp"
-
-
-def _content(root: Path, rel: str, st: dict, want: dict) -> list[str]:
-    """Where an artefact carries its own stamp, the problems of it
-    disagreeing with the manifest entry ``st`` (or with the study's
-    ``want``): a grid's report.md and index.html ``> Made by`` line, a
-    ladder's JSON sidecar, an experiment's report.md and index.html set-up
-    line."""
-    import html
-    out = []
-    path = root / rel
-    if rel.endswith("report.md") and Path(rel).parent.name in GRIDS:
-        try:
-            header = _header(st).rstrip("\n")
-        except (KeyError, TypeError, ValueError):
-            return [f"{rel}: its manifest entry is incomplete; run python -m experiments.publish"]
-        text = path.read_text(encoding="utf-8", errors="replace")
-        line = next((x for x in text.splitlines() if x.startswith("> Made by")), "")
-        if line != header:
-            out.append(f"{rel}: its '> Made by' line ({_said(line)}) does not match the manifest "
-                       f"({_games_text(st.get('games'))}): a run was cut short; run python -m experiments.publish")
-        page = path.parent / "index.html"
-        if not page.exists():
-            out.append(f"{page.relative_to(root)}: missing")
-        else:
-            body = page.read_text(encoding="utf-8", errors="replace")
-            if html.escape(header) not in body:
-                m = re.search(r"&gt; Made by[^<]*", body)
-                out.append(f"{page.relative_to(root)}: its '> Made by' line ({_said(m.group(0) if m else '')}) does "
-                           f"not match report.md and the manifest ({_games_text(st.get('games'))}): a run was cut "
-                           "short; run python -m experiments.publish")
-    elif rel.endswith(".csv"):
-        meta = path.with_suffix(".json")
-        try:
-            m = json.loads(meta.read_text(encoding="utf-8"))
-            assert isinstance(m, dict)
-        except (OSError, ValueError, AssertionError):
-            return [f"{meta.relative_to(root)}: missing or not JSON; run python -m experiments.publish"]
-        for k in ("engine", "behaviour_version", "engine_hash", "ruleset_hash", "seed", "games", "policies"):
-            if k in m and m[k] != st.get(k):
-                out.append(f"{meta.relative_to(root)}: says {k} {m[k]!r}, the manifest {st.get(k)!r}: a run was "
-                           "cut short; run python -m experiments.publish")
-        for k, v in (want or {}).get("sidecar", {}).items():
-            if m.get(k) != v:
-                out.append(f"{rel}: made with {k} {m.get(k)!r}, the study uses {v!r}")
-    elif rel.endswith("report.md"):         # an experiment's report
-        pat = re.compile(r"seed (\d+); ([\d,]+) games per cell and arm")
-        text = path.read_text(encoding="utf-8", errors="replace")
-        m = pat.search(text)
-        if m and str(st.get("seed")) != m.group(1):
-            out.append(f"{rel}: says seed {m.group(1)}, the manifest {st.get('seed')}: a run was cut short; "
-                       "run python -m experiments.publish")
-        page = path.parent / "index.html"
-        if page.exists():
-            p = pat.search(page.read_text(encoding="utf-8", errors="replace"))
-            if m and p and p.group(0) != m.group(0):
-                out.append(f"{page.relative_to(root)}: says {p.group(2)} games per cell, report.md "
-                           f"{m.group(2)}: a run was cut short; run python -m experiments.publish")
-    return out
-
-
-def stale(root=ROOT, rulesets=None) -> list[str]:
-    """Published artefacts that are not what the current study makes (plays
-    nothing): each artefact of the study is compared, through its manifest
-    entry, with the installed engine's behaviour version, the current
-    ruleset, and the games per cell, seed and policies of the full study
-    (``FULL`` and the steps' own seeds and policies; in a root other than
-    the repository, a ``--quick`` artefact with ``QUICK``); an entry whose
-    step was cut short while rewriting it, and an artefact whose own stamp
-    disagrees with its entry, are stale too."""
-    from importlib import import_module
-    from simcore import identity
-    rulesets = rulesets or {}
-    root = Path(root).resolve()
-    f = root / MANIFEST
-    if not f.exists():
-        return [f"{MANIFEST}: missing; run python -m experiments.publish"]
-    try:
-        manifest = read_manifest(f)
-    except InputError as e:
-        return [str(e)]
-    experiments = _experiment_files()
-    full, quick = _study(FULL, experiments), _study(QUICK, experiments)
-    in_repo = root == ROOT
-    engines, hashes, out = {}, {}, []
-    for path in sorted(set(full) | set(manifest)):
-        st = manifest.get(path)
-        if st is None:
-            out.append(f"{path}: not in the manifest; run python -m experiments.publish")
-            continue
-        if st.get("pending"):
-            out.append(f"{path}: its step was cut short while rewriting it (the stamp is from before); "
-                       "run python -m experiments.publish")
-            continue
-        if not (root / path).exists():
-            out.append(f"{path}: listed but missing")
-            continue
-        pkg = st.get("engine")
-        if pkg not in engines:
-            try:
-                engines[pkg] = identity.engine(pkg)
-            except (ImportError, TypeError, ValueError):
-                engines[pkg] = None
-        now = engines[pkg]
-        if now is None:
-            out.append(f"{path}: made by engine {pkg!r}, which is not installed")
-            continue
-        if st.get("behaviour_version") != now["behaviour_version"]:
-            out.append(f"{path}: made by {pkg} behaviour v{st.get('behaviour_version')}, "
-                       f"the engine is v{now['behaviour_version']}")
-            continue
-        key = (pkg, rulesets.get(pkg, st.get("ruleset")), tuple(st.get("overrides", ())))
-        if key not in hashes:
-            try:
-                hashes[key] = import_module(f"{pkg}.sim").prepare(key[1], key[2]).hash
-            except InputError as e:
-                hashes[key] = f"unreadable ({str(e).splitlines()[0]})"
-        h = hashes[key]
-        if h != st.get("ruleset_hash"):
-            out.append(f"{path}: made with ruleset {st.get('ruleset_hash')}, the ruleset is now {h}")
-        is_quick = bool(st.get("quick")) and not in_repo      # the repository holds the full study only
-        want = (quick if is_quick else full).get(path)
-        study = "the --quick study" if is_quick else "the study"
-        if want is not None:
-            note = " (a --quick run)" if st.get("quick") and not is_quick else ""
-            if st.get("games") != want["games"]:
-                out.append(f"{path}: made with {_games_text(st.get('games'))}{note}, {study} uses "
-                           f"{_games_text(want['games'])}")
-            for k in ("seed", "policies"):
-                if st.get(k) != want[k]:
-                    out.append(f"{path}: made with {k} {st.get(k)!r}{note}, {study} uses {want[k]!r}")
-        out += _content(root, path, st, want)
-    return out
 
 
 # ---- the command line: bad input one line (exit 2), Ctrl-C 130, SIGTERM 143 ---------------------------

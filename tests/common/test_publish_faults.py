@@ -126,7 +126,8 @@ def test_quick_artefacts_read_as_stale_in_the_repository(quick_root, monkeypatch
     """In its own root a quick artefact is current; where the published
     study lives (ROOT) it is not: 60 games per cell, the study uses 50,000."""
     assert publish.stale(quick_root) == []
-    monkeypatch.setattr(publish, "ROOT", quick_root)      # as if the quick run had written into the repository
+    from experiments import manifest
+    monkeypatch.setattr(manifest, "ROOT", quick_root)     # as if the quick run had written into the repository
     problems = publish.stale(quick_root)
     assert problems == [f"{GRID}/report.md: made with 60 games per cell (a --quick run), the study uses "
                         "50,000 games per cell"], problems
