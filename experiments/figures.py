@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from experiments import balance
+from experiments import balance, balance_qm
 
 FOLDER = Path("experiments") / "results" / "study"
 POLICY_COLOURS = {"greedy": "#8c959f", "planner": "#0969da", "expert": "#cf222e"}
@@ -115,7 +115,7 @@ FIGURES = {
     "mq-losses.png": ("bal-mq-losses", balance.losses_frame, draw_losses, "how games end"),
     "mq-sensitivity.png": ("bal-sensitivity", balance.sensitivity_frame, draw_sensitivity,
                            "what moves the win rate"),
-    "qm-characters.png": ("bal-qm-characters", balance.characters_frame, draw_characters,
+    "qm-characters.png": ("bal-qm-characters", balance_qm.characters_frame, draw_characters,
                           "each character against its fair share"),
 }
 BLOCK_FIGURE = {block: name for name, (block, *_rest) in FIGURES.items()}

@@ -17,6 +17,7 @@ correction, as the finding is now one pre-stated claim).
 """
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 import pandas as pd
@@ -146,7 +147,8 @@ def _qm_findings(root):
     character favoured or disfavoured pooled (Holm over the characters), the
     table sizes where a character's verdict flips, the first seat's edge at
     each table size, and how games end."""
-    from experiments.balance import _verdicts, _vs_fair_table
+    from experiments.balance import _verdicts
+    from experiments.balance_qm import _vs_fair_table
     pooled = _vs_fair_table(_table(root, "qm-grid", "win-rate-by-character", COMPETENT))
     verdict = _verdicts(pooled, ("favoured", "disfavoured", "par"))
     by = _vs_fair_table(_table(root, "qm-grid", "win-rate-by-character-and-player-count", COMPETENT))
@@ -169,7 +171,10 @@ def _qm_findings(root):
 
 # ---- experiments -----------------------------------------------------------------------------------
 
+@cache
 def _comparisons(root, folder):
+    """An experiment's win-rate comparisons, read once (every finding of a
+    group reads them on both seeds); callers filter, never change it."""
     c = pd.read_csv(Path(root) / RES / folder / "comparisons.csv", dtype={"players": str})
     return c[c["measure"] == "win"]
 

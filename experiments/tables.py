@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from experiments import balance, replication
+from experiments import balance, balance_qm, replication
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -456,9 +456,9 @@ BLOCKS.update({f"bal-{name.replace('_', '-')}": (f"{where}/balance.md", fn) for 
     (MQ, "mq_heroes_by_players", balance.mq_heroes_by_players),
     (MQ, "mq_dice", balance.mq_dice), (MQ, "mq_odds", balance.mq_odds), (MQ, "mq_losses", balance.mq_losses),
     (MQ, "mq_loss_anatomy", balance.mq_loss_anatomy), (MQ, "mq_skill", balance.mq_skill),
-    (QM, "qm_characters", balance.qm_characters), (QM, "qm_characters_by_players", balance.qm_characters_by_players),
-    (QM, "qm_seats", balance.qm_seats),
-    (QM, "qm_endings", balance.qm_endings), (QM, "qm_closeness", balance.qm_closeness), (QM, "qm_skill", balance.qm_skill), (MQ, "readings", readings),
+    (QM, "qm_characters", balance_qm.qm_characters), (QM, "qm_characters_by_players", balance_qm.qm_characters_by_players),
+    (QM, "qm_seats", balance_qm.qm_seats),
+    (QM, "qm_endings", balance_qm.qm_endings), (QM, "qm_closeness", balance_qm.qm_closeness), (QM, "qm_skill", balance_qm.qm_skill), (MQ, "readings", readings),
     (MQ, "sensitivity", balance.sensitivity), (MQ, "targets", balance.targets),
     (MQ, "mq_replication", replication.mq), (QM, "qm_replication", replication.qm))})
 

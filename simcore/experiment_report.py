@@ -313,7 +313,8 @@ def forest(res: Result, game, ax):
     c = res.comparisons[res.comparisons["measure"] == m].reset_index(drop=True)
     scale = 100 if binary else 1
     varying = [k for k in res.keys if c.loc[c[k] != "all", k].nunique() > 1]     # label only what differs
-    labels = [_plot_text(f"{r['arm']} — {_cells_label(r, varying, _names(res, game))}" if varying else r["arm"])
+    names = _names(res, game) if varying else {}
+    labels = [_plot_text(f"{r['arm']} — {_cells_label(r, varying, names)}" if varying else r["arm"])
               for _, r in c.iterrows()]
     y = np.arange(len(c))[::-1]
     ax.errorbar(c["change"] * scale, y, xerr=[(c["change"] - c["ci95_low"]) * scale,

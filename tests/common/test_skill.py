@@ -186,7 +186,7 @@ def test_a_character_moves_with_skill_only_where_both_seeds_agree(tmp_path):
     planner in seat 0 to the expert only when the move's interval leaves out
     zero on the ladder's seed and on the independent one, the same way; only
     the rows over all table sizes are read."""
-    from experiments import balance
+    from experiments import balance_qm
     d = tmp_path / "experiments" / "results" / "qm-expert"
     d.mkdir(parents=True)
 
@@ -201,9 +201,9 @@ def test_a_character_moves_with_skill_only_where_both_seeds_agree(tmp_path):
 
     seed("ladder", [0.05, 0.05, 0.005])
     seed("replication", [0.04, -0.05, 0.05])
-    text = balance._skilled_characters_text(balance._skilled_characters(tmp_path), list("xyz"))
+    text = balance_qm._skilled_characters_text(balance_qm._skilled_characters(tmp_path), list("xyz"))
     assert "x (+5.0 pp, again +4.0 pp" in text and "y (" not in text and "z (" not in text
     assert "| z | +2.0 pp [+0.0, +4.0] | +2.0 pp [+0.0, +4.0] | +0.5 pp [-0.5, +1.5] |" in text
     seed("replication", [-0.04, 0.0, 0.05])
-    text = balance._skilled_characters_text(balance._skilled_characters(tmp_path), list("xyz"))
+    text = balance_qm._skilled_characters_text(balance_qm._skilled_characters(tmp_path), list("xyz"))
     assert "No character's effect moves" in text and "on both seeds" in text

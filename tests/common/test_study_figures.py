@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from experiments import balance, figures
+from experiments import balance, balance_qm, figures
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = ("docs/mournequest/balance.md", "docs/questmaster/balance.md")
@@ -47,7 +47,7 @@ def _pp(e, lo, hi) -> str:
 
 
 @pytest.mark.parametrize("block,frame,label", [("bal-mq-heroes", balance.heroes_frame, "hero"),
-                                               ("bal-qm-characters", balance.characters_frame, "character")])
+                                               ("bal-qm-characters", balance_qm.characters_frame, "character")])
 def test_a_forest_shows_the_effects_its_table_prints(block, frame, label):
     t = frame(ROOT)
     rows = _rows(_block(block))

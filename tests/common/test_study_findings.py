@@ -57,7 +57,7 @@ def test_a_characters_pooled_verdict_is_checked_at_every_table_size(tmp_path):
     """Hand-built planner tables: ``a`` is favoured pooled and at both table
     sizes (holds); ``b`` is disfavoured pooled but favoured at 2 players (a
     flip); ``c`` is par pooled and par at each size."""
-    from experiments import balance
+    from experiments import balance_qm
     d = tmp_path / "experiments" / "results" / "qm-grid" / "tables" / "planner"
     d.mkdir(parents=True)
 
@@ -73,7 +73,7 @@ def test_a_characters_pooled_verdict_is_checked_at_every_table_size(tmp_path):
                  ).to_csv(d / "win-rate-by-character-and-player-count.csv", index=False)
     pd.DataFrame(dict(character=list("abc"), a=[None, 0.4, 0.5], b=[0.6, None, 0.5], c=[0.5, 0.5, None])
                  ).to_csv(d / "head-to-head-2-player-games.csv", index=False)
-    text = balance.qm_characters_by_players(tmp_path)
+    text = balance_qm.qm_characters_by_players(tmp_path)
     rows = {}
     for ln in text.splitlines():        # the verdict table's rows (the head-to-head matrix follows it)
         if ln.startswith("| "):
