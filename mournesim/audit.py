@@ -56,7 +56,7 @@ def combat_winnable(s, T, legal, k, faces, levels, n, rolled, ability, bonus, ta
             extra += amt * uses
     changes = n if reroll_all else min(tal, n)
     # extra dice: the unlocked levels not yet rolled, highest first
-    top = 3 if T[TB.P_T_EXTRA_DIE_ANY] == 1 else s[L.G_POOL] - 1
+    top = 3 if T[TB.P_EXTRA_DIE_ANY_LEVEL] == 1 else s[L.G_POOL] - 1
     ne = 0
     spare = 0   # the extra dice's levels, as bits
     for lv in range(top, -1, -1):
@@ -139,7 +139,7 @@ def turn_begins(s, T, h):
     for t in range(4):
         s[L.G_AU_FOUND + t] = 0
     o = hb(h)
-    if s[o + L.H_CH] < T[TB.P_GRANITE] or life_left(s, T, h) <= 1:
+    if s[o + L.H_CH] < T[TB.P_GRANITE_FOR_REPAIR] or life_left(s, T, h) <= 1:
         # on its last life point a hero weighs the wall against its own
         # life (a hero's death loses the game too): a judgement, not a blunder
         return
@@ -149,7 +149,7 @@ def turn_begins(s, T, h):
             continue
         ks = T[TB.O_KEYSTONE + d]
         if T[TB.O_KIND + pos] == L.K_DISC:
-            steps = T[TB.P_DISC_RETURN] + T[TB.O_DIST_H + T[TB.O_KEYSTONE + T[TB.O_COMPASS + pos]] * TB.DIST_W + ks]
+            steps = T[TB.P_DISC_RETURN_COST] + T[TB.O_DIST_H + T[TB.O_KEYSTONE + T[TB.O_COMPASS + pos]] * TB.DIST_W + ks]
         else:
             steps = T[TB.O_DIST_H + pos * TB.DIST_W + ks]
         if steps + 1 <= s[L.G_ACTS]:

@@ -50,7 +50,7 @@ def parse_list(text, kind):
 
 
 def replay(**kw):
-    """``sim.replay(**kw)``; the game of a plug-in policy (user code that may
+    """``replay.replay(**kw)``; the game of a plug-in policy (user code that may
     never return) is played in a child process, so Ctrl-C stops it at once."""
     return grid.replay(GAME, (kw.get("policy", "greedy"),), kw)
 

@@ -56,7 +56,7 @@ def _hero_combat(s, T, ev, rng, legal, pp, h, row, a, defending):
     skills) while the roll is losing. Returns True if the hero wins."""
     target = enemy_value(s, T, row, a)
     ha = a
-    if defending and T[TB.P_T_DEFEND_WITH_COURAGE] == 1:
+    if defending and T[TB.P_DEFEND_WITH_COURAGE] == 1:
         ha = 0
     ability = ability_total(s, T, h, ha)
     blue = moon_colour(s, T) == L.BLUE
@@ -91,7 +91,7 @@ def _hero_combat(s, T, ev, rng, legal, pp, h, row, a, defending):
                 legal[k] = code(L.R_TALISMAN, i)
                 k += 1
         # an extra-die effect needs a die it may add (MQ-GAP-36)
-        room = dice_for_combat(s, T, spare, n - min(s[L.G_POOL], T[TB.P_MAX_DICE]) + 1) > n
+        room = dice_for_combat(s, T, spare, n - min(s[L.G_POOL], T[TB.P_MAX_COMBAT_DICE]) + 1) > n
         for r in range(T[TB.P_N_RELICS]):
             if s[L.G_RELIC_OWNER + r] >= 0 and T[TB.O_EFFECTS + (T[TB.O_RELICS + r * TB.RELIC_W + TB.RL_EFFECT]) * L.EF_COLS + L.EF_WHEN] == L.WHEN_COMBAT:
                 e = T[TB.O_RELICS + r * TB.RELIC_W + TB.RL_EFFECT]
@@ -155,7 +155,7 @@ def _hero_combat(s, T, ev, rng, legal, pp, h, row, a, defending):
                 faces[i] = roll_die(T, rng, levels[i])
             rolled = n
         elif kind == L.EK_EXTRA_DIE:
-            n2 = dice_for_combat(s, T, levels, n - min(s[L.G_POOL], T[TB.P_MAX_DICE]) + amt)
+            n2 = dice_for_combat(s, T, levels, n - min(s[L.G_POOL], T[TB.P_MAX_COMBAT_DICE]) + amt)
             for i in range(n, n2):
                 faces[i] = roll_die(T, rng, levels[i])
             n = n2
@@ -262,7 +262,7 @@ def bogbean_theft(s, T, ev, rng, legal, pp, h, c):
             else:
                 s[L.G_RELIC_OWNER + arg - 3] = -2
                 log(s, ev, L.EVT_CARD_LOST, h, 1, arg - 3, 0, 0, 0)
-            if T[TB.P_T_PARTIAL_THEFT] == 1:
+            if T[TB.P_PARTIAL_THEFT_TAKES_CHARMS] == 1:
                 lose_most_plentiful_charms(s, ev, h, held)
         elif held > 0:
             lose_most_plentiful_charms(s, ev, h, held)

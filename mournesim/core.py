@@ -290,7 +290,7 @@ def disc_occupied(s, d):
 
 @kernel
 def charm_multi(s, T):
-    return T[TB.P_MULTI_EASY + s[L.G_LEVEL]] == 1
+    return T[TB.P_EASY_CHARM_MULTI + s[L.G_LEVEL]] == 1
 
 # ---- charms, life, cards -----------------------------------------------------------
 
@@ -417,7 +417,7 @@ def roll_die(T, rng, level):
 
 @kernel
 def roll_compass(T, rng):
-    return T[TB.O_COMPASS_FACES + (randint(rng, STREAM_DICE, T[TB.P_COMPASS_NF]))]
+    return T[TB.O_COMPASS_FACES + (randint(rng, STREAM_DICE, T[TB.P_N_COMPASS_FACES]))]
 
 
 @kernel
@@ -426,7 +426,7 @@ def dice_for_combat(s, T, levels, extra):
     maximum, the highest levels first; ``extra`` relic dice add the next
     highest dice not already rolled, while there are any. Returns the count."""
     pool = s[L.G_POOL]
-    n = min(pool, T[TB.P_MAX_DICE])
+    n = min(pool, T[TB.P_MAX_COMBAT_DICE])
     k = 0
     for lv in range(pool - 1, pool - 1 - n, -1):
         levels[k] = lv
@@ -434,7 +434,7 @@ def dice_for_combat(s, T, levels, extra):
     # extra dice: the highest levels not yet rolled; only unlocked ones, for
     # the pool is all a hero may roll (MQ-COMBAT-03..07, MQ-GAP-36), unless
     # the toggle extra_die_any_level lets a Relic lend a locked die
-    top = 3 if T[TB.P_T_EXTRA_DIE_ANY] == 1 else pool - 1
+    top = 3 if T[TB.P_EXTRA_DIE_ANY_LEVEL] == 1 else pool - 1
     for lv in range(top, -1, -1):
         if extra <= 0:
             break
@@ -471,15 +471,15 @@ def score_roll(T, faces, n, ability, bonus, target, blue, defending):
         else:
             total += f
     fumble = (n == 1 and fails == 1) or (n >= 2 and fails >= 2)
-    if defending and T[TB.P_T_DEFENCE_ANY_FAIL] == 1 and fails > 0:
+    if defending and T[TB.P_DEFENCE_ANY_FAIL_LOSES] == 1 and fails > 0:
         fumble = True
-    if dand and (not fumble or T[TB.P_T_DANDELION_BEATS_FUMBLE] == 1):
+    if dand and (not fumble or T[TB.P_DANDELION_BEATS_FUMBLE] == 1):
         return True, 999
     if fumble:
         return False, -1
     mult = 1
     if doubles > 0:
-        if T[TB.P_T_DOUBLES_STACK] == 1:
+        if T[TB.P_DOUBLES_STACK] == 1:
             for _ in range(doubles):
                 mult *= 2
         else:
@@ -503,9 +503,9 @@ def fumbled(T, faces, n, defending):
         elif faces[i] == L.FACE_DANDELION:
             dand = True
     fumble = (n == 1 and fails == 1) or (n >= 2 and fails >= 2)
-    if defending and T[TB.P_T_DEFENCE_ANY_FAIL] == 1 and fails > 0:
+    if defending and T[TB.P_DEFENCE_ANY_FAIL_LOSES] == 1 and fails > 0:
         fumble = True
-    return fumble and not (dand and T[TB.P_T_DANDELION_BEATS_FUMBLE] == 1)
+    return fumble and not (dand and T[TB.P_DANDELION_BEATS_FUMBLE] == 1)
 
 # ---- discs, levels, dice pool ---------------------------------------------------------
 
@@ -532,7 +532,7 @@ def encounter_trigger(s, T, ev, count):
     Level 3 tiles with "a second Nightmare" (MQ-GAP-49); a level already
     brought in by an exhausted bag is not added twice. With the toggle
     encounter_level_per_trigger, every event adds the next level instead."""
-    if T[TB.P_T_LEVEL_PER_TRIGGER] == 1:
+    if T[TB.P_ENCOUNTER_LEVEL_PER_TRIGGER] == 1:
         raise_encounter_level(s, T, ev)
         return
     while s[L.G_ENC_LEVEL] < min(3, 1 + count):
@@ -628,18 +628,18 @@ def knock_back_to_start(s, T, ev, h):
     o = hb(h)
     home = s[o + L.H_START]
     best = home
-    if minis_at(s, home) >= T[TB.P_MINIS]:
+    if minis_at(s, home) >= T[TB.P_MINIATURES_PER_SPACE]:
         best = -1
         for d in range(4):
             sp = T[TB.O_START + d]
-            if minis_at(s, sp) < T[TB.P_MINIS]:
+            if minis_at(s, sp) < T[TB.P_MINIATURES_PER_SPACE]:
                 if best < 0 or T[TB.O_DIST_H + home * TB.DIST_W + sp] < T[TB.O_DIST_H + home * TB.DIST_W + best]:
                     best = sp
         if best < 0:
             # every start point is full: the nearest space with room
             for sp in range(T[TB.P_N_SPACES]):
                 if (T[TB.O_KIND + sp] != L.K_DISC and T[TB.O_KIND + sp] != L.K_CENTRE
-                        and minis_at(s, sp) < T[TB.P_MINIS]):
+                        and minis_at(s, sp) < T[TB.P_MINIATURES_PER_SPACE]):
                     if best < 0 or T[TB.O_DIST_H + home * TB.DIST_W + sp] < T[TB.O_DIST_H + home * TB.DIST_W + best]:
                         best = sp
         if best < 0:

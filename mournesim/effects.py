@@ -257,8 +257,8 @@ def effect_targets(s, T, e, user, active, legal, n, base):
             n = put_target(legal, n, base, -1)
     elif kind == L.EK_MOVE_TO:
         # room on each crossroads, counted once rather than once per hero
-        room = (minis_at(s, T[TB.O_CROSSROADS]) < T[TB.P_MINIS], minis_at(s, T[TB.O_CROSSROADS + 1]) < T[TB.P_MINIS],
-                minis_at(s, T[TB.O_CROSSROADS + 2]) < T[TB.P_MINIS], minis_at(s, T[TB.O_CROSSROADS + 3]) < T[TB.P_MINIS])
+        room = (minis_at(s, T[TB.O_CROSSROADS]) < T[TB.P_MINIATURES_PER_SPACE], minis_at(s, T[TB.O_CROSSROADS + 1]) < T[TB.P_MINIATURES_PER_SPACE],
+                minis_at(s, T[TB.O_CROSSROADS + 2]) < T[TB.P_MINIATURES_PER_SPACE], minis_at(s, T[TB.O_CROSSROADS + 3]) < T[TB.P_MINIATURES_PER_SPACE])
         for h in range(s[L.G_NHEROES]):
             if tgt == L.ET_SELF and h != user:
                 continue
@@ -283,7 +283,7 @@ def arrive(s, T, ev, rng, legal, pp, h):
     sp = s[o + L.H_POS]
     if T[TB.O_KIND + sp] == L.K_TUNNEL:
         other = T[TB.O_TUNNEL + sp]
-        if minis_at(s, other) < T[TB.P_MINIS] and not (h == s[L.G_CUR] and other == s[L.G_FORBID]):
+        if minis_at(s, other) < T[TB.P_MINIATURES_PER_SPACE] and not (h == s[L.G_CUR] and other == s[L.G_FORBID]):
             s[o + L.H_POS] = other
             log(s, ev, L.EVT_TUNNEL, h, sp, other, 0, 0, 0)
             sp = other
@@ -307,4 +307,4 @@ def can_enter(s, T, h, sp):
         return False
     if sp == s[L.G_FORBID]:
         return False
-    return minis_at(s, sp) < T[TB.P_MINIS]
+    return minis_at(s, sp) < T[TB.P_MINIATURES_PER_SPACE]

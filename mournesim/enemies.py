@@ -80,7 +80,7 @@ def _enemy_step(s, T, ev, is_nm, idx, avoid):
         o = xb(idx) + L.X_BOG_POS
     sp = s[o]
     if heroes_at(s, sp) > 0:
-        if T[TB.P_T_ENEMY_ON_HERO_ATTACKS] == 1:
+        if T[TB.P_ENEMY_ON_HERO_ATTACKS] == 1:
             log(s, ev, L.EVT_ENEMY_STAY, L.ACTOR_GAME, int(is_nm), idx, sp, 0, first_hero_at(s, sp) + 1)
             return -1
         # enemy_on_hero_attacks off: only arriving enemies attack, so one
@@ -93,7 +93,7 @@ def _enemy_step(s, T, ev, is_nm, idx, avoid):
     d = T[TB.O_DIST_E + sp * TB.DIST_W + tgt]
     best = -1
     bo = 0
-    tun = T[TB.O_TUNNEL + sp] if T[TB.P_T_ENEMIES_USE_TUNNEL] == 1 else -1
+    tun = T[TB.O_TUNNEL + sp] if T[TB.P_ENEMIES_USE_TUNNEL] == 1 else -1
     for j in range(T[TB.O_DEG + sp] + (1 if tun >= 0 else 0)):
         nx = T[TB.O_ADJ + sp * 8 + j] if j < T[TB.O_DEG + sp] else tun
         if T[TB.O_DIST_E + nx * TB.DIST_W + tgt] != d - 1:
@@ -107,7 +107,7 @@ def _enemy_step(s, T, ev, is_nm, idx, avoid):
         else:
             if nightmare_at(s, nx) >= 0:
                 continue
-        if room >= T[TB.P_MINIS]:
+        if room >= T[TB.P_MINIATURES_PER_SPACE]:
             continue
         off = (T[TB.O_BEARING + nx] - T[TB.O_BEARING + sp]) % 36000
         if best < 0 or off < bo:
@@ -145,7 +145,7 @@ def _move_enemy(s, T, ev, is_nm, idx, steps):
     that hero alone and heads for another."""
     start = s[nb(idx) + L.NM_POS] if is_nm else s[xb(idx) + L.X_BOG_POS]
     avoid = -1
-    if T[TB.P_T_ENEMY_ON_HERO_ATTACKS] == 0 and heroes_at(s, start) > 0:
+    if T[TB.P_ENEMY_ON_HERO_ATTACKS] == 0 and heroes_at(s, start) > 0:
         avoid = start
     for _ in range(steps):
         r = enemy_step(s, T, ev, is_nm, idx, avoid)
@@ -202,7 +202,7 @@ def _enemy_attacks(s, T, ev, rng, legal, pp, only_entered):
             continue
         if only_entered and s[nb(k) + L.NM_JUST] == 0:
             continue
-        if just_arrived(s, k) and T[TB.P_T_ESCAPE_ROUND_ACTIVE] == 0:
+        if just_arrived(s, k) and T[TB.P_ESCAPE_ROUND_ACTIVE] == 0:
             continue   # no attack in the round it arrived (MQ-GAP-26)
         if not running(s):
             return
@@ -265,11 +265,11 @@ def place_nightmare(s, T, ev, k, d):
     nightmares do not make way, so with no room left the nightmare stays on
     its disc and tries again at the next enemy step. Returns True if placed."""
     sp = T[TB.O_KEYSTONE + d]
-    if T[TB.P_T_ESCAPE_KNOCKS_BACK] == 1 or s[L.G_FINAL] != L.FB_NONE:
+    if T[TB.P_ESCAPE_KNOCKS_BACK] == 1 or s[L.G_FINAL] != L.FB_NONE:
         for h in range(s[L.G_NHEROES]):
             if s[hb(h) + L.H_POS] == sp:
                 knock_back_to_start(s, T, ev, h)
-    if minis_at(s, sp) - bogbeans_at(s, sp) >= T[TB.P_MINIS]:
+    if minis_at(s, sp) - bogbeans_at(s, sp) >= T[TB.P_MINIATURES_PER_SPACE]:
         return False
     for c in range(4):
         if s[xb(c) + L.X_BOG_POS] == sp:
@@ -322,7 +322,7 @@ def evil_powers(s, T, ev, rng, legal, pp):
         k = s[db(d) + L.D_NM]
         if k < 0 or s[nb(k) + L.NM_POS] < 0 or not running(s):
             continue
-        if just_arrived(s, k) and T[TB.P_T_ESCAPE_ROUND_ACTIVE] == 0:
+        if just_arrived(s, k) and T[TB.P_ESCAPE_ROUND_ACTIVE] == 0:
             continue   # it acts "on any following rounds" (MQ-GAP-26)
         e = T[TB.O_NM_POWER + k]
         log(s, ev, L.EVT_EVIL_POWER, -1 - k, e, s[nb(k) + L.NM_POS], 0, 0, 0)
@@ -339,7 +339,7 @@ def draw_tile(s, T, ev, rng):
     if s[L.G_BAG_N] == 0:
         if s[L.G_ENC_LEVEL] < 3:
             raise_encounter_level(s, T, ev)
-        elif T[TB.P_T_BAG_REUSES] == 1:
+        elif T[TB.P_BAG_REUSES_DISCARDS] == 1:
             for i in range(s[L.G_DISCARD_N]):
                 s[L.G_BAG + i] = s[L.G_DISCARD + i]
             s[L.G_BAG_N] = s[L.G_DISCARD_N]
@@ -365,7 +365,7 @@ def resolve_tile(s, T, ev, rng, legal, pp, c, t):
     if kind == L.TK_BOGBEAN:
         lv = T[TB.O_TILES + t * L.TL_COLS + L.TL_LEVEL]
         why = 1
-        if s[L.G_BOGS_IN_PLAY + lv - 1] < T[TB.P_BOGS_PER_LEVEL]:
+        if s[L.G_BOGS_IN_PLAY + lv - 1] < T[TB.P_BOGBEANS_PER_LEVEL]:
             s[o + L.X_TILE] = t
             s[o + L.X_KIND] = kind
             s[o + L.X_BOG_POS] = T[TB.O_NEXUS + c]
@@ -375,7 +375,7 @@ def resolve_tile(s, T, ev, rng, legal, pp, c, t):
     elif kind == L.TK_POT:
         cr = T[TB.O_CROSSROADS + c]
         why = 2 if minis_at(s, cr) > 0 else 3 if pot_at(s, T, cr) >= 0 else 4
-        if minis_at(s, cr) == 0 and pot_at(s, T, cr) < 0 and s[L.G_POTS_OUT] < T[TB.P_POTS]:
+        if minis_at(s, cr) == 0 and pot_at(s, T, cr) < 0 and s[L.G_POTS_OUT] < T[TB.P_MAGICAL_POTS]:
             s[o + L.X_TILE] = t
             s[o + L.X_KIND] = kind
             s[o + L.X_POT] = 1
@@ -432,8 +432,8 @@ def _enemy_phase(s, T, ev, rng, legal, pp, draws):
             if (waiting >> d) & 1 == 1 and s[db(d) + L.D_STATE] == L.DS_BOARD:
                 s[nb(s[db(d) + L.D_NM]) + L.NM_ESCAPED] = L.NM_ARRIVED_LATE
     clear_entered(s)
-    move_all_enemies(s, T, ev, T[TB.P_NM_MOVE], T[TB.P_BOG_MOVE], True)
-    if T[TB.P_T_ESCAPE_ROUND_ACTIVE] == 1:
+    move_all_enemies(s, T, ev, T[TB.P_NIGHTMARE_MOVE], T[TB.P_BOGBEAN_MOVE], True)
+    if T[TB.P_ESCAPE_ROUND_ACTIVE] == 1:
         # the other reading: in play at once, attacking a hero on its key stone
         for k in range(4):
             if just_arrived(s, k):
@@ -442,7 +442,7 @@ def _enemy_phase(s, T, ev, rng, legal, pp, draws):
                     s[nb(k) + L.NM_JUST] = 1
     evil_powers(s, T, ev, rng, legal, pp)
     if running(s):
-        enemy_attacks(s, T, ev, rng, legal, pp, T[TB.P_T_ENEMY_ON_HERO_ATTACKS] == 0)
+        enemy_attacks(s, T, ev, rng, legal, pp, T[TB.P_ENEMY_ON_HERO_ATTACKS] == 0)
     clear_entered(s)
     if draws and running(s):
         draw_encounters(s, T, ev, rng, legal, pp)

@@ -77,7 +77,7 @@ def compass_result(s, T, ev, face):
             for d in range(4):
                 if disc_occupied(s, d):
                     click_disc(s, T, ev, d, 1)
-                elif T[TB.P_T_STAR_ROLL_OVER] == 1:
+                elif T[TB.P_STAR_CLICKS_ROLL_OVER] == 1:
                     dd = next_occupied_disc(s, d)
                     if dd >= 0:
                         click_disc(s, T, ev, dd, 1)
@@ -127,9 +127,9 @@ def shimnavore_acts(s, T, ev, rng, legal, pp, face):
     h = first_hero_at(s, sp)
     if h >= 0:
         skip = 0
-        if T[TB.P_T_SHIM_SKIPS_BEATEN] == 1:
+        if T[TB.P_SHIMNAVORE_SKIPS_BEATEN] == 1:
             for a in range(3):
-                if s[L.G_SHIM_WOUNDS + a] >= T[TB.P_SHIM_WINS]:
+                if s[L.G_SHIM_WOUNDS + a] >= T[TB.P_SHIMNAVORE_WINS_PER_ABILITY]:
                     skip |= 1 << a
         a = strongest_ability(s, T, L.ENEMY_SHIM, 0, skip)
         if a < 0:
@@ -157,12 +157,12 @@ def shimnavore_acts(s, T, ev, rng, legal, pp, face):
 def end_of_turn(s, T, ev, rng, legal, pp, h):
     """Move the moon one space and roll the compass dice (MQ-MOON-02..11),
     or in the Final Battle one compass die for the Shimnavore (MQ-FINAL-07)."""
-    L_ = T[TB.P_MOON_LEN]
+    L_ = T[TB.P_N_MOON_TRACK]
     s[L.G_MOON] = (s[L.G_MOON] + 1) % L_
     s[L.G_MOON_STEPS] += 1
     steps = s[L.G_MOON_STEPS]
     log(s, ev, L.EVT_MOON, h, s[L.G_MOON], T[TB.O_MOON + (s[L.G_MOON])], steps // L_, 0, 0)
-    if s[L.G_FINAL] == L.FB_NONE and steps >= L_ * T[TB.P_CYCLES]:
+    if s[L.G_FINAL] == L.FB_NONE and steps >= L_ * T[TB.P_MOON_CYCLES]:
         # the Shimnavore appears (MQ-FINAL-01); no more disc rolls this phase
         s[L.G_FINAL] = L.FB_TRIGGERED
         s[L.G_SHIM_FACING] = 0

@@ -37,7 +37,7 @@ def setup(s, T, ev, rng, legal, pp, level, players, heroes, policy, logging):
     s[L.G_ARRIVED] = -1
     s[L.G_SHIM_FACING] = -1
     # heroes
-    nd = T[TB.P_N_HERO_DEFS]
+    nd = T[TB.P_N_HEROES]
     taken = np.zeros(nd, np.int32)
     for i in range(nh):
         if heroes[i] >= 0:
@@ -73,7 +73,7 @@ def setup(s, T, ev, rng, legal, pp, level, players, heroes, policy, logging):
     # nightmare discs at random positions, set to the level's marker
     perm = np.arange(4).astype(np.int32)
     shuffle(rng, STREAM_SETUP, perm, 4)
-    clicks = T[TB.P_CLICKS_EASY_1 + 4 * level + players - 1]     # the level's length for this many players
+    clicks = T[TB.P_EASY_DISC_CLICKS_1 + 4 * level + players - 1]     # the level's length for this many players
     for d in range(4):
         k = perm[d]
         o = db(d)
@@ -88,7 +88,7 @@ def setup(s, T, ev, rng, legal, pp, level, players, heroes, policy, logging):
         s[o + L.X_TILE] = -1
         s[o + L.X_KIND] = -1
         s[o + L.X_BOG_POS] = -1
-    s[L.G_POOL] = T[TB.P_START_DICE]     # 1: only the Grey die (MQ-COMBAT-03)
+    s[L.G_POOL] = T[TB.P_STARTING_DICE]     # 1: only the Grey die (MQ-COMBAT-03)
     s[L.G_TALISMAN_SUPPLY] = T[TB.P_TALISMANS]
     for t in range(4):
         s[L.G_POOL_CHARMS + t] = T[TB.P_CHARM_SUPPLY]
@@ -106,7 +106,7 @@ def setup(s, T, ev, rng, legal, pp, level, players, heroes, policy, logging):
             k = 0
             for a in range(3):
                 for j in range(m):
-                    if T[TB.O_CARDS + (deck[j]) * TB.CARD_W + TB.CD_ABILITY] == a and T[TB.O_CARDS + (deck[j]) * TB.CARD_W + TB.CD_VALUE] == T[TB.P_SOLO_VALUE]:
+                    if T[TB.O_CARDS + (deck[j]) * TB.CARD_W + TB.CD_ABILITY] == a and T[TB.O_CARDS + (deck[j]) * TB.CARD_W + TB.CD_VALUE] == T[TB.P_SOLO_EQUIPMENT_VALUE]:
                         legal[k] = code(L.A_SOLO_PICK, a)
                         k += 1
                         break
@@ -114,7 +114,7 @@ def setup(s, T, ev, rng, legal, pp, level, players, heroes, policy, logging):
                 continue
             a = decide(s, T, legal, k, rng, pp, i) % L.OP_BASE
             for j in range(m):
-                if T[TB.O_CARDS + (deck[j]) * TB.CARD_W + TB.CD_ABILITY] == a and T[TB.O_CARDS + (deck[j]) * TB.CARD_W + TB.CD_VALUE] == T[TB.P_SOLO_VALUE]:
+                if T[TB.O_CARDS + (deck[j]) * TB.CARD_W + TB.CD_ABILITY] == a and T[TB.O_CARDS + (deck[j]) * TB.CARD_W + TB.CD_VALUE] == T[TB.P_SOLO_EQUIPMENT_VALUE]:
                     s[hb(i) + L.H_EQ + a] = deck[j]
                     log(s, ev, L.EVT_EQUIP, i, deck[j], a, T[TB.O_CARDS + (deck[j]) * TB.CARD_W + TB.CD_VALUE], 1, 0)
                     for q in range(j, m - 1):
@@ -149,7 +149,7 @@ def setup(s, T, ev, rng, legal, pp, level, players, heroes, policy, logging):
         for i in range(cnt):
             ids[i] = first + i
         if players <= 2:
-            for _ in range(T[TB.P_REMOVED_TILES]):
+            for _ in range(T[TB.P_REMOVED_BOGBEAN_TILES]):
                 nb_ = 0
                 for i in range(cnt):
                     if T[TB.O_TILES + (ids[i]) * L.TL_COLS + L.TL_KIND] == L.TK_BOGBEAN:
@@ -171,14 +171,14 @@ def setup(s, T, ev, rng, legal, pp, level, players, heroes, policy, logging):
     raise_encounter_level(s, T, ev)
     log(s, ev, L.EVT_SETUP, L.ACTOR_GAME, level, players, perm[0] * 1000 + perm[1] * 100 + perm[2] * 10 + perm[3],
         s[L.G_SURPLUS] if s[L.G_SURPLUS_N] > 0 else -1, 0)
-    if level == 2 and T[TB.P_T_PREGAME] == 1:
+    if level == 2 and T[TB.P_PREGAME_ENCOUNTERS] == 1:
         draw_encounters(s, T, ev, rng, legal, pp)
 
 
 @kernel
 def play(s, T, ev, snaps, rng, legal, pp):
     """Play rounds until the game ends (MQ-ACT-01/02, MQ-FINAL-06..10, MQ-END)."""
-    cap = T[TB.P_CAP_ROUNDS]
+    cap = T[TB.P_SAFETY_CAP_ROUNDS]
     while running(s):
         s[L.G_ROUND] += 1
         if s[L.G_ROUND] > cap:
@@ -205,7 +205,7 @@ def finish_round(s, T, ev, snaps, rng, legal, pp, h0):
         if not running(s):
             return
     if s[L.G_FINAL] == L.FB_TRIGGERED:
-        if T[TB.P_T_TRANSITION_ENEMY_PHASE] == 1:
+        if T[TB.P_TRANSITION_ENEMY_PHASE] == 1:
             enemy_phase(s, T, ev, rng, legal, pp, True)
         if running(s):
             start_final_battle(s, T, ev, rng, legal, pp)
@@ -218,7 +218,7 @@ def result_row(s, T, out):
     """Fill one result row (layout.RESULT_COLUMNS) from a finished game; each
     column is written by name (``layout.RI_*``), never by position."""
     out[L.RI_OUTCOME] = s[L.G_OUTCOME]
-    out[L.RI_ROUNDS] = min(s[L.G_ROUND], T[TB.P_CAP_ROUNDS])
+    out[L.RI_ROUNDS] = min(s[L.G_ROUND], T[TB.P_SAFETY_CAP_ROUNDS])
     out[L.RI_HERO_TURNS] = s[L.G_TURNS]
     out[L.RI_CAST_OUT] = s[L.G_CASTOUT]
     out[L.RI_ESCAPED] = s[L.G_ESCAPED]

@@ -19,6 +19,7 @@ class MourneQuest(Game):
     default_batch = 10_000
     compile_estimate = "about 40 seconds on two cores (a minute and a half on one)"
     report_by = "any of docs/mournequest/results.md, or hero"
+    players = (1, 4)
 
     def replay(self, **kw):
         """``mournesim.replay.replay``: one game with its event log."""
@@ -34,6 +35,9 @@ class MourneQuest(Game):
 
     def sample_config(self):
         return self.module("sim").Config(level="easy", players=3, policy="greedy")
+
+    def grid_axes(self, players, policies):
+        return dict(levels=("easy", "medium", "hard"), players=tuple(players), policies=tuple(policies))
 
     def replay_cell(self, rules, cfg, seed, game):
         return self.replay(seed=seed, game=game, level=cfg.level, players=cfg.players, heroes=cfg.heroes,

@@ -44,6 +44,11 @@ prefix     what it names
 =========  ================================================================
 """
 
+from simcore import shape
+from . import constants
+from .constants import CNT_RELICS_FINAL, CNT_RELICS_USED, CNT_SKILLS_FINAL, CNT_SKILLS_USED
+from .constants import *  # noqa: F401,F403  (the CNT_, RI_ and EVT_ rows the kernels read as L.CNT_...)
+
 # ---- enums ---------------------------------------------------------------
 N_DIRS = 4          # compass positions, clockwise: 0 N, 1 E, 2 S, 3 W
 DIR_NAMES = ("N", "E", "S", "W")
@@ -309,10 +314,8 @@ COUNTERS = DECISIONS + BLUNDERS
 COUNTER_NAMES = tuple(n for n, _what in COUNTERS)
 NCNT = len(COUNTER_NAMES)
 G_CNT = _take(NCNT)
-for _i, _n in enumerate(COUNTER_NAMES):
-    globals()["CNT_" + _n.upper()] = G_CNT + _i   # numba reads these constants
 # core.count_use counts a use and, in the Final Battle, the counter after it
-assert CNT_SKILLS_FINAL == CNT_SKILLS_USED + 1 and CNT_RELICS_FINAL == CNT_RELICS_USED + 1  # noqa: F821
+assert CNT_SKILLS_FINAL == CNT_SKILLS_USED + 1 and CNT_RELICS_FINAL == CNT_RELICS_USED + 1
 
 # what the blunder audit remembers within a turn or a round (audit.py)
 G_AU_BACK = _take(1)        # space the active hero's last move left, -1 after any other action
@@ -337,8 +340,6 @@ RESULT_COLUMNS = (
 )
 NRES = len(RESULT_COLUMNS)
 RESULT_INDEX = {name: i for i, name in enumerate(RESULT_COLUMNS)}
-for _i, _n in enumerate(RESULT_COLUMNS):
-    globals()["RI_" + _n.upper()] = _i   # result_row writes each column by name
 # result_row copies the counters as one block: their columns must follow COUNTER_NAMES
 assert RESULT_COLUMNS[RESULT_INDEX[COUNTER_NAMES[0]]:RESULT_INDEX[COUNTER_NAMES[0]] + NCNT] == COUNTER_NAMES
 assert all(RESULT_INDEX["fate_nm1"] + k == RESULT_INDEX[f"fate_nm{k + 1}"] and
@@ -364,5 +365,10 @@ EVENT_NAMES = (
     "enemy_stay", "disc_held", "tunnel_blocked", "shimnavore_attack", "shimnavore_held",
 )
 EVENT = {name: i for i, name in enumerate(EVENT_NAMES)}
-for _i, _n in enumerate(EVENT_NAMES):
-    globals()["EVT_" + _n.upper()] = _i   # numba reads these constants
+
+# the constants of these rows (constants.py, which the kernels read)
+CONSTANTS = (
+    shape.Family("CNT_", COUNTER_NAMES, G_CNT, "layout.COUNTERS", "a counter's offset in the state s"),
+    shape.Family("RI_", RESULT_COLUMNS, 0, "layout.RESULT_COLUMNS", "a column of the result row"),
+    shape.Family("EVT_", EVENT_NAMES, 0, "layout.EVENT_NAMES", "an event type of the event log"))
+shape.require(CONSTANTS, constants, "mournesim/constants.py")

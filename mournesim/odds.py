@@ -135,7 +135,7 @@ def attack_counts(T):
     odds = np.zeros((5, 2, TB.ODDS_W), np.int32)
     total = np.zeros(5, np.int32)
     for pool in range(5):
-        n = min(pool, int(T[TB.P_MAX_DICE]))
+        n = min(pool, int(T[TB.P_MAX_COMBAT_DICE]))
         levels = [pool - 1 - i for i in range(n)]
         faces_by_die = [[int(T[TB.O_DICE + lv * TB.DIE_W + j]) for j in range(int(T[TB.O_DICE_NF + lv]))] for lv in levels]
         for b in range(2):

@@ -68,7 +68,7 @@ PLANNER_PARAMS = ("risk", "charm_weight", "assign", "talisman_reserve", "prepare
 # The defaults are v3's with ``risk`` 0.45, the one value of the tuning run
 # experiments/mq-planner-tune.toml (NTBEA on Medium, behaviour v3) that
 # holds at every level: its other two changes, ``assign`` 0 and ``passes``
-# 1, won on Easy and Medium but lost 8 points on Hard with four players
+# 1, won on Easy and Medium but lost 8 points on Difficult with four players
 # (checked on paired games at every level before adopting; docs/mournequest/policies.md).
 PLANNER_DEFAULTS = (0.45, 1.0, 1.0, 1.0, 1.0,
                     1.0, 3.0, 1.0, 0.0, 1.0, 1.0, 0.5, 1.0)
@@ -182,7 +182,7 @@ def assigned_disc(s, T, h, mode):
 @kernel
 def moon_left(s, T):
     """Hero turns left before the Shimnavore appears."""
-    return T[TB.P_MOON_LEN] * T[TB.P_CYCLES] - s[L.G_MOON_STEPS]
+    return T[TB.P_N_MOON_TRACK] * T[TB.P_MOON_CYCLES] - s[L.G_MOON_STEPS]
 
 
 @inlined

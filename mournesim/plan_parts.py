@@ -74,7 +74,7 @@ def _post_cost(s, T, g, d, fb):
     ``GRANITE_AT_DAMAGE`` in the Final Battle for a hero carrying the Granite
     to rebuild that damaged section."""
     c = hero_dist(s, T, g, T[TB.O_KEYSTONE + d])
-    if fb and s[L.G_WALL + d] == 1 and s[hb(g) + L.H_CH] >= T[TB.P_GRANITE]:
+    if fb and s[L.G_WALL + d] == 1 and s[hb(g) + L.H_CH] >= T[TB.P_GRANITE_FOR_REPAIR]:
         c -= GRANITE_AT_DAMAGE
     return c
 
@@ -229,7 +229,7 @@ def granite_goal(s, T, h, pp):
     if not reserving_granite(s, T, h, pp):
         return -1
     held = s[hb(h) + L.H_CH]
-    g = T[TB.P_GRANITE]
+    g = T[TB.P_GRANITE_FOR_REPAIR]
     if held >= g or s[L.G_POOL_CHARMS] < g - held:
         return -1
     return T[TB.O_CACHE_OF + 0]
@@ -301,7 +301,7 @@ def team_value(s, T):
     hero's chance to beat the Shimnavore (Grey Moon values) with the dice it
     will have (at least three), plus half the heroes' mean chance on the
     Shimnavore's strongest ability, which they defend on."""
-    pool = max(s[L.G_POOL], min(3, T[TB.P_MAX_DICE]))
+    pool = max(s[L.G_POOL], min(3, T[TB.P_MAX_COMBAT_DICE]))
     nh = s[L.G_NHEROES]
     v = 0.0
     strongest = 0
@@ -459,7 +459,7 @@ def plan_goal_late(s, T, h, pp, d):
             return cb
     if on(pp, PP_REPAIR):
         held = s[o + L.H_CH]
-        if held < T[TB.P_GRANITE] and s[L.G_POOL_CHARMS] >= T[TB.P_GRANITE] - held:
+        if held < T[TB.P_GRANITE_FOR_REPAIR] and s[L.G_POOL_CHARMS] >= T[TB.P_GRANITE_FOR_REPAIR] - held:
             return T[TB.O_CACHE_OF + 0]
     if on(pp, PP_POST):
         if post < 0:
@@ -491,7 +491,7 @@ def shim_strongest(s, T):
     mc = moon_colour(s, T)
     best = -1
     for a in range(3):
-        if T[TB.P_T_SHIM_SKIPS_BEATEN] == 1 and s[L.G_SHIM_WOUNDS + a] >= T[TB.P_SHIM_WINS]:
+        if T[TB.P_SHIMNAVORE_SKIPS_BEATEN] == 1 and s[L.G_SHIM_WOUNDS + a] >= T[TB.P_SHIMNAVORE_WINS_PER_ABILITY]:
             continue
         if best < 0 or T[TB.O_ENEMY + L.ENEMY_SHIM * TB.ENEMY_W + mc * TB.ABIL_W + a] > T[TB.O_ENEMY + L.ENEMY_SHIM * TB.ENEMY_W + mc * TB.ABIL_W + best]:
             best = a
@@ -545,14 +545,14 @@ def plan_turn(s, T, h, op, arg, goal, pp, need, v):
             return 5.0 if draw_value(s, T, h) >= pp[PP_LATE] else -1.0
     elif op == L.A_PICKUP:
         if on(pp, PP_REPAIR) and T[TB.O_CHARM + s[hb(h) + L.H_POS]] == 0 and granite_goal(s, T, h, pp) >= 0:
-            k = T[TB.P_GRANITE] - s[hb(h) + L.H_CH]
+            k = T[TB.P_GRANITE_FOR_REPAIR] - s[hb(h) + L.H_CH]
             return 6.0 + min(arg, k) - 0.5 * max(0, arg - k)
         if relic_farming(s, T, h, pp):
             return 6.0 + arg    # charms to trade for a Relic
     elif op == L.A_DISCARD_CHARM:
         if on(pp, PP_REPAIR):
             if arg == 0:
-                if s[hb(h) + L.H_CH] <= T[TB.P_GRANITE] and reserving_granite(s, T, h, pp):
+                if s[hb(h) + L.H_CH] <= T[TB.P_GRANITE_FOR_REPAIR] and reserving_granite(s, T, h, pp):
                     return -1.0
             elif (s[hb(h) + L.H_POS] == T[TB.O_CACHE_OF + 0] and need[arg] <= 0
                     and charms_held(s, h) >= T[TB.P_BACKPACK] and granite_goal(s, T, h, pp) >= 0):
@@ -593,7 +593,7 @@ def extra_action_useful(s, T, h, goal, amt):
         if T[TB.O_KIND + pos] == L.K_KEYSTONE and s[L.G_SHIM_ATTACKED] == 0:
             if enemies_in_play(s) == 0:
                 return True
-            if s[L.G_WALL + T[TB.O_COMPASS + pos]] == 1 and s[o + L.H_CH] >= T[TB.P_GRANITE]:
+            if s[L.G_WALL + T[TB.O_COMPASS + pos]] == 1 and s[o + L.H_CH] >= T[TB.P_GRANITE_FOR_REPAIR]:
                 return True
         return dist >= 1 and dist <= amt
     if T[TB.O_KIND + goal] == L.K_KEYSTONE and dist + 1 <= amt:
@@ -621,7 +621,7 @@ def plan_other(s, T, h, op, arg, pp, v):
             f = s[L.G_CTX_ARG]
             if fb:
                 # re-roll when this face costs more than a fresh roll would
-                nf = T[TB.P_COMPASS_NF]
+                nf = T[TB.P_N_COMPASS_FACES]
                 mean = 0.0
                 for i in range(nf):
                     mean += compass_harm(s, T, T[TB.O_COMPASS_FACES + i])

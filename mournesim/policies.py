@@ -123,7 +123,7 @@ def plan_goal(s, T, h, pp):
     if T[TB.O_KIND + pos] == L.K_DISC or life_left(s, T, h) <= 1:
         return goal_space(s, T, h)
     if s[L.G_FINAL] == L.FB_RUNNING:
-        if on(pp, PP_REPAIR) and on(pp, PP_BLUNDERS) and s[o + L.H_CH] >= T[TB.P_GRANITE]:
+        if on(pp, PP_REPAIR) and on(pp, PP_BLUNDERS) and s[o + L.H_CH] >= T[TB.P_GRANITE_FOR_REPAIR]:
             # a damaged section this hero can reach and rebuild this turn
             # comes before any post: its next hit ends the game
             best = -1
@@ -137,7 +137,7 @@ def plan_goal(s, T, h, pp):
         if on(pp, PP_POST):
             g = post_for(s, T, h, True, pp)
             return g if g >= 0 else goal_space(s, T, h)
-        if s[o + L.H_CH] >= T[TB.P_GRANITE]:
+        if s[o + L.H_CH] >= T[TB.P_GRANITE_FOR_REPAIR]:
             for d in range(4):
                 if s[L.G_WALL + d] == 1:
                     return T[TB.O_KEYSTONE + d]

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 
 from simcore.present import named
-from .replay import decode_events
+from .events import decode_events
 
 # the fields of a decoded record the lines below test (kinds, not ids): kept as they are
 _KINDS = ("event", "action", "step", "charm")

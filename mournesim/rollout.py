@@ -88,7 +88,7 @@ def value(s2, T, progress):
     if s2[L.G_OUTCOME] == L.OUT_WIN:
         return 1.0
     w = s2[L.G_SHIM_WOUNDS] + s2[L.G_SHIM_WOUNDS + 1] + s2[L.G_SHIM_WOUNDS + 2]
-    return progress * w / (3.0 * T[TB.P_SHIM_WINS])
+    return progress * w / (3.0 * T[TB.P_SHIMNAVORE_WINS_PER_ABILITY])
 
 
 @njit(cache=True)

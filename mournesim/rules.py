@@ -136,7 +136,7 @@ def nexus_open(s, T, pos):
     one card a turn (MQ-CARD-04)."""
     if T[TB.O_KIND + pos] != L.K_NEXUS or s[L.G_NEXUS_USED] != 0:
         return False
-    return pos == s[L.G_ARRIVED] or T[TB.P_T_NEXUS_STANDING] == 1
+    return pos == s[L.G_ARRIVED] or T[TB.P_NEXUS_DRAW_WHEN_STANDING] == 1
 
 
 @kernel
@@ -158,7 +158,7 @@ def legal_turn(s, T, h, legal):
         # movement (MQ-MOVE-06/07/09/10/14)
         if kind == L.K_DISC:
             d = T[TB.O_COMPASS + pos]
-            if acts >= T[TB.P_DISC_RETURN] and minis_at(s, T[TB.O_KEYSTONE + d]) < T[TB.P_MINIS]:
+            if acts >= T[TB.P_DISC_RETURN_COST] and minis_at(s, T[TB.O_KEYSTONE + d]) < T[TB.P_MINIATURES_PER_SPACE]:
                 n = add(legal, n, L.A_MOVE, T[TB.O_KEYSTONE + d])
         else:
             arrow_ok = False
@@ -189,7 +189,7 @@ def legal_turn(s, T, h, legal):
                     for t in range(4):
                         if s[o + L.H_CH + t] > 0 and charms_needed(s, T, d, t) > 0:
                             n = add(legal, n, L.A_DEPOSIT, t)
-                if s[L.G_WALL + d] == 1 and s[o + L.H_CH + 0] >= T[TB.P_GRANITE]:
+                if s[L.G_WALL + d] == 1 and s[o + L.H_CH + 0] >= T[TB.P_GRANITE_FOR_REPAIR]:
                     n = add(legal, n, L.A_REPAIR, d)
             if nexus_open(s, T, pos) and s[L.G_SURPLUS_N] > 0:
                 n = add(legal, n, L.A_SURPLUS, 0)
@@ -231,7 +231,7 @@ def legal_turn(s, T, h, legal):
             if (s[L.G_FINAL] == L.FB_RUNNING and kind == L.K_KEYSTONE and s[L.G_SHIM_ATTACKED] == 0
                     and enemies_in_play(s) == 0):
                 for a in range(3):
-                    if s[L.G_SHIM_WOUNDS + a] < T[TB.P_SHIM_WINS]:
+                    if s[L.G_SHIM_WOUNDS + a] < T[TB.P_SHIMNAVORE_WINS_PER_ABILITY]:
                         n = add(legal, n, L.A_ATTACK, L.TGT_SHIM * 4 + a)
     if not over:
         # free actions (MQ-ACT-09) are not actions, so a compulsory first move
@@ -293,7 +293,7 @@ def attack(s, T, ev, rng, legal, pp, h, arg):
             log(s, ev, L.EVT_SHIMNAVORE_WOUND, h, a, s[L.G_SHIM_WOUNDS + a], 0, 0, 0)
             done = True
             for b in range(3):
-                if s[L.G_SHIM_WOUNDS + b] < T[TB.P_SHIM_WINS]:
+                if s[L.G_SHIM_WOUNDS + b] < T[TB.P_SHIMNAVORE_WINS_PER_ABILITY]:
                     done = False
             if done and running(s):
                 s[L.G_OUTCOME] = L.OUT_WIN
@@ -315,7 +315,7 @@ def apply_turn(s, T, ev, rng, legal, pp, h, ch):
     if op == L.A_MOVE:
         cost = 1
         if T[TB.O_KIND + pos] == L.K_DISC:
-            cost = T[TB.P_DISC_RETURN]
+            cost = T[TB.P_DISC_RETURN_COST]
         s[L.G_ACTS] -= cost
         forced = s[L.G_MUST_MOVE] != 0
         if (s[L.G_MUST_MOVE] & 1) != 0:
@@ -387,7 +387,7 @@ def apply_turn(s, T, ev, rng, legal, pp, h, ch):
         attack(s, T, ev, rng, legal, pp, h, arg)
     elif op == L.A_REPAIR:
         s[L.G_ACTS] -= 1
-        drop_charms(s, ev, h, 0, T[TB.P_GRANITE])
+        drop_charms(s, ev, h, 0, T[TB.P_GRANITE_FOR_REPAIR])
         s[L.G_WALL + arg] = 0
         s[L.G_WALL_REPAIRS] += 1
         s[L.CNT_REPAIRS_GRANITE] += 1
@@ -429,7 +429,7 @@ def hero_turn(s, T, ev, snaps, rng, legal, pp, h):
     an attack is lost, or the game ends."""
     o = hb(h)
     s[L.G_CUR] = h
-    s[L.G_ACTS] = T[TB.P_ACTIONS]
+    s[L.G_ACTS] = T[TB.P_ACTIONS_PER_TURN]
     s[L.G_NEXUS_USED] = 0
     s[L.G_ARRIVED] = -1
     s[L.G_SHIM_ATTACKED] = 0
@@ -439,7 +439,7 @@ def hero_turn(s, T, ev, snaps, rng, legal, pp, h):
     pos = s[o + L.H_POS]
     if T[TB.O_KIND + pos] != L.K_DISC and heroes_at(s, pos) > 1:
         s[L.G_MUST_MOVE] |= 1   # MQ-MOVE-09: move off a shared space first
-    if s[o + L.H_FIRST_DONE] == 0 and T[TB.P_T_FIRST_TURN_ARROW] == 1:
+    if s[o + L.H_FIRST_DONE] == 0 and T[TB.P_FIRST_TURN_ARROW] == 1:
         s[L.G_MUST_MOVE] |= 2   # MQ-MOVE-10: follow the start arrow
     s[o + L.H_FIRST_DONE] = 1
     s[L.G_TURNS] += 1

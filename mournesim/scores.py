@@ -90,7 +90,7 @@ def goal_space(s, T, h):
         return nearest_of(T, pos, TB.O_START)
     if s[L.G_FINAL] != L.FB_NONE:
         # repair, then clear enemies, then attack the Shimnavore from a key stone
-        if s[o + L.H_CH] >= T[TB.P_GRANITE]:
+        if s[o + L.H_CH] >= T[TB.P_GRANITE_FOR_REPAIR]:
             for d in range(4):
                 if s[L.G_WALL + d] == 1:
                     return T[TB.O_KEYSTONE + d]
@@ -216,7 +216,7 @@ def score_turn(s, T, h, op, arg, goal, pp, need, other_goal):
         if goal < 0:
             return -0.5
         if (goal == pos and T[TB.O_KIND + pos] == L.K_NEXUS and s[L.G_ARRIVED] != pos and s[L.G_ACTS] >= 2
-                and s[L.G_NEXUS_USED] == 0 and s[L.G_EQ_N] > 0 and T[TB.P_T_NEXUS_STANDING] == 0):
+                and s[L.G_NEXUS_USED] == 0 and s[L.G_EQ_N] > 0 and T[TB.P_NEXUS_DRAW_WHEN_STANDING] == 0):
             # a Nexus gives Equipment to a hero who moves on to it (MQ-GAP-60):
             # step off, to step back on
             v = 0.5

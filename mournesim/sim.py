@@ -1,10 +1,9 @@
 """The Python API of MourneQuest simulation: prepare a ruleset, play seeded
-games into a pandas DataFrame, replay one game with its event log.
+games into a pandas DataFrame (one game with its event log is
+``mournesim.replay``).
 
     >>> from mournesim import sim
     >>> df = sim.simulate(games=1000, seed=1, level="medium", players=4)
-    >>> rp = sim.replay(seed=1, game=0, level="medium", players=4)
-    >>> print(rp.to_text())
 """
 from __future__ import annotations
 
@@ -144,11 +143,3 @@ def simulate(games=1000, seed=1, level="medium", players=4, heroes=(), policy="g
     rows = run_games(rules, cfg, seed, 0, games)
     return to_frame(rows, rules, cfg, seed, 0)
 
-
-def __getattr__(name):
-    # the replay API lives in replay.py (as in questsim); sim.replay and
-    # sim.Replay stay the names the examples above use
-    if name in ("Replay", "replay"):
-        from . import replay as _replay
-        return getattr(_replay, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -5,36 +5,63 @@ start at the fixed ``O_*`` offsets below (sizes bounded by the ``MAX_*``
 limits the validator enforces). One flat array instead of a tuple of arrays
 keeps numba's compile time and call overhead small: measured here, a
 NamedTuple of 33 arrays took 4.5 minutes to compile and segfaulted when
-loaded from the cache. Scalars and toggles sit at the ``P_*`` offsets at the
-start. ``Tables`` (a NamedTuple of shaped arrays) is the same data for Python
-code; ``Names`` keeps the names of spaces, heroes, cards for decoding logs.
+loaded from the cache. The ruleset's scalars and toggles are the rules
+vector at its start, one row per ruleset path (``RULE_ROWS``); the constants
+``P_*`` and ``O_*`` are written into ``constants.py`` by ``simcore.shape``.
+``Tables`` (a NamedTuple of shaped arrays) is the same data for Python code;
+``Names`` keeps the names of spaces, heroes, cards for decoding logs.
 """
 from __future__ import annotations
 
 from collections import deque
+from itertools import accumulate
 from typing import NamedTuple
 
 import math
 import numpy as np
 
+from simcore import shape
+from . import constants
 from . import layout as L
+from .constants import *  # noqa: F401,F403  (the P_ and O_ rows the kernels read as TB.P_..., TB.O_...)
 from .ruleset import ABILITIES, CHARMS, CORNERS, DIRS, Ruleset
 
-# ---- scalar parameter offsets ---------------------------------------------------
-_P = ("actions", "backpack", "life", "skill_uses", "minis", "bog_move", "nm_move", "max_dice",
-      "compass_tokens", "cycles", "shim_wins", "charm_supply", "talismans", "pots",
-      "bogs_per_level", "granite", "disc_return", "removed_tiles", "pregame_tiles",
-      "solo_value", "cap_rounds", "moon_len", "n_spaces", "n_hero_defs", "n_cards",
-      "n_relics", "n_tiles", "compass_nf",
-      "t_first_turn_arrow", "t_enemies_use_tunnel", "t_star_roll_over", "t_escape_knocks_back",
-      "t_shim_skips_beaten", "t_defend_with_courage", "t_defence_any_fail", "t_doubles_stack",
-      "t_dandelion_beats_fumble", "t_enemy_on_hero_attacks", "t_bag_reuses", "t_partial_theft",
-      "t_transition_enemy_phase", "t_pregame",
-      *(f"clicks_{lv}_{p}" for lv in ("easy", "medium", "hard") for p in (1, 2, 3, 4)), "multi_easy", "multi_medium", "multi_hard", "start_dice",
-      "t_nexus_standing", "t_level_per_trigger", "t_extra_die_any", "t_escape_round_active")
-for _i, _n in enumerate(_P):
-    globals()["P_" + _n.upper()] = _i
-P_SIZE = len(_P)
+# ---- the rules vector's rows ---------------------------------------------------
+# One row per ruleset value the kernels read, named by its path in the ruleset
+# file; its constant (constants.py) is P_ and the path after its section:
+# rules.actions_per_turn -> P_ACTIONS_PER_TURN, toggles.doubles_stack ->
+# P_DOUBLES_STACK, levels.easy.charm_multi -> P_EASY_CHARM_MULTI. A level's
+# disc length for p players (Level.clicks) is levels.<level>.disc_clicks[p];
+# n.<what> counts what the ruleset lists (n.spaces: the board's spaces).
+# core.charm_multi and game.setup index a level's rows from its easy row.
+RULE_ROWS = (
+    "rules.actions_per_turn", "rules.backpack", "rules.life", "rules.skill_uses", "rules.miniatures_per_space",
+    "rules.bogbean_move", "rules.nightmare_move", "rules.max_combat_dice", "rules.compass_tokens",
+    "rules.moon_cycles", "rules.shimnavore_wins_per_ability", "rules.charm_supply", "rules.talismans",
+    "rules.magical_pots", "rules.bogbeans_per_level", "rules.granite_for_repair", "rules.disc_return_cost",
+    "rules.removed_bogbean_tiles", "rules.pregame_tiles", "rules.solo_equipment_value", "rules.safety_cap_rounds",
+    "n.moon_track", "n.spaces", "n.heroes", "n.cards", "n.relics", "n.tiles", "n.compass_faces",
+    "toggles.first_turn_arrow", "toggles.enemies_use_tunnel", "toggles.star_clicks_roll_over",
+    "toggles.escape_knocks_back", "toggles.shimnavore_skips_beaten", "toggles.defend_with_courage",
+    "toggles.defence_any_fail_loses", "toggles.doubles_stack", "toggles.dandelion_beats_fumble",
+    "toggles.enemy_on_hero_attacks", "toggles.bag_reuses_discards", "toggles.partial_theft_takes_charms",
+    "toggles.transition_enemy_phase", "toggles.pregame_encounters",
+    *(f"levels.{lv}.disc_clicks[{p}]" for lv in ("easy", "medium", "hard") for p in (1, 2, 3, 4)),
+    "levels.easy.charm_multi", "levels.medium.charm_multi", "levels.hard.charm_multi", "rules.starting_dice",
+    "toggles.nexus_draw_when_standing", "toggles.encounter_level_per_trigger", "toggles.extra_die_any_level",
+    "toggles.escape_round_active")
+P_SIZE = len(RULE_ROWS)
+assert P_SIZE <= 64   # the P section of T
+
+
+def rule_value(rs, path, counts):
+    """The value of rules-vector row ``path`` (RULE_ROWS) in ruleset ``rs``;
+    ``counts`` holds the n.<what> rows."""
+    if "disc_clicks[" in path:
+        level, players = path.removeprefix("levels.").removesuffix("]").split(".disc_clicks[")
+        return getattr(rs.levels, level).clicks(int(players))
+    return shape.rule_value(rs, path, counts)
+
 
 MAX_S = 64          # spaces
 MAX_HERO_DEFS = 16
@@ -68,11 +95,14 @@ _SECTIONS = (("P", 64), ("ADJ", MAX_S * 8), ("DEG", MAX_S), ("KIND", MAX_S), ("C
              ("EFFECTS", MAX_EFFECTS * L.EF_COLS), ("CARDS", MAX_CARDS * CARD_W), ("RELICS", MAX_RELICS * RELIC_W),
              ("TILES", MAX_TILES * L.TL_COLS), ("LEVEL_TILES", 3 * LT_W), ("ENEMY", L.ENEMY_ROWS * ENEMY_W), ("WINS_NEEDED", 3),
              ("NM_CHARMS", 16), ("NM_POWER", 4), ("ODDS", 5 * 2 * ODDS_W), ("ODDS_TOTAL", 5))
-_o = 0
-for _name, _size in _SECTIONS:
-    globals()["O_" + _name] = _o
-    _o += _size
-T_SIZE = _o
+T_SIZE = sum(size for _name, size in _SECTIONS)
+OFFSETS = dict(zip((name for name, _size in _SECTIONS), accumulate((size for _name, size in _SECTIONS), initial=0)))
+CONSTANTS = (
+    shape.Family("P_", tuple(shape.row_name(p) for p in RULE_ROWS), 0, "tables.RULE_ROWS",
+                 "a row of the rules vector (the start of T), by its ruleset path", notes=RULE_ROWS),
+    shape.Family("O_", tuple(name for name, _size in _SECTIONS), 0, "tables._SECTIONS",
+                 "where a section of T starts", sizes=tuple(size for _name, size in _SECTIONS)))
+shape.require(CONSTANTS, constants, "mournesim/constants.py")
 
 
 class Tables(NamedTuple):
@@ -167,7 +197,7 @@ def flatten(tab: Tables):
     T = np.zeros(T_SIZE, np.int32)
     for name, _size in _SECTIONS:
         arr = np.ascontiguousarray(getattr(tab, "P" if name == "P" else name.lower())).ravel()
-        o = globals()["O_" + name]
+        o = OFFSETS[name]
         if name in ("DIST_H", "DIST_E"):
             S = getattr(tab, name.lower()).shape[0]
             full = np.full((MAX_S, MAX_S), 1000000, np.int32)
@@ -182,11 +212,9 @@ def flatten(tab: Tables):
     return T
 
 
-def compile_tables(rs: Ruleset):
-    """Build (flat T, Tables, Names) from a validated ruleset, the combat
-    odds sections still empty: ``odds.with_attack_counts`` counts them with
-    the engine's own dice scoring (``sim.prepare`` does both), so this
-    module imports no kernel."""
+def _board(rs):
+    """The board's sections of Tables: adjacency, space kinds and markers,
+    distances; and the space names."""
     sp_names = list(rs.board.spaces)
     idx = {n: i for i, n in enumerate(sp_names)}
     S = len(sp_names)
@@ -201,41 +229,36 @@ def compile_tables(rs: Ruleset):
             if v not in adj[u, : deg[u]]:
                 adj[u, deg[u]] = v
                 deg[u] += 1
-    kind = np.zeros(S, np.int32)
-    compass = np.full(S, -1, np.int32)
-    charm = np.full(S, -1, np.int32)
-    arrow = np.full(S, -1, np.int32)
-    tunnel = np.full(S, -1, np.int32)
-    bearing = np.zeros(S, np.int32)
-    keystone = np.zeros(4, np.int32)
-    disc = np.zeros(4, np.int32)
-    start = np.zeros(4, np.int32)
-    nexus = np.zeros(4, np.int32)
-    crossroads = np.zeros(4, np.int32)
-    cache_of = np.zeros(4, np.int32)
+    t = dict(adj=adj, deg=deg, kind=np.zeros(S, np.int32), compass=np.full(S, -1, np.int32),
+             charm=np.full(S, -1, np.int32), arrow=np.full(S, -1, np.int32), tunnel=np.full(S, -1, np.int32),
+             bearing=np.zeros(S, np.int32), cache_of=np.zeros(4, np.int32),
+             **{k: np.zeros(4, np.int32) for k in ("keystone", "disc", "start", "nexus", "crossroads")})
     for name, sp in rs.board.spaces.items():
         i = idx[name]
-        kind[i] = L.KIND_NAMES.index(sp.kind)
+        t["kind"][i] = L.KIND_NAMES.index(sp.kind)
         x, y = sp.at
-        bearing[i] = int(round((math.degrees(math.atan2(x, y)) % 360.0) * 100))
+        t["bearing"][i] = int(round((math.degrees(math.atan2(x, y)) % 360.0) * 100))
         if sp.compass is not None:
             c = DIRS.index(sp.compass) if sp.compass in DIRS else CORNERS.index(sp.compass)
-            compass[i] = c
-            {"keystone": keystone, "disc": disc, "start": start, "nexus": nexus,
-             "crossroads": crossroads}.get(sp.kind, np.zeros(4, np.int32))[c] = i
+            t["compass"][i] = c
+            if sp.kind in ("keystone", "disc", "start", "nexus", "crossroads"):
+                t[sp.kind][c] = i
         if sp.charm is not None:
-            charm[i] = CHARMS.index(sp.charm)
-            cache_of[charm[i]] = i
+            t["charm"][i] = CHARMS.index(sp.charm)
+            t["cache_of"][t["charm"][i]] = i
         if sp.arrow is not None:
-            arrow[i] = idx[sp.arrow]
+            t["arrow"][i] = idx[sp.arrow]
     t0, t1 = idx[rs.board.tunnel[0]], idx[rs.board.tunnel[1]]
-    tunnel[t0], tunnel[t1] = t1, t0
-    dist_h = _bfs(S, edges, [(t0, t1)])
+    t["tunnel"][t0], t["tunnel"][t1] = t1, t0
+    t["dist_h"] = _bfs(S, edges, [(t0, t1)])
     # enemies that use the tunnel pass through it as one step (MQ-GAP-10)
-    dist_e = _bfs(S, edges + ([(t0, t1)] if rs.toggles.enemies_use_tunnel else []))
-    seat_start = np.array([idx[s] for s in rs.board.seat_starts], np.int32)
+    t["dist_e"] = _bfs(S, edges + ([(t0, t1)] if rs.toggles.enemies_use_tunnel else []))
+    t["seat_start"] = np.array([idx[s] for s in rs.board.seat_starts], np.int32)
+    return t, sp_names
 
-    moon = np.array([_COLOUR[c] for c in rs.moon.track], np.int32)
+
+def _dice(rs):
+    """The moon track and the dice's faces."""
     dice = np.zeros((4, 12), np.int32)
     dice_nf = np.zeros(4, np.int32)
     for k, name in enumerate(("grey", "green", "orange", "red")):
@@ -246,114 +269,100 @@ def compile_tables(rs: Ruleset):
     compass_faces = np.zeros(12, np.int32)
     for j, f in enumerate(rs.dice.compass):
         compass_faces[j] = _COMPASS[f]
+    return dict(moon=np.array([_COLOUR[c] for c in rs.moon.track], np.int32), dice=dice, dice_nf=dice_nf,
+                compass_faces=compass_faces)
 
-    # effects: skills, hags, relics, powers (in that order)
+
+def _cards(rs):
+    """Heroes, Equipment and Hag cards, Relics and the Evil Powers, with the
+    one effect table they index (skills, hags, relics, powers, in that
+    order); their names; and each power's effect row by name."""
     eff_rows, eff_names = [], []
-    skill_index = {}
-    for name, sk in rs.skills.items():
-        skill_index[name] = len(eff_rows)
-        eff_rows.append(_effect_row(sk.effect))
-        eff_names.append(name)
-    hero_names = list(rs.heroes)
-    hero_abil = np.array([[h.courage, h.strength, h.magic] for h in rs.heroes.values()], np.int32)
-    hero_skill = np.array([skill_index[h.skill] for h in rs.heroes.values()], np.int32)
 
+    def effect(name, e):
+        eff_rows.append(_effect_row(e))
+        eff_names.append(name)
+        return len(eff_rows) - 1
+
+    skill_index = {name: effect(name, sk.effect) for name, sk in rs.skills.items()}
     cards, card_names = [], []
     for a, ab in enumerate(ABILITIES):
         for v in getattr(rs.equipment, ab):
             cards.append([a, v, -1])
             card_names.append(f"{ab} +{v}")
     for name, hag in rs.hags.items():
-        cards.append([-1, 0, len(eff_rows)])
-        eff_rows.append(_effect_row(hag.effect))
-        eff_names.append(name)
+        cards.append([-1, 0, effect(name, hag.effect)])
         card_names.append(name)
     relics, relic_names = [], []
     for name, r in rs.relics.items():
-        e = len(eff_rows)
-        eff_rows.append(_effect_row(r.effect))
-        eff_names.append(name)
-        for _ in range(r.count):
-            relics.append([e, int(r.sabotaged)])
-            relic_names.append(name)
-    power_index = {}
-    for name, pw in rs.powers.items():
-        power_index[name] = len(eff_rows)
-        eff_rows.append(_effect_row(pw.effect))
-        eff_names.append(name)
+        e = effect(name, r.effect)
+        relics += [[e, int(r.sabotaged)]] * r.count
+        relic_names += [name] * r.count
+    power_index = {name: effect(name, pw.effect) for name, pw in rs.powers.items()}
 
+    def i32(rows, cols):
+        return np.array(rows, np.int32).reshape(-1, cols)
+
+    t = dict(hero_abil=np.array([[h.courage, h.strength, h.magic] for h in rs.heroes.values()], np.int32),
+             hero_skill=np.array([skill_index[h.skill] for h in rs.heroes.values()], np.int32),
+             effects=i32(eff_rows, L.EF_COLS), cards=i32(cards, CARD_W), relics=i32(relics, RELIC_W))
+    names = dict(heroes=list(rs.heroes), skills=[h.skill for h in rs.heroes.values()], cards=card_names,
+                 relics=relic_names, effects=eff_names)
+    return t, names, power_index
+
+
+def _tiles(rs):
+    """The encounter tiles, level by level, and their names."""
     tiles, tile_names = [], []
-    level_tiles = np.zeros((3, 2), np.int32)
+    level_tiles = np.zeros((3, LT_W), np.int32)
     for lv in range(3):
-        level_tiles[lv, 0] = len(tiles)
+        level_tiles[lv, LT_FIRST] = len(tiles)
         for t in getattr(rs.encounters, f"level{lv + 1}"):
             drop = CHARMS.index(t.drop) if t.drop else -1
             for _ in range(t.count):
                 tiles.append([lv + 1, L.TILE_KINDS.index(t.kind), drop, t.drop_n, t.steal, int(t.card)])
                 tile_names.append(t.kind if t.kind != "bogbean" else
                                   f"{('snipe', 'speedwell', 'louse_wort')[lv]} ({t.drop} x{t.drop_n})")
-        level_tiles[lv, 1] = len(tiles) - level_tiles[lv, 0]
+        level_tiles[lv, LT_COUNT] = len(tiles) - level_tiles[lv, LT_FIRST]
+    return dict(tiles=np.array(tiles, np.int32).reshape(-1, L.TL_COLS), level_tiles=level_tiles), tile_names
 
+
+def _enemies(rs, power_index):
+    """Each enemy's values by moon colour (the Blue Moon's are the Green's),
+    the bogbean wins each level needs, the Nightmares' charms and powers."""
     enemy = np.zeros((L.ENEMY_ROWS, 4, 3), np.int32)
+
+    def values(row, e):
+        enemy[row, L.GREEN], enemy[row, L.GREY], enemy[row, L.RED] = e.green, e.grey, e.red
+        enemy[row, L.BLUE] = e.green
+
     wins_needed = np.zeros(3, np.int32)
-    for name, e in rs.enemies.items():
-        r = L.ENEMY_BOG + e.level - 1
-        enemy[r, L.GREEN], enemy[r, L.GREY], enemy[r, L.RED] = e.green, e.grey, e.red
-        enemy[r, L.BLUE] = e.green
+    for e in rs.enemies.values():
+        values(L.ENEMY_BOG + e.level - 1, e)
         wins_needed[e.level - 1] = e.wins_needed
-    nm_names = list(rs.nightmares)
     nm_charms = np.zeros((4, 4), np.int32)
     nm_power = np.zeros(4, np.int32)
-    for k, (name, n) in enumerate(rs.nightmares.items()):
-        r = L.ENEMY_NM + k
-        enemy[r, L.GREEN], enemy[r, L.GREY], enemy[r, L.RED] = n.green, n.grey, n.red
-        enemy[r, L.BLUE] = n.green
+    for k, n in enumerate(rs.nightmares.values()):
+        values(L.ENEMY_NM + k, n)
         for c, cnt in n.charms.items():
             nm_charms[k, CHARMS.index(c)] = cnt
         nm_power[k] = power_index[n.power]
-    sh = rs.shimnavore
-    enemy[L.ENEMY_SHIM, L.GREEN], enemy[L.ENEMY_SHIM, L.GREY], enemy[L.ENEMY_SHIM, L.RED] = sh.green, sh.grey, sh.red
-    enemy[L.ENEMY_SHIM, L.BLUE] = sh.green
+    values(L.ENEMY_SHIM, rs.shimnavore)
+    return dict(enemy=enemy, wins_needed=wins_needed, nm_charms=nm_charms, nm_power=nm_power)
 
-    r, t = rs.rules, rs.toggles
-    vals = dict(actions=r.actions_per_turn, backpack=r.backpack, life=r.life, skill_uses=r.skill_uses,
-                minis=r.miniatures_per_space, bog_move=r.bogbean_move, nm_move=r.nightmare_move,
-                max_dice=r.max_combat_dice, compass_tokens=r.compass_tokens, cycles=r.moon_cycles,
-                shim_wins=r.shimnavore_wins_per_ability, charm_supply=r.charm_supply,
-                talismans=r.talismans, pots=r.magical_pots, bogs_per_level=r.bogbeans_per_level,
-                granite=r.granite_for_repair, disc_return=r.disc_return_cost,
-                removed_tiles=r.removed_bogbean_tiles, pregame_tiles=r.pregame_tiles,
-                solo_value=r.solo_equipment_value, cap_rounds=r.safety_cap_rounds, start_dice=r.starting_dice,
-                moon_len=len(moon), n_spaces=S, n_hero_defs=len(hero_names), n_cards=len(cards),
-                n_relics=len(relics), n_tiles=len(tiles), compass_nf=len(rs.dice.compass),
-                t_first_turn_arrow=t.first_turn_arrow, t_enemies_use_tunnel=t.enemies_use_tunnel,
-                t_star_roll_over=t.star_clicks_roll_over, t_escape_knocks_back=t.escape_knocks_back,
-                t_shim_skips_beaten=t.shimnavore_skips_beaten, t_defend_with_courage=t.defend_with_courage,
-                t_defence_any_fail=t.defence_any_fail_loses, t_doubles_stack=t.doubles_stack,
-                t_dandelion_beats_fumble=t.dandelion_beats_fumble,
-                t_enemy_on_hero_attacks=t.enemy_on_hero_attacks, t_bag_reuses=t.bag_reuses_discards,
-                t_partial_theft=t.partial_theft_takes_charms,
-                t_transition_enemy_phase=t.transition_enemy_phase, t_pregame=t.pregame_encounters,
-                t_nexus_standing=t.nexus_draw_when_standing, t_level_per_trigger=t.encounter_level_per_trigger,
-                t_extra_die_any=t.extra_die_any_level, t_escape_round_active=t.escape_round_active,
-                **{f"clicks_{lv}_{p}": getattr(rs.levels, lv).clicks(p) for lv in ("easy", "medium", "hard")
-                   for p in (1, 2, 3, 4)}, multi_easy=rs.levels.easy.charm_multi,
-                multi_medium=rs.levels.medium.charm_multi, multi_hard=rs.levels.hard.charm_multi)
-    P = np.array([int(vals[n]) for n in _P], np.int32)
 
-    def i32(rows, cols):
-        return np.array(rows, np.int32).reshape(-1, cols)
-
-    T = Tables(P=P, adj=adj, deg=deg, kind=kind, compass=compass, charm=charm, arrow=arrow,
-               tunnel=tunnel, bearing=bearing, dist_h=dist_h, dist_e=dist_e, keystone=keystone,
-               disc=disc, start=start, nexus=nexus, crossroads=crossroads, seat_start=seat_start,
-               cache_of=cache_of, moon=moon, dice=dice, dice_nf=dice_nf, compass_faces=compass_faces,
-               hero_abil=hero_abil, hero_skill=hero_skill, effects=i32(eff_rows, L.EF_COLS),
-               cards=i32(cards, CARD_W), relics=i32(relics, RELIC_W), tiles=i32(tiles, L.TL_COLS),
-               level_tiles=level_tiles, enemy=enemy, wins_needed=wins_needed,
-               nm_charms=nm_charms, nm_power=nm_power,
-               odds=np.zeros((5, 2, ODDS_W), np.int32), odds_total=np.zeros(5, np.int32))
-    names = Names(spaces=sp_names, heroes=hero_names, skills=[h.skill for h in rs.heroes.values()],
-                  cards=card_names, relics=relic_names, nightmares=nm_names, effects=eff_names,
-                  tiles=tile_names)
+def compile_tables(rs: Ruleset):
+    """Build (flat T, Tables, Names) from a validated ruleset, the combat
+    odds sections still empty: ``odds.with_attack_counts`` counts them with
+    the engine's own dice scoring (``sim.prepare`` does both), so this
+    module imports no kernel."""
+    board, spaces = _board(rs)
+    cards, card_names, power_index = _cards(rs)
+    tiles, tile_names = _tiles(rs)
+    t = dict(**board, **_dice(rs), **cards, **tiles, **_enemies(rs, power_index),
+             odds=np.zeros((5, 2, ODDS_W), np.int32), odds_total=np.zeros(5, np.int32))
+    counts = dict(moon_track=len(t["moon"]), spaces=len(spaces), heroes=len(t["hero_abil"]), cards=len(t["cards"]),
+                  relics=len(t["relics"]), tiles=len(t["tiles"]), compass_faces=len(rs.dice.compass))
+    T = Tables(P=np.array([int(rule_value(rs, path, counts)) for path in RULE_ROWS], np.int32), **t)
+    names = Names(spaces=spaces, nightmares=list(rs.nightmares), tiles=tile_names, **card_names)
     return flatten(T), T, names

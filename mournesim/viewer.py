@@ -18,7 +18,7 @@ from simcore import viewer as V
 from simcore.present import named
 
 from . import layout as L
-from .replay import CORN, DIRS, _Ctx, decode_events
+from .events import CORN, DIRS, _Ctx, decode_events
 from .replay_text import text_lines
 
 SCALE = 34.0     # screen units per board unit of ``at``

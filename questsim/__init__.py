@@ -37,7 +37,7 @@ BEHAVIOUR_VERSION = 7
 # file, so the guard clears every cached kernel when any of these (or simcore's
 # kernels) changes, and a plug-in's entry point is keyed on them (plugins.py).
 # (engine.py only gathers names from the rule modules: it holds no kernel.)
-ENGINE_SOURCES = ("layout.py", "tables.py", "blunders.py", "scores.py", "policies.py", "entries.py", "core.py",
+ENGINE_SOURCES = ("constants.py", "layout.py", "tables.py", "blunders.py", "scores.py", "policies.py", "entries.py", "core.py",
                   "hand.py", "life.py", "combat.py", "movement.py", "effects.py", "turn.py", "game.py", "rollout.py", "expert.py")
 
 _here = _Path(__file__).parent

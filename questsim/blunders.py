@@ -57,19 +57,19 @@ def sure_gain(T, start, count, race):
         if not _applies(T, row, race):
             continue
         op = T[row + L.E_OP]
-        if op == L.OP_GAIN_HP:
-            if T[row + L.E_ARG] != L.TGT_OTHERS:
+        if op == L.EK_GAIN_HP:
+            if T[row + L.E_ARG] != L.ET_OTHERS:
                 g += T[row + L.E_N]
-        elif op == L.OP_GAIN_HP_DIE:
+        elif op == L.EK_GAIN_HP_DIE:
             die = T[row + L.E_ARG]
             lo = 1 << 20
-            for j in range(T[TB.P_NFACES_RED + die]):
+            for j in range(T[TB.P_N_FACES_RED + die]):
                 f = T[TB.O_FACES + die * TB.MAX_FACES + j]
                 v = f if f > 0 else T[row + L.E_N]
                 if v < lo:
                     lo = v
             g += lo
-        elif op != L.OP_DRAW_ITEM:
+        elif op != L.EK_DRAW_ITEM:
             break
     return g
 
@@ -81,7 +81,7 @@ def combat_gain(T, start, count, race):
     g = 0
     for i in range(count):
         row = TB.O_EFF + (start + i) * L.EW
-        if _applies(T, row, race) and T[row + L.E_OP] == L.OP_GAIN_HP:
+        if _applies(T, row, race) and T[row + L.E_OP] == L.EK_GAIN_HP:
             g += T[row + L.E_N]
     return g
 
@@ -90,7 +90,7 @@ def combat_gain(T, start, count, race):
 def castle_count(T, mask):
     """Castles in a landed-castles bit mask."""
     k = 0
-    for i in range(T[TB.P_NCASTLES]):
+    for i in range(T[TB.P_N_CASTLES]):
         k += (mask >> i) & 1
     return k
 
@@ -105,17 +105,17 @@ def gain_bounds(s, T):
     card = 0
     seen = 0                # the races already weighed: the bounds depend on the race alone
     for p in range(s[L.G_NP]):
-        race = s[_pb(p) + L.P_RACE]
+        race = s[_pb(p) + L.S_RACE]
         if (seen >> race) & 1:
             continue
         seen |= 1 << race
-        for c in range(T[TB.P_NCASTLES]):
+        for c in range(T[TB.P_N_CASTLES]):
             for o in (TB.O_CASTLE_LOW, TB.O_CASTLE_UP):
                 castle = max(castle, sure_gain(T, T[o + 2 * c], T[o + 2 * c + 1], race))
-        for k in range(T[TB.P_NIK]):
+        for k in range(T[TB.P_N_ITEM_KINDS]):
             o = TB.O_ITEM + k * TB.IK
             card = max(card, sure_gain(T, T[o + 5], T[o + 6], race), combat_gain(T, T[o + 5], T[o + 6], race))
-        for ch in range(T[TB.P_NCH]):
+        for ch in range(T[TB.P_N_CHARACTERS]):
             chb = TB.O_CHAR + ch * TB.CH
             for k in range(T[chb + TB.C_NAB]):
                 o = chb + TB.C_AB + 5 * k
@@ -130,9 +130,9 @@ def near_win(s, T, seat):
     castle, or some castle ability could take its Hp above the win (a cheap
     test before the walk is searched)."""
     b = _pb(seat)
-    if castle_count(T, s[b + L.P_CASTLES]) + 1 >= T[TB.P_CASTLES_TO_WIN]:
+    if castle_count(T, s[b + L.S_CASTLES]) + 1 >= T[TB.P_CASTLES_TO_WIN]:
         return True
-    return s[b + L.P_HP] + s[L.G_BL_GAIN] > T[TB.P_WIN_HP]
+    return s[b + L.S_HP] + s[L.G_BL_GAIN] > T[TB.P_WIN_HP_ABOVE]
 
 
 @kernel
@@ -146,17 +146,17 @@ def lands_win(s, T, seat, sq, by_card):
     if T[TB.O_SQ_KIND + sq] != L.SQ_CASTLE:
         return False
     b = _pb(seat)
-    if T[TB.P_T_LAND_FIGHTS]:
+    if T[TB.P_LANDING_ON_PLAYER_FIGHTS]:
         for p in range(s[L.G_NP]):
-            if p != seat and s[_pb(p) + L.P_ALIVE] and s[_pb(p) + L.P_POS] == sq:
+            if p != seat and s[_pb(p) + L.S_ALIVE] and s[_pb(p) + L.S_POS] == sq:
                 return False
     c = T[TB.O_SQ_CASTLE + sq]
-    if by_card == 0 or T[TB.P_T_CARD_MOVES_MARK]:
-        if castle_count(T, s[b + L.P_CASTLES] | (1 << c)) >= T[TB.P_CASTLES_TO_WIN]:
+    if by_card == 0 or T[TB.P_CARD_MOVES_MARK_CASTLES]:
+        if castle_count(T, s[b + L.S_CASTLES] | (1 << c)) >= T[TB.P_CASTLES_TO_WIN]:
             return True
-    race = s[b + L.P_RACE]
+    race = s[b + L.S_RACE]
     o = TB.O_CASTLE_LOW if T[TB.O_CASTLE_RACE + c] == race else TB.O_CASTLE_UP
-    return s[b + L.P_HP] + sure_gain(T, T[o + 2 * c], T[o + 2 * c + 1], race) > T[TB.P_WIN_HP]
+    return s[b + L.S_HP] + sure_gain(T, T[o + 2 * c], T[o + 2 * c + 1], race) > T[TB.P_WIN_HP_ABOVE]
 
 
 @kernel
@@ -189,7 +189,7 @@ def reach_wins(s, T, seat, pos, steps, by_card):
         lo = one << single
     else:
         hi = one << (single - 64)
-    nsq = T[TB.P_NSQ]
+    nsq = T[TB.P_N_SQUARES]
     for _ in range(k):
         nlo, nhi = np.int64(0), np.int64(0)
         for q in range(nsq):
@@ -224,7 +224,7 @@ def shoe_extra(T, kind, race):
     x = 0
     for j in range(T[o + 6]):
         row = TB.O_EFF + (T[o + 5] + j) * L.EW
-        if T[row + L.E_OP] == L.OP_EXTRA_MOVE and _applies(T, row, race):
+        if T[row + L.E_OP] == L.EK_EXTRA_MOVE and _applies(T, row, race):
             x += T[row + L.E_N]
     return x
 
@@ -234,11 +234,11 @@ def shoe_sums(s, T, seat, skip):
     """The squares ``seat``'s Shoes in hand can add to its roll, as a bit set
     of sums (bit 0: none played); one card of kind ``skip`` left out (-1: none)."""
     b = _pb(seat)
-    race = s[b + L.P_RACE]
+    race = s[b + L.S_RACE]
     sums = np.int64(1)
     skipped = False
-    for i in range(s[b + L.P_HAND_N]):
-        kind = s[b + L.P_HAND + i]
+    for i in range(s[b + L.S_HAND_N]):
+        kind = s[b + L.S_HAND + i]
         if kind == skip and not skipped:
             skipped = True
             continue
@@ -255,7 +255,7 @@ def roll_wins(s, T, seat, c, sums):
     of k squares becomes k + e, a symbol or staying a move of e squares
     (QM-RULING-07..09, QM-GAP-49)."""
     kind, arg = c // OPB, c % OPB
-    pos = s[_pb(seat) + L.P_POS]
+    pos = s[_pb(seat) + L.S_POS]
     e = -1
     rest = sums << 1
     while e < 39:           # the sums' bits, up to the highest set (usually bit 0 alone)
@@ -281,10 +281,10 @@ def others_may_shoe(s, T, seat):
     """Whether another player could still change ``seat``'s roll: with toggle
     ``shoe_any_player`` any holder may play a Shoe on it (QM-GAP-49), and
     another player's hand is hidden, so any card in it may be one."""
-    if not T[TB.P_T_SHOE_ANY]:
+    if not T[TB.P_SHOE_ANY_PLAYER]:
         return False
     for p in range(s[L.G_NP]):
-        if p != seat and s[_pb(p) + L.P_ALIVE] and s[_pb(p) + L.P_HAND_N] > 0:
+        if p != seat and s[_pb(p) + L.S_ALIVE] and s[_pb(p) + L.S_HAND_N] > 0:
             return True
     return False
 
@@ -302,12 +302,12 @@ def may_win(s, T, seat, ctx):
         return near_win(s, T, seat) and not others_may_shoe(s, T, seat)
     if ctx == L.CTX_FORK or ctx == L.CTX_WARP:
         return near_win(s, T, seat)
-    hp = s[_pb(seat) + L.P_HP]
+    hp = s[_pb(seat) + L.S_HP]
     if ctx == L.CTX_BEFORE_ROLL or ctx == L.CTX_AFTER_MOVE:
-        return hp + s[L.G_BL_GAIN + 1] > T[TB.P_WIN_HP]
+        return hp + s[L.G_BL_GAIN + 1] > T[TB.P_WIN_HP_ABOVE]
     if ctx == L.CTX_ATTACK_CARDS or ctx == L.CTX_DEFEND:
         # an absorb that gives Hp adds the attack's At (at most twice)
-        return hp + s[L.G_BL_GAIN + 1] + 2 * max(s[L.G_DUEL_AT], 0) > T[TB.P_WIN_HP]
+        return hp + s[L.G_BL_GAIN + 1] + 2 * max(s[L.G_DUEL_AT], 0) > T[TB.P_WIN_HP_ABOVE]
     # a target, a paid attack, a discard, an optional square: no option of
     # these wins at once (_option_wins), so none is looked at
     return False
@@ -331,9 +331,9 @@ def _option_wins(s, T, seat, ctx, c):
     played gives the attack's At as Hp (QM-RULING-04)."""
     b = _pb(seat)
     kind, arg = c // OPB, c % OPB
-    race = s[b + L.P_RACE]
-    hp = s[b + L.P_HP]
-    win = T[TB.P_WIN_HP]
+    race = s[b + L.S_RACE]
+    hp = s[b + L.S_HP]
+    win = T[TB.P_WIN_HP_ABOVE]
     if ctx == L.CTX_MOVE:
         return roll_wins(s, T, seat, c, shoe_sums(s, T, seat, -1))
     if ctx == L.CTX_AFTER_ROLL:
@@ -355,7 +355,7 @@ def _option_wins(s, T, seat, ctx, c):
     if ctx == L.CTX_WARP:
         # a warp stops the pawn on a Warp square, with no effect (QM-SQUARE-08)
         return kind == L.A_NO_WARP and \
-            reach_wins(s, T, seat, s[b + L.P_POS], s[L.G_WALK_LEFT], s[L.G_WALK_CARD])
+            reach_wins(s, T, seat, s[b + L.S_POS], s[L.G_WALK_LEFT], s[L.G_WALK_CARD])
     if ctx == L.CTX_BEFORE_ROLL or ctx == L.CTX_AFTER_MOVE:
         if kind != L.A_PLAY:
             return False
@@ -369,7 +369,7 @@ def _option_wins(s, T, seat, ctx, c):
             o = TB.O_ITEM + arg * TB.IK
             start, count = T[o + 5], T[o + 6]
         elif kind == L.A_ABILITY:
-            o = TB.O_CHAR + s[b + L.P_CHAR] * TB.CH + TB.C_AB + 5 * arg
+            o = TB.O_CHAR + s[b + L.S_CHAR] * TB.CH + TB.C_AB + 5 * arg
             start, count = T[o + 3], T[o + 4]
         else:
             return False
@@ -379,7 +379,7 @@ def _option_wins(s, T, seat, ctx, c):
                 g += at
             for j in range(count):
                 row = TB.O_EFF + (start + j) * L.EW
-                if T[row + L.E_OP] == L.OP_ABSORB and _applies(T, row, race) and T[row + L.E_ARG] == L.GAIN_HP:
+                if T[row + L.E_OP] == L.EK_ABSORB and _applies(T, row, race) and T[row + L.E_ARG] == L.GAIN_HP:
                     g += at
                     break
         return hp + g > win
@@ -431,7 +431,7 @@ def only_at(T, start, count, race):
     for i in range(count):
         row = TB.O_EFF + (start + i) * L.EW
         op = T[row + L.E_OP]
-        if _applies(T, row, race) and (op == L.OP_DESTROY_ITEMS or op == L.OP_DRAW_ITEM or op == L.OP_GAIN_HP):
+        if _applies(T, row, race) and (op == L.EK_DESTROY_ITEMS or op == L.EK_DRAW_ITEM or op == L.EK_GAIN_HP):
             return False
     return True
 
@@ -443,13 +443,13 @@ def mp_spare(s, T, seat):
     own, so it is due to attack next and cannot, which ends the combat
     (QM-DUEL-12, toggle ``lone_attacker_continues`` off), and Mp is lost at
     the end of a combat (QM-GAP-31)."""
-    if T[TB.P_T_LONE_CONTINUES]:
+    if T[TB.P_LONE_ATTACKER_CONTINUES]:
         return False
     b = _pb(seat)
-    if s[b + L.P_OUT]:
+    if s[b + L.S_OUT]:
         return False
-    mp = s[b + L.P_MP]
-    ch = TB.O_CHAR + s[b + L.P_CHAR] * TB.CH
+    mp = s[b + L.S_MP]
+    ch = TB.O_CHAR + s[b + L.S_CHAR] * TB.CH
     for k in range(T[ch + TB.C_NATT]):
         if T[ch + TB.C_ATT + 2 * k] <= mp:
             return False
@@ -459,8 +459,8 @@ def mp_spare(s, T, seat):
 @kernel
 def holds_revive(s, T, seat):
     b = _pb(seat)
-    for i in range(s[b + L.P_HAND_N]):
-        if T[TB.O_ITEM + s[b + L.P_HAND + i] * TB.IK + 4] == L.W_HP_ZERO:
+    for i in range(s[b + L.S_HAND_N]):
+        if T[TB.O_ITEM + s[b + L.S_HAND + i] * TB.IK + 4] == L.W_HP_ZERO:
             return True
     return False
 
@@ -479,26 +479,26 @@ def free_defence(s, T, seat):
         return False
     b = _pb(seat)
     remaining = 0 if s[L.G_DUEL_ABSORB] >= 0 else max(0, s[L.G_DUEL_AT] - s[L.G_DUEL_SHIELD])
-    if remaining >= s[b + L.P_HP] and holds_revive(s, T, seat):
+    if remaining >= s[b + L.S_HP] and holds_revive(s, T, seat):
         return False
-    mp = s[b + L.P_MP]
-    race = s[b + L.P_RACE]
-    ch = TB.O_CHAR + s[b + L.P_CHAR] * TB.CH
+    mp = s[b + L.S_MP]
+    race = s[b + L.S_RACE]
+    ch = TB.O_CHAR + s[b + L.S_CHAR] * TB.CH
     for k in range(T[ch + TB.C_NAB]):
         o = ch + TB.C_AB + 5 * k
-        if T[o] != 1 or T[o + 1] > mp or s[b + L.P_ABIL + k] >= T[o + 2]:
+        if T[o] != 1 or T[o + 1] > mp or s[b + L.S_ABIL + k] >= T[o + 2]:
             continue
         for j in range(T[o + 4]):
             row = TB.O_EFF + (T[o + 3] + j) * L.EW
             if not _applies(T, row, race):
                 continue
             op, n = T[row + L.E_OP], T[row + L.E_N]
-            if op == L.OP_GAIN_HP and n > 0:
+            if op == L.EK_GAIN_HP and n > 0:
                 return True
-            if op == L.OP_SHIELD and n > 0 and remaining > 0 and \
-                    (T[TB.P_T_SHIELDS_STACK] or n > s[L.G_DUEL_SHIELD]):
+            if op == L.EK_SHIELD and n > 0 and remaining > 0 and \
+                    (T[TB.P_SHIELDS_STACK] or n > s[L.G_DUEL_SHIELD]):
                 return True
-            if op == L.OP_ABSORB and s[L.G_DUEL_ABSORB] < 0 and (remaining > 0 or T[row + L.E_ARG] != L.GAIN_NONE):
+            if op == L.EK_ABSORB and s[L.G_DUEL_ABSORB] < 0 and (remaining > 0 or T[row + L.E_ARG] != L.GAIN_NONE):
                 return True
     return False
 
@@ -519,26 +519,26 @@ def sure_block(s, T, dfn):
     # absorbing ability on the card (most characters have none), its Mp of
     # no other use, no revival card that could be in the hand
     b = _pb(dfn)
-    mp = s[b + L.P_MP]
-    ch = TB.O_CHAR + s[b + L.P_CHAR] * TB.CH
-    race = s[b + L.P_RACE]
+    mp = s[b + L.S_MP]
+    ch = TB.O_CHAR + s[b + L.S_CHAR] * TB.CH
+    race = s[b + L.S_RACE]
     absorbs = False
     for k in range(T[ch + TB.C_NAB]):
         o = ch + TB.C_AB + 5 * k
-        if T[o] != 1 or T[o + 1] > mp or s[b + L.P_ABIL + k] >= T[o + 2]:
+        if T[o] != 1 or T[o + 1] > mp or s[b + L.S_ABIL + k] >= T[o + 2]:
             continue
         for j in range(T[o + 4]):
             row = TB.O_EFF + (T[o + 3] + j) * L.EW
-            if T[row + L.E_OP] == L.OP_ABSORB and _applies(T, row, race):
+            if T[row + L.E_OP] == L.EK_ABSORB and _applies(T, row, race):
                 absorbs = True
     if not absorbs or not mp_spare(s, T, dfn):
         return False
-    if s[b + L.P_HAND_N] > 0:
-        for kind in range(T[TB.P_NIK]):
+    if s[b + L.S_HAND_N] > 0:
+        for kind in range(T[TB.P_N_ITEM_KINDS]):
             o = TB.O_ITEM + kind * TB.IK
             for j in range(T[o + 6]):
                 row = TB.O_EFF + (T[o + 5] + j) * L.EW
-                if T[row + L.E_OP] == L.OP_REVIVE and s[b + L.P_HP] <= T[row + L.E_N]:
+                if T[row + L.E_OP] == L.EK_REVIVE and s[b + L.S_HP] <= T[row + L.E_N]:
                     return False
     return True
 
@@ -550,14 +550,14 @@ def into_block(s, T, seat, dfn, c):
     (an Item card's At only when its bonus does not last the combat, toggle
     ``attack_bonus_lasts_combat``)."""
     kind, arg = c // OPB, c % OPB
-    race = s[_pb(seat) + L.P_RACE]
+    race = s[_pb(seat) + L.S_RACE]
     if kind == L.A_PLAY:
-        if T[TB.P_T_BONUS_LASTS]:
+        if T[TB.P_ATTACK_BONUS_LASTS_COMBAT]:
             return False
         o = TB.O_ITEM + arg * TB.IK
         start, count = T[o + 5], T[o + 6]
     elif kind == L.A_ABILITY:
-        o = TB.O_CHAR + s[_pb(seat) + L.P_CHAR] * TB.CH + TB.C_AB + 5 * arg
+        o = TB.O_CHAR + s[_pb(seat) + L.S_CHAR] * TB.CH + TB.C_AB + 5 * arg
         start, count = T[o + 3], T[o + 4]
     else:
         return False

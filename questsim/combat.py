@@ -32,33 +32,33 @@ def combat_effects(s, T, ev, rng, legal, pp, seat, opp, start, count, attacking,
     """Apply the combat effects of a card (``card``) or ability: attack ops
     when attacking, defence ops when defending (a sword-and-shield card has
     both). Only a card's At bonus can last the combat (toggle)."""
-    race = s[pb(seat) + L.P_RACE]
+    race = s[pb(seat) + L.S_RACE]
     for i in range(count):
         row = TB.O_EFF + (start + i) * L.EW
         if not race_ok(T, row, race):
             continue
         op = T[row + L.E_OP]
         n = T[row + L.E_N]
-        if attacking and op == L.OP_ATTACK_BONUS:
+        if attacking and op == L.EK_ATTACK_BONUS:
             s[L.G_DUEL_AT] += n
-            if T[TB.P_T_BONUS_LASTS] and card:
-                s[pb(seat) + L.P_BONUS] += n
-        elif attacking and op == L.OP_DESTROY_ITEMS:
+            if T[TB.P_ATTACK_BONUS_LASTS_COMBAT] and card:
+                s[pb(seat) + L.S_BONUS] += n
+        elif attacking and op == L.EK_DESTROY_ITEMS:
             for _ in range(n):
                 discard_choice(s, T, ev, rng, legal, pp, opp, L.CTX_DISCARD)
-        elif not attacking and op == L.OP_SHIELD:
-            if T[TB.P_T_SHIELDS_STACK]:
+        elif not attacking and op == L.EK_SHIELD:
+            if T[TB.P_SHIELDS_STACK]:
                 s[L.G_DUEL_SHIELD] += n
             elif n > s[L.G_DUEL_SHIELD]:
                 s[L.G_DUEL_SHIELD] = n
-            if T[TB.P_T_SHIELD_LASTS]:
-                s[pb(seat) + L.P_CARRY_SHIELD] = s[L.G_DUEL_SHIELD]
-        elif not attacking and op == L.OP_ABSORB:
+            if T[TB.P_SHIELD_LASTS_COMBAT]:
+                s[pb(seat) + L.S_CARRY_SHIELD] = s[L.G_DUEL_SHIELD]
+        elif not attacking and op == L.EK_ABSORB:
             s[L.G_DUEL_ABSORB] = T[row + L.E_ARG]
-        elif op == L.OP_DRAW_ITEM:
+        elif op == L.EK_DRAW_ITEM:
             for _ in range(n):
                 draw_item(s, T, ev, rng, legal, pp, seat)
-        elif op == L.OP_GAIN_HP:
+        elif op == L.EK_GAIN_HP:
             gain_hp(s, T, ev, seat, n)
 
 
@@ -70,23 +70,23 @@ def card_window(s, T, ev, rng, legal, pp, seat, opp, attacking):
     that wins back part of what calling the policies through an address
     costs (random 2.7%, greedy 1.3% more games/s; the same games)."""
     b = pb(seat)
-    ch = TB.O_CHAR + s[b + L.P_CHAR] * TB.CH
+    ch = TB.O_CHAR + s[b + L.S_CHAR] * TB.CH
     items = 0
-    while not over(s) and s[b + L.P_ALIVE]:
-        mp = s[b + L.P_MP]
+    while not over(s) and s[b + L.S_ALIVE]:
+        mp = s[b + L.S_MP]
         n = 0
         legal[n] = L.A_DONE * OPB
         n += 1
-        if items == 0 or not T[TB.P_T_ONE_ITEM]:   # the toggle limits Item cards, not abilities
-            for i in range(s[b + L.P_HAND_N]):
-                kind = s[b + L.P_HAND + i]
+        if items == 0 or not T[TB.P_ONE_ITEM_PER_STEP]:   # the toggle limits Item cards, not abilities
+            for i in range(s[b + L.S_HAND_N]):
+                kind = s[b + L.S_HAND + i]
                 if combat_card_ok(T, kind, attacking, mp):
                     n = add_legal(legal, n, L.A_PLAY * OPB + kind)
         if n == 1 and T[ch + TB.C_NAB] == 0:
             break
         for k in range(T[ch + TB.C_NAB]):
             o = ch + TB.C_AB + 5 * k
-            if T[o] == (0 if attacking else 1) and T[o + 1] <= mp and s[b + L.P_ABIL + k] < T[o + 2]:
+            if T[o] == (0 if attacking else 1) and T[o + 1] <= mp and s[b + L.S_ABIL + k] < T[o + 2]:
                 legal[n] = L.A_ABILITY * OPB + k
                 n += 1
         ctx = L.CTX_ATTACK_CARDS if attacking else L.CTX_DEFEND
@@ -124,17 +124,17 @@ def card_window(s, T, ev, rng, legal, pp, seat, opp, attacking):
             items += 1
             kind = c % OPB
             o = TB.O_ITEM + kind * TB.IK
-            s[b + L.P_MP] -= T[o + 3]
+            s[b + L.S_MP] -= T[o + 3]
             remove_card(s, seat, kind)
             to_used(s, kind)
-            log(s, ev, L.EV_PLAY_ITEM, seat, kind, T[o + 3], s[b + L.P_MP], 0)
+            log(s, ev, L.EVT_PLAY_ITEM, seat, kind, T[o + 3], s[b + L.S_MP], 0)
             combat_effects(s, T, ev, rng, legal, pp, seat, opp, T[o + 5], T[o + 6], np.bool_(attacking), np.bool_(True))
         else:
             k = c % OPB
             o = ch + TB.C_AB + 5 * k
-            s[b + L.P_MP] -= T[o + 1]
-            s[b + L.P_ABIL + k] += 1
-            log(s, ev, L.EV_PLAY_ITEM, seat, -1 - k, T[o + 1], s[b + L.P_MP], 0)
+            s[b + L.S_MP] -= T[o + 1]
+            s[b + L.S_ABIL + k] += 1
+            log(s, ev, L.EVT_PLAY_ITEM, seat, -1 - k, T[o + 1], s[b + L.S_MP], 0)
             combat_effects(s, T, ev, rng, legal, pp, seat, opp, T[o + 3], T[o + 4], np.bool_(attacking), np.bool_(False))
 
 
@@ -145,7 +145,7 @@ def only_shields(T, start, count):
     for the ``defend_wasted`` counter."""
     for i in range(count):
         op = T[TB.O_EFF + (start + i) * L.EW + L.E_OP]
-        if op != L.OP_SHIELD and op != L.OP_ABSORB and op != L.OP_ATTACK_BONUS and op != L.OP_DESTROY_ITEMS:
+        if op != L.EK_SHIELD and op != L.EK_ABSORB and op != L.EK_ATTACK_BONUS and op != L.EK_DESTROY_ITEMS:
             return False
     return True
 
@@ -158,30 +158,30 @@ def one_attack(s, T, ev, rng, legal, pp, att, dfn, at, cost):
     soon as it is declared: before its cards, so the log's Mp reads in order
     (Mp rolled, the attack's cost, each card's cost), and the result row's
     ``attacks`` agrees with the log even when the game ends in the defence."""
-    s[L.G_DUEL_AT] = at + (s[pb(att) + L.P_BONUS] if T[TB.P_T_BONUS_LASTS] else 0)
-    s[L.G_DUEL_SHIELD] = s[pb(dfn) + L.P_CARRY_SHIELD] if T[TB.P_T_SHIELD_LASTS] else 0
+    s[L.G_DUEL_AT] = at + (s[pb(att) + L.S_BONUS] if T[TB.P_ATTACK_BONUS_LASTS_COMBAT] else 0)
+    s[L.G_DUEL_SHIELD] = s[pb(dfn) + L.S_CARRY_SHIELD] if T[TB.P_SHIELD_LASTS_COMBAT] else 0
     s[L.G_DUEL_ABSORB] = -1
     s[L.G_ATTACKS] += 1
-    log(s, ev, L.EV_ATTACK, att, dfn, s[L.G_DUEL_AT], cost, s[pb(att) + L.P_MP])
+    log(s, ev, L.EVT_ATTACK, att, dfn, s[L.G_DUEL_AT], cost, s[pb(att) + L.S_MP])
     card_window(s, T, ev, rng, legal, pp, att, dfn, np.bool_(True))
-    if over(s) or not s[pb(dfn) + L.P_ALIVE] or not s[pb(att) + L.P_ALIVE]:
+    if over(s) or not s[pb(dfn) + L.S_ALIVE] or not s[pb(att) + L.S_ALIVE]:
         return
     card_window(s, T, ev, rng, legal, pp, dfn, att, np.bool_(False))
-    if over(s) or not s[pb(dfn) + L.P_ALIVE]:
+    if over(s) or not s[pb(dfn) + L.S_ALIVE]:
         return
     a = s[L.G_DUEL_AT]
     if s[L.G_DUEL_ABSORB] >= 0:
-        log(s, ev, L.EV_ABSORB, dfn, a, s[L.G_DUEL_ABSORB], 0, 0)
+        log(s, ev, L.EVT_ABSORB, dfn, a, s[L.G_DUEL_ABSORB], 0, 0)
         if s[L.G_DUEL_ABSORB] == L.GAIN_HP:
             gain_hp(s, T, ev, dfn, a)
         elif s[L.G_DUEL_ABSORB] == L.GAIN_MP:
-            s[pb(dfn) + L.P_MP] += a
+            s[pb(dfn) + L.S_MP] += a
         return
     dmg = a - s[L.G_DUEL_SHIELD]
     if dmg < 0:
         dmg = 0
-    log(s, ev, L.EV_DAMAGE, dfn, a, s[L.G_DUEL_SHIELD], dmg, 0)
-    s[pb(att) + L.P_DAMAGE] += dmg
+    log(s, ev, L.EVT_DAMAGE, dfn, a, s[L.G_DUEL_SHIELD], dmg, 0)
+    s[pb(att) + L.S_DAMAGE] += dmg
     lose_hp(s, T, ev, dfn, np.int64(dmg))
 
 
@@ -196,21 +196,21 @@ def count_target(s, T, legal, n, att, dfn):
         return
     s[L.G_DEC + L.DEC_TARGET_CHOICES] += 1
     db = pb(dfn)
-    hp, cas = s[db + L.P_HP], castle_count(T, s[db + L.P_CASTLES])
+    hp, cas = s[db + L.S_HP], castle_count(T, s[db + L.S_CASTLES])
     lowest, highest, leader = True, True, cas > 0
     for i in range(n):
         q = pb(legal[i] % OPB)
-        if s[q + L.P_HP] < hp:
+        if s[q + L.S_HP] < hp:
             lowest = False
-        if s[q + L.P_HP] > hp:
+        if s[q + L.S_HP] > hp:
             highest = False
-        if castle_count(T, s[q + L.P_CASTLES]) > cas:
+        if castle_count(T, s[q + L.S_CASTLES]) > cas:
             leader = False
     s[L.G_DEC + L.DEC_TARGET_LEADER] += leader
-    s[L.G_DEC + L.DEC_TARGET_NEAR_HP_WIN] += hp > T[TB.P_WIN_HP] - 6
+    s[L.G_DEC + L.DEC_TARGET_NEAR_HP_WIN] += hp > T[TB.P_WIN_HP_ABOVE] - 6
     s[L.G_DEC + L.DEC_TARGET_LOWEST_HP] += lowest
     s[L.G_DEC + L.DEC_TARGET_HIGHEST_HP] += highest
-    s[L.G_DEC + L.DEC_TARGET_KILLABLE] += hp <= T[TB.O_CHAR + s[pb(att) + L.P_CHAR] * TB.CH + TB.C_AT]
+    s[L.G_DEC + L.DEC_TARGET_KILLABLE] += hp <= T[TB.O_CHAR + s[pb(att) + L.S_CHAR] * TB.CH + TB.C_AT]
 
 
 @inlined
@@ -219,10 +219,10 @@ def duel(s, T, ev, rng, legal, pp, att):
     (QM-DUEL-01, QM-GAP-25); see duel_with."""
     n = 0
     for p in range(s[L.G_NP]):
-        if p != att and s[pb(p) + L.P_ALIVE]:
+        if p != att and s[pb(p) + L.S_ALIVE]:
             legal[n] = L.A_TARGET * OPB + p
             n += 1
-    if n == 0 or not s[pb(att) + L.P_ALIVE]:
+    if n == 0 or not s[pb(att) + L.S_ALIVE]:
         return
     dfn = ask(s, T, legal, n, rng, pp, att, L.CTX_TARGET, 0) % OPB
     count_target(s, T, legal, np.int64(n), att, dfn)
@@ -255,42 +255,42 @@ def duel_with(s, T, ev, rng, legal, pp, att, dfn):
             fa = f
         else:
             fd = f
-        s[b + L.P_MP] = f if f > 0 else T[TB.P_MP_SYMBOL]
-        s[b + L.P_OUT] = 0
-        s[b + L.P_BONUS] = 0
-        s[b + L.P_CARRY_SHIELD] = 0
-        s[b + L.P_DUELS] += 1
+        s[b + L.S_MP] = f if f > 0 else T[TB.P_MP_SYMBOL_VALUE]
+        s[b + L.S_OUT] = 0
+        s[b + L.S_BONUS] = 0
+        s[b + L.S_CARRY_SHIELD] = 0
+        s[b + L.S_DUELS] += 1
         for k in range(4):
-            s[b + L.P_ABIL + k] = 0
-    log(s, ev, L.EV_FIGHT, att, dfn, s[pb(att) + L.P_MP], s[pb(dfn) + L.P_MP], 0)
-    log(s, ev, L.EV_DIE, att, L.DIE_RED, fa, s[pb(att) + L.P_MP], 0)     # the Mp dice as rolled
-    log(s, ev, L.EV_DIE, dfn, L.DIE_BLUE, fd, s[pb(dfn) + L.P_MP], 0)
+            s[b + L.S_ABIL + k] = 0
+    log(s, ev, L.EVT_FIGHT, att, dfn, s[pb(att) + L.S_MP], s[pb(dfn) + L.S_MP], 0)
+    log(s, ev, L.EVT_DIE, att, L.DIE_RED, fa, s[pb(att) + L.S_MP], 0)     # the Mp dice as rolled
+    log(s, ev, L.EVT_DIE, dfn, L.DIE_BLUE, fd, s[pb(dfn) + L.S_MP], 0)
     cur = att
     attacks = 0
     first = True
     why = L.END_BOTH_STOPPED
     while True:
-        if not s[pb(att) + L.P_ALIVE] or not s[pb(dfn) + L.P_ALIVE]:
+        if not s[pb(att) + L.S_ALIVE] or not s[pb(dfn) + L.S_ALIVE]:
             why = L.END_ELIMINATED
             break
         if over(s):
             why = L.END_GAME_OVER
             break
-        if T[TB.P_MAX_ATTACKS] > 0 and attacks >= T[TB.P_MAX_ATTACKS]:
+        if T[TB.P_MAX_ATTACKS_PER_COMBAT] > 0 and attacks >= T[TB.P_MAX_ATTACKS_PER_COMBAT]:
             why = L.END_CAP
             break
         opp = dfn if cur == att else att
         b = pb(cur)
-        if s[b + L.P_OUT]:
+        if s[b + L.S_OUT]:
             # this side has stopped; the other attacks again (only reached
             # while the other has not stopped too)
-            if s[pb(opp) + L.P_OUT]:
+            if s[pb(opp) + L.S_OUT]:
                 why = L.END_BOTH_STOPPED
                 break
             cur = opp
             continue
-        ch = TB.O_CHAR + s[b + L.P_CHAR] * TB.CH
-        mp = s[b + L.P_MP]
+        ch = TB.O_CHAR + s[b + L.S_CHAR] * TB.CH
+        mp = s[b + L.S_MP]
         cost = 0
         at = 0
         n = 0
@@ -298,7 +298,7 @@ def duel_with(s, T, ev, rng, legal, pp, att, dfn):
         if first:
             # the free first attack is compulsory (QM-RULING-01, QM-GAP-34);
             # only a ruleset that gives it a cost can make it unaffordable
-            cheapest = T[TB.P_FREE_COST]
+            cheapest = T[TB.P_FREE_ATTACK_COST]
             if mp >= cheapest:
                 cost = cheapest
                 at = T[ch + TB.C_AT]
@@ -313,13 +313,13 @@ def duel_with(s, T, ev, rng, legal, pp, att, dfn):
                     n += 1
         if n == 0:
             # cannot pay: step 9 ends the combat for both sides
-            log(s, ev, L.EV_CANNOT_PAY, cur, mp, cheapest, 0, 0)
+            log(s, ev, L.EVT_CANNOT_PAY, cur, mp, cheapest, 0, 0)
             first = False
-            if not T[TB.P_T_LONE_CONTINUES]:
+            if not T[TB.P_LONE_ATTACKER_CONTINUES]:
                 why = L.END_CANNOT_PAY
                 break
-            s[b + L.P_OUT] = 1
-            if s[pb(opp) + L.P_OUT]:
+            s[b + L.S_OUT] = 1
+            if s[pb(opp) + L.S_OUT]:
                 why = L.END_BOTH_STOPPED
                 break
             cur = opp
@@ -330,12 +330,12 @@ def duel_with(s, T, ev, rng, legal, pp, att, dfn):
             c = ask(s, T, legal, n, rng, pp, cur, L.CTX_ATTACK, 0)
             if c // OPB == L.A_DECLINE:
                 s[L.G_DEC + L.DEC_DECLINE_ATTACK] += 1
-                log(s, ev, L.EV_DECLINE, cur, opp, mp, 0, 0)
-                s[b + L.P_OUT] = 1
-                if not T[TB.P_T_AFTER_DECLINE]:
+                log(s, ev, L.EVT_DECLINE, cur, opp, mp, 0, 0)
+                s[b + L.S_OUT] = 1
+                if not T[TB.P_ATTACKER_CONTINUES_AFTER_DECLINE]:
                     why = L.END_DECLINED
                     break
-                if s[pb(opp) + L.P_OUT]:
+                if s[pb(opp) + L.S_OUT]:
                     why = L.END_BOTH_STOPPED
                     break
                 cur = opp
@@ -344,14 +344,14 @@ def duel_with(s, T, ev, rng, legal, pp, att, dfn):
             cost = T[ch + TB.C_ATT + 2 * k]
             at = T[ch + TB.C_ATT + 2 * k + 1]
             s[L.G_DEC + L.DEC_PAID_ATTACKS] += 1
-        s[b + L.P_MP] -= cost
+        s[b + L.S_MP] -= cost
         first = False
         attacks += 1
         one_attack(s, T, ev, rng, legal, pp, cur, opp, at, cost)
-        if not s[pb(opp) + L.P_OUT]:
+        if not s[pb(opp) + L.S_OUT]:
             cur = opp
-    log(s, ev, L.EV_DUEL_END, att, dfn, why, attacks, 0)
+    log(s, ev, L.EVT_DUEL_END, att, dfn, why, attacks, 0)
     for p in (att, dfn):
-        s[pb(p) + L.P_MP] = 0      # Mp exists only within a combat (QM-GAP-31)
+        s[pb(p) + L.S_MP] = 0      # Mp exists only within a combat (QM-GAP-31)
     s[L.G_DUEL_A] = -1
     s[L.G_DUEL_D] = -1

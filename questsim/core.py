@@ -48,7 +48,7 @@ def log(s, ev, kind, seat, a, b, c, d):
 @kernel
 def roll(T, rng, die):
     """One face of the red (0) or blue (1) die: 1..6, or a symbol < 0 (QM-MOVE-01/02)."""
-    n = T[TB.P_NFACES_RED + die]
+    n = T[TB.P_N_FACES_RED + die]
     return T[TB.O_FACES + die * TB.MAX_FACES + randint(rng, STREAM_DICE, n)]
 
 

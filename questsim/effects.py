@@ -29,14 +29,14 @@ def open_event(s, T, ev, rng, seat):
         s[L.G_EVENT_N] = m
         s[L.G_EVENT_USED_N] = 0
         shuffle(rng, STREAM_SETUP, s[L.G_EVENT_DECK:L.G_EVENT_DECK + m], m)
-        log(s, ev, L.EV_RESHUFFLE, seat, 1, m, 0, 0)
+        log(s, ev, L.EVT_RESHUFFLE, seat, 1, m, 0, 0)
     s[L.G_EVENT_N] -= 1
     kind = s[L.G_EVENT_DECK + s[L.G_EVENT_N]]
     # it goes to the used pile once carried out; it is put there now, which
     # is the same unless the same chain empties the deck again
     s[L.G_EVENT_USED + s[L.G_EVENT_USED_N]] = kind
     s[L.G_EVENT_USED_N] += 1
-    log(s, ev, L.EV_EVENT, seat, kind, 0, 0, 0)
+    log(s, ev, L.EVT_EVENT, seat, kind, 0, 0, 0)
     o = TB.O_EVENT + kind * TB.EK
     push(s, T[o + 1], T[o + 2])
 
@@ -49,61 +49,61 @@ def effect(s, T, ev, rng, legal, pp, seat, row):
     n = T[row + L.E_N]
     arg = T[row + L.E_ARG]
     np_ = s[L.G_NP]
-    if op == L.OP_GAIN_HP or op == L.OP_LOSE_HP:
+    if op == L.EK_GAIN_HP or op == L.EK_LOSE_HP:
         # everyone hit by one effect falls together: decide the standing after
         s[L.G_DEFER_END] = 1
         for k in range(np_):
             p = (seat + k) % np_        # turn order from the active player (QM-GAP-43)
-            if not s[pb(p) + L.P_ALIVE] or over(s):
+            if not s[pb(p) + L.S_ALIVE] or over(s):
                 continue
-            if (arg == L.TGT_SELF and p != seat) or (arg == L.TGT_OTHERS and p == seat):
+            if (arg == L.ET_SELF and p != seat) or (arg == L.ET_OTHERS and p == seat):
                 continue
-            if op == L.OP_GAIN_HP:
+            if op == L.EK_GAIN_HP:
                 gain_hp(s, T, ev, p, n)
             else:
                 lose_hp(s, T, ev, p, np.int64(n))
         s[L.G_DEFER_END] = 0
-        if op == L.OP_LOSE_HP:
+        if op == L.EK_LOSE_HP:
             check_standing(s, ev)
-    elif op == L.OP_GAIN_HP_DIE or op == L.OP_LOSE_HP_DIE:
+    elif op == L.EK_GAIN_HP_DIE or op == L.EK_LOSE_HP_DIE:
         # the face as rolled, and the value it counts (a symbol counts n)
         f = roll(T, rng, arg)
         v = f if f > 0 else n
-        log(s, ev, L.EV_DIE, seat, arg, f, v, 0)
-        if op == L.OP_GAIN_HP_DIE:
+        log(s, ev, L.EVT_DIE, seat, arg, f, v, 0)
+        if op == L.EK_GAIN_HP_DIE:
             gain_hp(s, T, ev, seat, v)
         else:
             lose_hp(s, T, ev, seat, np.int64(v))
-    elif op == L.OP_DRAW_ITEM:
+    elif op == L.EK_DRAW_ITEM:
         for _ in range(n):
             draw_item(s, T, ev, rng, legal, pp, seat)
-    elif op == L.OP_DISCARD_ITEM:
+    elif op == L.EK_DISCARD_ITEM:
         for _ in range(n):
             discard_choice(s, T, ev, rng, legal, pp, seat, L.CTX_DISCARD)
-    elif op == L.OP_OPEN_EVENT:
+    elif op == L.EK_OPEN_EVENT:
         for _ in range(n):
             open_event(s, T, ev, rng, seat)
-    elif op == L.OP_MOVE:
-        if s[L.G_CHAIN] < T[TB.P_CHAIN_LIMIT]:
+    elif op == L.EK_MOVE:
+        if s[L.G_CHAIN] < T[TB.P_EVENT_CHAIN_LIMIT]:
             s[L.G_CHAIN] += 1
             s[L.G_WALK_CARD] = 1
             pos, warped = walk(s, T, ev, rng, legal, pp, seat, np.int64(n))
             s[L.G_WALK_CARD] = 0
             if not warped:
                 land(s, T, ev, rng, legal, pp, seat, np.int64(pos), np.int64(1))
-    elif op == L.OP_GO_HOME:
+    elif op == L.EK_GO_HOME:
         # the home castle's own (lower) ability applies (QM-RULING-05, QM-GAP-47)
-        if s[L.G_CHAIN] < T[TB.P_CHAIN_LIMIT]:
+        if s[L.G_CHAIN] < T[TB.P_EVENT_CHAIN_LIMIT]:
             s[L.G_CHAIN] += 1
-            home = T[TB.O_HOME + s[b + L.P_RACE]]
-            s[b + L.P_POS] = home
-            log(s, ev, L.EV_GO_HOME, seat, home, 0, 0, 0)
+            home = T[TB.O_HOME + s[b + L.S_RACE]]
+            s[b + L.S_POS] = home
+            log(s, ev, L.EVT_GO_HOME, seat, home, 0, 0, 0)
             land(s, T, ev, rng, legal, pp, seat, np.int64(home), np.int64(1))
-    elif op == L.OP_FIGHT:
+    elif op == L.EK_FIGHT:
         duel(s, T, ev, rng, legal, pp, seat)
-    elif op == L.OP_ROLL:
+    elif op == L.EK_ROLL:
         f = roll(T, rng, arg)
-        log(s, ev, L.EV_DIE, seat, arg, f, f if f > 0 else 0, 0)
+        log(s, ev, L.EVT_DIE, seat, arg, f, f if f > 0 else 0, 0)
         k = 0 if f > 0 else -f
         push(s, T[row + L.E_BR + 2 * k], T[row + L.E_BR + 2 * k + 1])
 
@@ -112,7 +112,7 @@ def effect(s, T, ev, rng, legal, pp, seat, row):
 def resolve(s, T, ev, rng, legal, pp, seat):
     """Run queued effect lists until none is left or the game is over."""
     while s[L.G_STK_N] > 0 and not over(s):
-        if not s[pb(seat) + L.P_ALIVE]:
+        if not s[pb(seat) + L.S_ALIVE]:
             break
         top = L.G_STK + 3 * (s[L.G_STK_N] - 1)
         start, count, i = s[top], s[top + 1], s[top + 2]
@@ -121,6 +121,6 @@ def resolve(s, T, ev, rng, legal, pp, seat):
             continue
         s[top + 2] = i + 1
         row = TB.O_EFF + (start + i) * L.EW
-        if race_ok(T, row, s[pb(seat) + L.P_RACE]):
+        if race_ok(T, row, s[pb(seat) + L.S_RACE]):
             effect(s, T, ev, rng, legal, pp, seat, row)
     s[L.G_STK_N] = 0

@@ -130,7 +130,7 @@ def value(s2, T, seat):
     if s2[L.G_WINNER] == seat:
         return 1.0
     b = pb(seat)
-    if s2[b + L.P_ALIVE] == 0:
+    if s2[b + L.S_ALIVE] == 0:
         return 0.0
     return PROGRESS * near_win(s2, T, b)
 
@@ -141,7 +141,7 @@ def endgame(s, T):
     own (the larger of its share of the castles and of the Hp a win needs)."""
     for p in range(s[L.G_NP]):
         b = pb(p)
-        if s[b + L.P_ALIVE] != 0 and near_win(s, T, b) >= NEAR:
+        if s[b + L.S_ALIVE] != 0 and near_win(s, T, b) >= NEAR:
             return True
     return False
 
@@ -149,6 +149,6 @@ def endgame(s, T):
 @njit(cache=True)
 def near_win(s, T, b):
     """How near the seat at ``b`` is to a win of its own, 0 … 1."""
-    castles = castle_count(T, s[b + L.P_CASTLES]) / T[TB.P_CASTLES_TO_WIN]
-    hp = s[b + L.P_HP] / (T[TB.P_WIN_HP] + 1.0)
+    castles = castle_count(T, s[b + L.S_CASTLES]) / T[TB.P_CASTLES_TO_WIN]
+    hp = s[b + L.S_HP] / (T[TB.P_WIN_HP_ABOVE] + 1.0)
     return min(1.0, max(castles, hp))

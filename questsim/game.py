@@ -40,7 +40,7 @@ def setup(s, T, ev, rng, legal, pp, players, chars, policies, logging):
     s[L.G_WINNER] = -1
     s[L.G_DUEL_A] = -1
     s[L.G_DUEL_D] = -1
-    nch = T[TB.P_NCH]
+    nch = T[TB.P_N_CHARACTERS]
     taken = np.zeros(nch, np.int32)
     for p in range(players):
         if chars[p] >= 0:
@@ -59,21 +59,21 @@ def setup(s, T, ev, rng, legal, pp, players, chars, policies, logging):
             taken[c] = 1
         b = pb(p)
         ch = TB.O_CHAR + c * TB.CH
-        s[b + L.P_CHAR] = c
-        s[b + L.P_RACE] = T[ch + TB.C_RACE]
-        s[b + L.P_HP] = T[ch + TB.C_HP]
-        s[b + L.P_MAX_HP] = T[ch + TB.C_HP]
-        s[b + L.P_ALIVE] = 1
-        s[b + L.P_POS] = T[TB.O_HOME + s[b + L.P_RACE]]
-        s[b + L.P_POLICY] = policies[p]
-        s[b + L.P_ELIM_ROUND] = -1
-        if T[TB.P_T_START_HOME]:
-            s[b + L.P_CASTLES] = 1 << T[TB.O_SQ_CASTLE + s[b + L.P_POS]]
+        s[b + L.S_CHAR] = c
+        s[b + L.S_RACE] = T[ch + TB.C_RACE]
+        s[b + L.S_HP] = T[ch + TB.C_HP]
+        s[b + L.S_MAX_HP] = T[ch + TB.C_HP]
+        s[b + L.S_ALIVE] = 1
+        s[b + L.S_POS] = T[TB.O_HOME + s[b + L.S_RACE]]
+        s[b + L.S_POLICY] = policies[p]
+        s[b + L.S_ELIM_ROUND] = -1
+        if T[TB.P_START_MARKS_HOME_CASTLE]:
+            s[b + L.S_CASTLES] = 1 << T[TB.O_SQ_CASTLE + s[b + L.S_POS]]
     gain_bounds(s, T)   # for the blunder judge, once the races are seated
-    s[L.G_ITEM_N] = build_deck(s, T, rng, L.G_ITEM_DECK, T[TB.P_NIK], TB.O_ITEM, TB.IK, L.MAX_ITEM_CARDS)
-    s[L.G_EVENT_N] = build_deck(s, T, rng, L.G_EVENT_DECK, T[TB.P_NEK], TB.O_EVENT, TB.EK, L.MAX_EVENT_CARDS)
-    log(s, ev, L.EV_SETUP, -1, players, 0, 0, 0)
-    for _ in range(T[TB.P_START_ITEMS]):
+    s[L.G_ITEM_N] = build_deck(s, T, rng, L.G_ITEM_DECK, T[TB.P_N_ITEM_KINDS], TB.O_ITEM, TB.IK, L.MAX_ITEM_CARDS)
+    s[L.G_EVENT_N] = build_deck(s, T, rng, L.G_EVENT_DECK, T[TB.P_N_EVENT_KINDS], TB.O_EVENT, TB.EK, L.MAX_EVENT_CARDS)
+    log(s, ev, L.EVT_SETUP, -1, players, 0, 0, 0)
+    for _ in range(T[TB.P_STARTING_ITEMS]):
         for p in range(players):
             draw_item(s, T, ev, rng, legal, pp, p)
     # start roll: highest total first; the tied re-roll among themselves
@@ -85,15 +85,15 @@ def setup(s, T, ev, rng, legal, pp, players, chars, policies, logging):
             if tied[p]:
                 t = 0
                 f0, f1 = 0, 0      # the faces as rolled (0: that die is not rolled)
-                for d in range(T[TB.P_START_DICE]):
+                for d in range(T[TB.P_START_ROLL_DICE]):
                     f = roll(T, rng, d)
                     if d == 0:
                         f0 = f
                     else:
                         f1 = f
-                    t += f if f > 0 else T[TB.P_START_SYMBOL]
+                    t += f if f > 0 else T[TB.P_START_ROLL_SYMBOL_VALUE]
                 score[p] = t
-                log(s, ev, L.EV_START_ROLL, p, t, f0, f1, 0)
+                log(s, ev, L.EVT_START_ROLL, p, t, f0, f1, 0)
                 if t > best:
                     best = t
         k = 0
@@ -106,9 +106,9 @@ def setup(s, T, ev, rng, legal, pp, players, chars, policies, logging):
         if tied[p]:
             s[L.G_FIRST] = p
     for p in range(players):
-        s[pb(p) + L.P_TURNPOS] = (p - s[L.G_FIRST]) % players
+        s[pb(p) + L.S_TURNPOS] = (p - s[L.G_FIRST]) % players
     # a what-if compensation for the last player (0 in the rulebook's game)
-    for _ in range(T[TB.P_LAST_EXTRA_ITEMS]):
+    for _ in range(T[TB.P_LAST_PLAYER_EXTRA_ITEMS]):
         draw_item(s, T, ev, rng, legal, pp, (s[L.G_FIRST] + players - 1) % players)
 
 
@@ -119,7 +119,7 @@ def finish_round(s, T, ev, rng, legal, pp, seat):
     k0 = (seat - s[L.G_FIRST]) % np_
     for k in range(k0 + 1, np_):
         p = (s[L.G_FIRST] + k) % np_
-        if s[pb(p) + L.P_ALIVE] and not over(s):
+        if s[pb(p) + L.S_ALIVE] and not over(s):
             take_turn(s, T, ev, rng, legal, pp, p)
 
 
@@ -141,13 +141,13 @@ def play(s, T, ev, snaps, rng, legal, pp):
     logging on, each turn starts with a snapshot (replay)."""
     np_ = s[L.G_NP]
     while not over(s):
-        if s[L.G_ROUND] >= T[TB.P_CAP_ROUNDS]:
+        if s[L.G_ROUND] >= T[TB.P_SAFETY_CAP_ROUNDS]:
             s[L.G_WIN] = L.WIN_CAP
             break
         s[L.G_ROUND] += 1
         for k in range(np_):
             p = (s[L.G_FIRST] + k) % np_
-            if s[pb(p) + L.P_ALIVE] and not over(s):
+            if s[pb(p) + L.S_ALIVE] and not over(s):
                 if s[L.G_LOG]:
                     snapshot(s, snaps)
                 take_turn(s, T, ev, rng, legal, pp, p)
@@ -160,8 +160,8 @@ def result_row(s, T, out):
     out[L.RI_WIN_CONDITION] = s[L.G_WIN]
     w = s[L.G_WINNER]
     out[L.RI_WINNER_SEAT] = w
-    out[L.RI_WINNER_POSITION] = s[pb(w) + L.P_TURNPOS] if w >= 0 else -1
-    out[L.RI_WINNER_CHARACTER] = s[pb(w) + L.P_CHAR] if w >= 0 else -1
+    out[L.RI_WINNER_POSITION] = s[pb(w) + L.S_TURNPOS] if w >= 0 else -1
+    out[L.RI_WINNER_CHARACTER] = s[pb(w) + L.S_CHAR] if w >= 0 else -1
     out[L.RI_ROUNDS] = s[L.G_ROUND]
     out[L.RI_TURNS] = s[L.G_TURNS]
     out[L.RI_DUELS] = s[L.G_DUELS]
@@ -171,13 +171,13 @@ def result_row(s, T, out):
     out[L.RI_ILLEGAL_CHOICES] = s[L.G_ILLEGAL]
     for p in range(s[L.G_NP]):
         b = pb(p)
-        out[L.RI_CHAR1 + p] = s[b + L.P_CHAR]
-        out[L.RI_HP1 + p] = s[b + L.P_HP]
+        out[L.RI_CHAR1 + p] = s[b + L.S_CHAR]
+        out[L.RI_HP1 + p] = s[b + L.S_HP]
         k = 0
-        for i in range(T[TB.P_NCASTLES]):
-            k += (s[b + L.P_CASTLES] >> i) & 1
+        for i in range(T[TB.P_N_CASTLES]):
+            k += (s[b + L.S_CASTLES] >> i) & 1
         out[L.RI_CASTLES1 + p] = k
-        out[L.RI_POS1 + p] = s[b + L.P_TURNPOS]
+        out[L.RI_POS1 + p] = s[b + L.S_TURNPOS]
     out[L.RI_LEAD_CHANGES] = s[L.G_LEAD_CHANGES]
     out[L.RI_WINNER_DEFICIT] = s[L.G_DEFICIT + w] if w >= 0 else -1
     for i in range(L.NDEC):

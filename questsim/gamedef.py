@@ -21,6 +21,7 @@ class QuestMaster(Game):
     rollout_option = {"policies": ("rollout",)}
     compile_estimate = "about half a minute on two cores"
     report_by = "character, position, or any result column"
+    players = (2, 6)
 
     def replay(self, **kw):
         """``questsim.replay.replay``: one game with its event log."""
@@ -51,6 +52,9 @@ class QuestMaster(Game):
 
     def sample_config(self):
         return self.module("sim").Config(players=3, policies=("planner", "greedy", "random"))
+
+    def grid_axes(self, players, policies):
+        return dict(players=tuple(players), tables=tuple((p,) for p in policies))
 
     def replay_cell(self, rules, cfg, seed, game):
         return self.replay(seed=seed, game=game, players=cfg.players, characters=cfg.characters,

@@ -13,11 +13,11 @@ from .core import OPB, add_legal, ask, log, pb
 def remove_card(s, seat, kind):
     """Take one card of ``kind`` out of the hand (returns False if none)."""
     b = pb(seat)
-    n = s[b + L.P_HAND_N]
+    n = s[b + L.S_HAND_N]
     for i in range(n):
-        if s[b + L.P_HAND + i] == kind:
-            s[b + L.P_HAND + i] = s[b + L.P_HAND + n - 1]
-            s[b + L.P_HAND_N] = n - 1
+        if s[b + L.S_HAND + i] == kind:
+            s[b + L.S_HAND + i] = s[b + L.S_HAND + n - 1]
+            s[b + L.S_HAND_N] = n - 1
             return True
     return False
 
@@ -34,14 +34,14 @@ def discard_choice(s, T, ev, rng, legal, pp, seat, ctx):
     """The holder chooses one card to discard (QM-GAP-28, QM-RULING-03)."""
     b = pb(seat)
     n = 0
-    for i in range(s[b + L.P_HAND_N]):
-        n = add_legal(legal, n, L.A_DISCARD * OPB + s[b + L.P_HAND + i])
+    for i in range(s[b + L.S_HAND_N]):
+        n = add_legal(legal, n, L.A_DISCARD * OPB + s[b + L.S_HAND + i])
     if n == 0:
         return
     kind = ask(s, T, legal, n, rng, pp, seat, ctx, 0) % OPB
     remove_card(s, seat, kind)
     to_used(s, kind)
-    log(s, ev, L.EV_DISCARD, seat, kind, 0, 0, 0)
+    log(s, ev, L.EVT_DISCARD, seat, kind, 0, 0, 0)
 
 
 @kernel
@@ -57,13 +57,13 @@ def draw_item(s, T, ev, rng, legal, pp, seat):
         s[L.G_ITEM_N] = m
         s[L.G_ITEM_USED_N] = 0
         shuffle(rng, STREAM_SETUP, s[L.G_ITEM_DECK:L.G_ITEM_DECK + m], m)
-        log(s, ev, L.EV_RESHUFFLE, seat, 0, m, 0, 0)
+        log(s, ev, L.EVT_RESHUFFLE, seat, 0, m, 0, 0)
     s[L.G_ITEM_N] -= 1
     kind = s[L.G_ITEM_DECK + s[L.G_ITEM_N]]
     b = pb(seat)
-    s[b + L.P_HAND + s[b + L.P_HAND_N]] = kind
-    s[b + L.P_HAND_N] += 1
-    log(s, ev, L.EV_DRAW_ITEM, seat, kind, 0, 0, 0)
-    while s[b + L.P_HAND_N] > T[TB.P_HAND_LIMIT]:
+    s[b + L.S_HAND + s[b + L.S_HAND_N]] = kind
+    s[b + L.S_HAND_N] += 1
+    log(s, ev, L.EVT_DRAW_ITEM, seat, kind, 0, 0, 0)
+    while s[b + L.S_HAND_N] > T[TB.P_HAND_LIMIT]:
         s[L.G_DEC + L.DEC_HAND_DISCARDS] += 1
         discard_choice(s, T, ev, rng, legal, pp, seat, L.CTX_DISCARD)

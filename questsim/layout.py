@@ -3,7 +3,31 @@
 A game's whole state is one int32 vector ``s``; every offset is named here
 (numba reads these module constants as compile-time constants). Seats are
 0..players-1; a seat's block starts at ``G_P + seat * PS``.
+
+One prefix names one concept, as in MourneQuest where both games have it
+(``tables`` adds ``P_`` rules-vector rows and ``O_`` section offsets):
+
+=========  ================================================================
+prefix     what it names
+=========  ================================================================
+``G_``     an offset of the state ``s`` (scalars, and the start of a block)
+``S_``     a field of a seat's block (``PS`` ints, from ``G_P``)
+``A_``     a decision's kind (code = kind * ``OPB`` + argument)
+``CTX_``   the context of a pending decision (``G_CTX``)
+``EK_``    an effect kind (``ruleset.OPS``); ``ET_`` its target
+``E_``     a column of an effect row (``EW`` ints)
+``SQ_``    a square kind; ``IS_`` an Item's symbol; ``W_`` a foot card's moment
+``F_``     a die's symbol face (numbers are themselves)
+``WIN_``   how a game ended; ``END_`` why a duel ended
+``GAIN_``  what an absorbing card gives
+``RI_``    a column of the result row; ``RES_`` where its blocks start
+``EV_``    the event log's layout (``EV_COLS``); ``EVT_`` an event type
+``MAX_``   a size bound
+=========  ================================================================
 """
+from simcore import shape
+from . import constants
+from .constants import *  # noqa: F401,F403  (the RI_ and EVT_ rows the kernels read as L.RI_...)
 
 MAX_PLAYERS = 6
 MAX_HAND = 12            # hand slots: the limit is 5, a draw may pass it before the discard
@@ -26,10 +50,10 @@ IS_SWORD, IS_SHIELD, IS_SWORD_SHIELD, IS_FOOT = range(4)
 W_NONE, W_BEFORE_ROLL, W_AFTER_ROLL, W_AFTER_MOVE, W_HP_ZERO = -1, 0, 1, 2, 3
 
 # ---- effect ops (questsim.ruleset.OPS order) ---------------------------------
-(OP_GAIN_HP, OP_LOSE_HP, OP_GAIN_HP_DIE, OP_LOSE_HP_DIE, OP_DRAW_ITEM, OP_DISCARD_ITEM, OP_OPEN_EVENT,
- OP_MOVE, OP_GO_HOME, OP_FIGHT, OP_ROLL, OP_ATTACK_BONUS, OP_SHIELD, OP_ABSORB, OP_DESTROY_ITEMS,
- OP_REVIVE, OP_EXTRA_MOVE) = range(17)
-TGT_SELF, TGT_ALL, TGT_OTHERS = 0, 1, 2
+(EK_GAIN_HP, EK_LOSE_HP, EK_GAIN_HP_DIE, EK_LOSE_HP_DIE, EK_DRAW_ITEM, EK_DISCARD_ITEM, EK_OPEN_EVENT,
+ EK_MOVE, EK_GO_HOME, EK_FIGHT, EK_ROLL, EK_ATTACK_BONUS, EK_SHIELD, EK_ABSORB, EK_DESTROY_ITEMS,
+ EK_REVIVE, EK_EXTRA_MOVE) = range(17)
+ET_SELF, ET_ALL, ET_OTHERS = 0, 1, 2
 GAIN_HP, GAIN_MP, GAIN_NONE = 0, 1, 2
 # an effect row: op, n, arg, race mask, then (start, count) of the roll
 # branches number, sword, bomb, chest
@@ -176,11 +200,11 @@ G_BL = _take(NBL)
 G_BL_GAIN = _take(2)
 
 # seat blocks
-P_CHAR, P_RACE, P_HP, P_POS, P_ALIVE, P_CASTLES, P_HAND_N, P_MP, P_OUT, P_POLICY, P_TURNPOS, P_DUELS, \
-    P_DAMAGE, P_BONUS, P_CARRY_SHIELD, P_MAX_HP, P_ELIM_ROUND = range(17)
-P_ABIL = 17                # uses of each ability in this combat (4)
-P_HAND = 21                # item kind per hand slot
-PS = P_HAND + MAX_HAND
+S_CHAR, S_RACE, S_HP, S_POS, S_ALIVE, S_CASTLES, S_HAND_N, S_MP, S_OUT, S_POLICY, S_TURNPOS, S_DUELS, \
+    S_DAMAGE, S_BONUS, S_CARRY_SHIELD, S_MAX_HP, S_ELIM_ROUND = range(17)
+S_ABIL = 17                # uses of each ability in this combat (4)
+S_HAND = 21                # item kind per hand slot
+PS = S_HAND + MAX_HAND
 G_P = _take(PS * MAX_PLAYERS)
 
 STATE_SIZE = _off
@@ -199,8 +223,6 @@ NRES = len(RESULT_COLUMNS)
 RES_BL = NRES - NBL
 RES_DEC = RES_BL - NDEC
 RESULT_INDEX = {n: i for i, n in enumerate(RESULT_COLUMNS)}
-for _n, _i in RESULT_INDEX.items():
-    globals()["RI_" + _n.upper()] = _i   # result_row writes each column by name
 assert all(RESULT_INDEX[f"{c}1"] + p == RESULT_INDEX[f"{c}{p + 1}"]
            for c in ("char", "hp", "castles", "pos") for p in range(MAX_PLAYERS))
 
@@ -216,5 +238,9 @@ END_NAMES = ("both_stopped", "cannot_pay", "declined", "eliminated", "game_over"
 DECK_NAMES = ("item", "event")
 GAIN_NAMES = ("hp", "mp", "none")
 EVENT = {n: i for i, n in enumerate(EVENT_NAMES)}
-for _i, _n in enumerate(EVENT_NAMES):
-    globals()["EV_" + _n.upper()] = _i
+
+# the constants of these rows (constants.py, which the kernels read)
+CONSTANTS = (
+    shape.Family("RI_", RESULT_COLUMNS, 0, "layout.RESULT_COLUMNS", "a column of the result row"),
+    shape.Family("EVT_", EVENT_NAMES, 0, "layout.EVENT_NAMES", "an event type of the event log"))
+shape.require(CONSTANTS, constants, "questsim/constants.py")

@@ -19,11 +19,11 @@ def mark_castle(s, T, ev, seat, sq):
     """Record a landing on a castle; all of them wins at once (QM-END-04)."""
     c = T[TB.O_SQ_CASTLE + sq]
     b = pb(seat)
-    s[b + L.P_CASTLES] |= 1 << c
+    s[b + L.S_CASTLES] |= 1 << c
     track_lead(s, T)
     k = 0
-    for i in range(T[TB.P_NCASTLES]):
-        k += (s[b + L.P_CASTLES] >> i) & 1
+    for i in range(T[TB.P_N_CASTLES]):
+        k += (s[b + L.S_CASTLES] >> i) & 1
     if k >= T[TB.P_CASTLES_TO_WIN]:
         declare_win(s, ev, seat, L.WIN_CASTLES)
 
@@ -37,15 +37,15 @@ def track_lead(s, T):
     best = -1
     who = -1
     for p in range(s[L.G_NP]):
-        if s[pb(p) + L.P_ALIVE]:
-            k = castle_count(T, s[pb(p) + L.P_CASTLES])
+        if s[pb(p) + L.S_ALIVE]:
+            k = castle_count(T, s[pb(p) + L.S_CASTLES])
             if k > best:
                 best = k
                 who = p
             elif k == best:
                 who = -1
     for p in range(s[L.G_NP]):
-        d = best - castle_count(T, s[pb(p) + L.P_CASTLES])
+        d = best - castle_count(T, s[pb(p) + L.S_CASTLES])
         if d > s[L.G_DEFICIT + p]:
             s[L.G_DEFICIT + p] = d
     if who >= 0 and who + 1 != s[L.G_LEADER]:
@@ -78,7 +78,7 @@ def walk(s, T, ev, rng, legal, pp, seat, steps):
     after which the pawn stops (QM-SQUARE-08, QM-GAP-22). Returns the square
     reached and whether it was reached by warping."""
     b = pb(seat)
-    pos = s[b + L.P_POS]
+    pos = s[b + L.S_POS]
     back = steps < 0
     k = -steps if back else steps
     for i in range(k):
@@ -93,9 +93,9 @@ def walk(s, T, ev, rng, legal, pp, seat, steps):
             # weighs each way on by where the rest can end
             s[L.G_WALK_LEFT] = -(k - 1 - i) if back else k - 1 - i
             pos = fork_step(s, T, rng, legal, pp, seat, np.int64(pos), back)
-        s[b + L.P_POS] = pos
+        s[b + L.S_POS] = pos
         if T[TB.O_SQ_KIND + pos] == L.SQ_WARP and T[TB.O_WARP_N + pos] > 0 and \
-                (i < k - 1 or T[TB.P_T_WARP_ON_LAND]):
+                (i < k - 1 or T[TB.P_WARP_ON_LANDING]):
             n = 0
             legal[n] = L.A_NO_WARP * OPB
             n += 1
@@ -110,13 +110,13 @@ def walk(s, T, ev, rng, legal, pp, seat, steps):
                 s[L.G_BL + L.BL_DECLINED_WIN] += 1
             if c // OPB == L.A_WARP:
                 s[L.G_DEC + L.DEC_WARP] += 1
-                log(s, ev, L.EV_WARP, seat, pos, c % OPB, 0, 0)
+                log(s, ev, L.EVT_WARP, seat, pos, c % OPB, 0, 0)
                 pos = c % OPB
-                s[b + L.P_POS] = pos
+                s[b + L.S_POS] = pos
                 return pos, True
             s[L.G_DEC + L.DEC_NO_WARP] += 1
-            log(s, ev, L.EV_NO_WARP, seat, pos, 0, 0, 0)
-    log(s, ev, L.EV_MOVE, seat, steps, pos, 0, 0)
+            log(s, ev, L.EVT_NO_WARP, seat, pos, 0, 0, 0)
+    log(s, ev, L.EVT_MOVE, seat, steps, pos, 0, 0)
     return pos, False
 
 
@@ -129,36 +129,36 @@ def land(s, T, ev, rng, legal, pp, seat, sq, by_card):
     may be declined (QM-GAP-23)."""
     b = pb(seat)
     kind = T[TB.O_SQ_KIND + sq]
-    log(s, ev, L.EV_LAND, seat, sq, kind, by_card, 0)
-    if T[TB.P_T_LAND_FIGHTS]:
+    log(s, ev, L.EVT_LAND, seat, sq, kind, by_card, 0)
+    if T[TB.P_LANDING_ON_PLAYER_FIGHTS]:
         n = 0
         for p in range(s[L.G_NP]):
-            if p != seat and s[pb(p) + L.P_ALIVE] and s[pb(p) + L.P_POS] == sq:
+            if p != seat and s[pb(p) + L.S_ALIVE] and s[pb(p) + L.S_POS] == sq:
                 legal[n] = L.A_TARGET * OPB + p
                 n += 1
         if n > 0:
             dfn = ask(s, T, legal, n, rng, pp, seat, L.CTX_TARGET, 0) % OPB
             count_target(s, T, legal, np.int64(n), seat, dfn)
             duel_with(s, T, ev, rng, legal, pp, seat, dfn)
-            if over(s) or not s[b + L.P_ALIVE]:
+            if over(s) or not s[b + L.S_ALIVE]:
                 return
     if kind == L.SQ_CASTLE:
         c = T[TB.O_SQ_CASTLE + sq]
-        if by_card == 0 or T[TB.P_T_CARD_MOVES_MARK]:
+        if by_card == 0 or T[TB.P_CARD_MOVES_MARK_CASTLES]:
             mark_castle(s, T, ev, seat, np.int64(sq))
         if over(s):
             return
-        if T[TB.O_CASTLE_RACE + c] == s[b + L.P_RACE]:
+        if T[TB.O_CASTLE_RACE + c] == s[b + L.S_RACE]:
             push(s, T[TB.O_CASTLE_LOW + 2 * c], T[TB.O_CASTLE_LOW + 2 * c + 1])
         else:
             push(s, T[TB.O_CASTLE_UP + 2 * c], T[TB.O_CASTLE_UP + 2 * c + 1])
-        log(s, ev, L.EV_CASTLE, seat, c, int(T[TB.O_CASTLE_RACE + c] == s[b + L.P_RACE]), 0, 0)
+        log(s, ev, L.EVT_CASTLE, seat, c, int(T[TB.O_CASTLE_RACE + c] == s[b + L.S_RACE]), 0, 0)
     elif kind != L.SQ_WARP:
-        if T[TB.P_T_SQUARE_OPTIONAL] and (kind == L.SQ_ITEM or kind == L.SQ_EVENT):
+        if T[TB.P_SQUARE_CARDS_OPTIONAL] and (kind == L.SQ_ITEM or kind == L.SQ_EVENT):
             legal[0] = L.A_PLAY * OPB + kind
             legal[1] = L.A_DONE * OPB
             if ask(s, T, legal, 2, rng, pp, seat, L.CTX_SQUARE, kind) // OPB == L.A_DONE:
                 s[L.G_DEC + L.DEC_DECLINE_SQUARE] += 1
-                log(s, ev, L.EV_DECLINE_SQUARE, seat, sq, kind, 0, 0)
+                log(s, ev, L.EVT_DECLINE_SQUARE, seat, sq, kind, 0, 0)
                 return
         push(s, T[TB.O_LAND + 2 * kind], T[TB.O_LAND + 2 * kind + 1])

@@ -91,7 +91,7 @@ def plays_sure(s, seat):
     """Whether ``seat``'s player takes sure wins and spares sure blocks:
     greedy, the planner and the players built on them, but not the v2
     players (kept exactly as behaviour v2 played)."""
-    pid = s[pbase(seat) + L.P_POLICY]
+    pid = s[pbase(seat) + L.S_POLICY]
     return pid != POLICY_GREEDY_V2 and pid != POLICY_PLANNER_V2
 
 
@@ -101,7 +101,7 @@ def takes_sure_wins(s, seat):
     choose a win at once whenever one is on offer (``winning_choice`` before
     anything else): a choice of theirs never declines one, so the rules'
     blunder judge need not look (a plug-in built on them is still judged)."""
-    pid = s[pbase(seat) + L.P_POLICY]
+    pid = s[pbase(seat) + L.S_POLICY]
     return pid == POLICY_GREEDY or pid == POLICY_PLANNER
 
 
@@ -126,7 +126,7 @@ def greedy(s, T, legal, n, rng, pp, seat, o):
     if ctx == L.CTX_MOVE:
         evv, fv = move_values(s, T, seat, legal, n, pp, shoe)
     elif ctx == L.CTX_SQUARE:
-        evv, fv = draws_values(s, T, seat, pp, square_draws(s[L.G_CTX_ARG], T[TB.O_SQ_KIND + s[b + L.P_POS]]))
+        evv, fv = draws_values(s, T, seat, pp, square_draws(s[L.G_CTX_ARG], T[TB.O_SQ_KIND + s[b + L.S_POS]]))
     path = ctx == L.CTX_WARP and pp[o + K_PATH] > 0
     end = walk_end(s, T, seat) if path else 0
     if path and s[L.G_WALK_LEFT] != 0:
@@ -158,7 +158,7 @@ def greedy(s, T, legal, n, rng, pp, seat, o):
             else:
                 v = -0.02 * dist_to_new_castle(s, T, seat, end if kind == L.A_NO_WARP else arg)
         elif ctx == L.CTX_WARP or ctx == L.CTX_FORK:
-            sq = s[b + L.P_POS] if kind == L.A_NO_WARP else arg
+            sq = s[b + L.S_POS] if kind == L.A_NO_WARP else arg
             v = -dist_to_new_castle(s, T, seat, sq)
         elif aim:
             # ``aim``, ``kill``: the opponent near a win or within reach of a
@@ -171,7 +171,7 @@ def greedy(s, T, legal, n, rng, pp, seat, o):
         elif ctx == L.CTX_SQUARE:
             # an optional Item or Event square (toggle square_cards_optional)
             if kind == L.A_PLAY:
-                v = square_value(s, T, seat, s[b + L.P_POS], pp, evv, fv)
+                v = square_value(s, T, seat, s[b + L.S_POS], pp, evv, fv)
             else:
                 v = 0.0
         elif ctx == L.CTX_ATTACK_CARDS:
@@ -229,7 +229,7 @@ def move_counts(T):
     look-ahead (castle_chance), counted once a decision from the dice in
     ``T`` without an array."""
     lo, hi, top = np.int64(0), np.int64(0), np.int64(0)
-    nr, nb = T[TB.P_NFACES_RED], T[TB.P_NFACES_RED + 1]
+    nr, nb = T[TB.P_N_FACES_RED], T[TB.P_N_FACES_RED + 1]
     for i in range(nr):
         r = T[TB.O_FACES + i]
         for j in range(nb):
@@ -253,14 +253,14 @@ def castle_chance(s, T, seat, sq, moves):
     doubles as a histogram of the pairs."""
     b = pbase(seat)
     lo, hi, top = moves
-    inv = 1.0 / (T[TB.P_NFACES_RED] * T[TB.P_NFACES_RED + 1])
+    inv = 1.0 / (T[TB.P_N_FACES_RED] * T[TB.P_N_FACES_RED + 1])
     p = 0.0
     q = sq
     for k in range(1, top + 1):
         q = T[TB.O_NEXT + q * TB.MAX_NEXT]          # the square k steps ahead (first branch)
         pairs = (lo >> (8 * k)) & 255 if k < 8 else (hi >> (8 * (k - 8))) & 255
         if pairs > 0 and T[TB.O_SQ_KIND + q] == L.SQ_CASTLE and \
-                (s[b + L.P_CASTLES] >> T[TB.O_SQ_CASTLE + q]) & 1 == 0:
+                (s[b + L.S_CASTLES] >> T[TB.O_SQ_CASTLE + q]) & 1 == 0:
             pk = 0.0
             for _ in range(pairs):
                 pk += inv
@@ -271,7 +271,7 @@ def castle_chance(s, T, seat, sq, moves):
 @kernel
 def threat(s, T, p):
     """How near opponent ``p`` is to winning: castles, and Hp towards 40."""
-    return castles_of(s, T, p) / T[TB.P_CASTLES_TO_WIN] + s[pbase(p) + L.P_HP] / (T[TB.P_WIN_HP] + 1.0)
+    return castles_of(s, T, p) / T[TB.P_CASTLES_TO_WIN] + s[pbase(p) + L.S_HP] / (T[TB.P_WIN_HP_ABOVE] + 1.0)
 
 
 @kernel
@@ -291,8 +291,8 @@ def planner_outcome(s, T, seat, c, pp, need, evv, fv, moves):
     b = pbase(seat)
     kind, arg = c // OPB, c % OPB
     if kind == L.A_MOVE:
-        return planner_square(s, T, seat, forward(T, s[b + L.P_POS], arg), pp, need, evv, fv, moves)
-    look = pp[2] * (1.0 + need) * castle_chance(s, T, seat, s[b + L.P_POS], moves)
+        return planner_square(s, T, seat, forward(T, s[b + L.S_POS], arg), pp, need, evv, fv, moves)
+    look = pp[2] * (1.0 + need) * castle_chance(s, T, seat, s[b + L.S_POS], moves)
     if kind == L.A_SYMBOL:
         return symbol_value(s, T, seat, arg, pp, evv, fv) + look
     return look
@@ -357,12 +357,12 @@ def planner(s, T, legal, n, rng, pp, seat):
                 v = pp[2] * (1.0 + need) * castle_chance(s, T, seat, sq, moves) \
                     - 0.01 * dist_to_new_castle(s, T, seat, sq)
         elif ctx == L.CTX_WARP or ctx == L.CTX_FORK:
-            sq = s[b + L.P_POS] if kind == L.A_NO_WARP else arg
+            sq = s[b + L.S_POS] if kind == L.A_NO_WARP else arg
             v = castle_chance(s, T, seat, sq, moves) - 0.01 * dist_to_new_castle(s, T, seat, sq)
         elif ctx == L.CTX_TARGET:
             # the leader, or whoever the free attack and a paid one could
             # finish; ``aim`` and ``kill`` add greedy's aimed terms
-            hp = s[pbase(arg) + L.P_HP]
+            hp = s[pbase(arg) + L.S_HP]
             v = pp[3] * threat(s, T, arg) - strength(s, T, arg) / 40.0 + (1.0 if hp <= 4 else 0.0)
             if pp[o + K_AIM] > 0 or pp[o + K_KILL] > 0:
                 v += aim_value(s, T, seat, arg, pp, o)
@@ -376,7 +376,7 @@ def decide(s, T, legal, n, rng, pp, seat):
     """Dispatch to seat's policy by its id in the state (``greedy_v2`` and
     ``planner_v2`` are greedy and the planner with their own defaults);
     ``pp`` is the seat's row of parameters."""
-    policy = s[pbase(seat) + L.P_POLICY]
+    policy = s[pbase(seat) + L.S_POLICY]
     if policy == POLICY_FIRST:
         return legal[0]
     if (policy == POLICY_GREEDY or policy == POLICY_GREEDY_V2 or policy == POLICY_PLANNER

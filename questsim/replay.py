@@ -51,13 +51,13 @@ def snapshot_dict(s, names, turn_seat):
     players = []
     for p in range(int(s[L.G_NP])):
         b = L.G_P + p * L.PS
-        hand = [names.items[int(k)] for k in s[b + L.P_HAND: b + L.P_HAND + int(s[b + L.P_HAND_N])]]
-        castles = [c for i, c in enumerate(names.castles) if (int(s[b + L.P_CASTLES]) >> i) & 1]
-        players.append({"seat": p, "character": names.characters[int(s[b + L.P_CHAR])],
-                        "race": names.races[int(s[b + L.P_RACE])], "hp": int(s[b + L.P_HP]),
+        hand = [names.items[int(k)] for k in s[b + L.S_HAND: b + L.S_HAND + int(s[b + L.S_HAND_N])]]
+        castles = [c for i, c in enumerate(names.castles) if (int(s[b + L.S_CASTLES]) >> i) & 1]
+        players.append({"seat": p, "character": names.characters[int(s[b + L.S_CHAR])],
+                        "race": names.races[int(s[b + L.S_RACE])], "hp": int(s[b + L.S_HP]),
                         # a player out of the game stands nowhere: null
-                        "mp": int(s[b + L.P_MP]), "square": int(s[b + L.P_POS]) if s[b + L.P_ALIVE] else None,
-                        "alive": bool(s[b + L.P_ALIVE]),
+                        "mp": int(s[b + L.S_MP]), "square": int(s[b + L.S_POS]) if s[b + L.S_ALIVE] else None,
+                        "alive": bool(s[b + L.S_ALIVE]),
                         "castles": castles, "hand": sorted(hand)})
     return {"round": int(s[L.G_ROUND]), "turn_of": int(turn_seat), "item_deck": int(s[L.G_ITEM_N]),
             "item_used": int(s[L.G_ITEM_USED_N]), "event_deck": int(s[L.G_EVENT_N]),
@@ -126,7 +126,7 @@ class Replay:
 
     def _character(self, seat):
         s = self.final_state
-        return self.rules.names.characters[int(s[L.G_P + seat * L.PS + L.P_CHAR])]
+        return self.rules.names.characters[int(s[L.G_P + seat * L.PS + L.S_CHAR])]
 
     def to_jsonl(self):
         return "\n".join(json.dumps(r, separators=(",", ":")) for r in self.records()) + "\n"
@@ -174,7 +174,7 @@ class Replay:
         """Seat -> its character's name."""
         chars = self.rules.names.characters
         s = self.final_state
-        return {p: names.get(chars[s[L.G_P + p * L.PS + L.P_CHAR]]) for p in range(s[L.G_NP])}
+        return {p: names.get(chars[s[L.G_P + p * L.PS + L.S_CHAR]]) for p in range(s[L.G_NP])}
 
     def to_text(self):
         """Readable text: before each turn a block with the position, then

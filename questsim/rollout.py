@@ -86,7 +86,7 @@ def continuation(s, s2, T, rng2, legal2, ev2, snaps2, pp2, seat, c, seed):
     seed_streams(seed, 0, rng2)
     forget_hidden(s2, rng2)
     for p in range(s2[L.G_NP]):
-        s2[L.G_P + p * L.PS + L.P_POLICY] = POLICY_PLANNER
+        s2[L.G_P + p * L.PS + L.S_POLICY] = POLICY_PLANNER
     play_on(s2, T, ev2, snaps2, rng2, legal2, pp2, seat, c)
     return 1.0 if s2[L.G_WINNER] == seat else 0.0
 
@@ -140,7 +140,7 @@ def pick(s, T, legal, n, rng, pp, seat, resumable):
 def other_plugins(s, seat):
     """Whether another seat plays a plug-in: a replay could not retrace its answers."""
     for p in range(s[L.G_NP]):
-        if p != seat and s[pb(p) + L.P_POLICY] == POLICY_PLUGIN:
+        if p != seat and s[pb(p) + L.S_POLICY] == POLICY_PLUGIN:
             return True
     return False
 
@@ -224,7 +224,7 @@ def scripted_answer(s, legal, n, rng, pp, seat, base):
     c, done = search.next_scripted(pp, base, s, legal, n, rng, SKIP)
     if not done:
         return c
-    s[pb(seat) + L.P_POLICY] = POLICY_PLANNER
+    s[pb(seat) + L.S_POLICY] = POLICY_PLANNER
     pp[pp.shape[0] - 1] = pp[pp.shape[0] - 2]     # (a copy's row) the planner's entry point answers on
     if c < 0:
         s[L.G_WIN] = L.WIN_CAP

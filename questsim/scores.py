@@ -39,9 +39,9 @@ def strength(s, T, seat):
     (inlined: a few additions, asked for every seat whenever a fight is
     weighed, cheaper than a call that passes both arrays)."""
     b = pbase(seat)
-    v = float(s[b + L.P_HP])
-    for i in range(s[b + L.P_HAND_N]):
-        v += 0.5 * card_value(T, s[b + L.P_HAND + i])
+    v = float(s[b + L.S_HP])
+    for i in range(s[b + L.S_HAND_N]):
+        v += 0.5 * card_value(T, s[b + L.S_HAND + i])
     return v
 
 
@@ -49,7 +49,7 @@ def strength(s, T, seat):
 def weakest_opponent(s, T, seat):
     best, who = 1e9, -1
     for p in range(np.int64(s[L.G_NP])):      # int64 seats, as every other caller passes: one compile each
-        if p != seat and s[pbase(p) + L.P_ALIVE]:
+        if p != seat and s[pbase(p) + L.S_ALIVE]:
             v = strength(s, T, p)
             if v < best:
                 best, who = v, p
@@ -68,9 +68,9 @@ def forward(T, pos, k):
 def dist_to_new_castle(s, T, seat, pos):
     """Steps forward to the nearest castle not yet landed on (first branch)."""
     b = pbase(seat)
-    n = T[TB.P_NSQ]
+    n = T[TB.P_N_SQUARES]
     for k in range(n + 1):
-        if T[TB.O_SQ_KIND + pos] == L.SQ_CASTLE and (s[b + L.P_CASTLES] >> T[TB.O_SQ_CASTLE + pos]) & 1 == 0:
+        if T[TB.O_SQ_KIND + pos] == L.SQ_CASTLE and (s[b + L.S_CASTLES] >> T[TB.O_SQ_CASTLE + pos]) & 1 == 0:
             return k
         pos = T[TB.O_NEXT + pos * TB.MAX_NEXT]
     return n
@@ -98,8 +98,8 @@ SHOE_KEEP = 1.0
 def has_revive(s, T, seat):
     """Whether ``seat`` holds a card played when its Hp would reach 0 (Phoenix)."""
     b = pbase(seat)
-    for i in range(s[b + L.P_HAND_N]):
-        if T[TB.O_ITEM + s[b + L.P_HAND + i] * TB.IK + 4] == L.W_HP_ZERO:
+    for i in range(s[b + L.S_HAND_N]):
+        if T[TB.O_ITEM + s[b + L.S_HAND + i] * TB.IK + 4] == L.W_HP_ZERO:
             return True
     return False
 
@@ -108,8 +108,8 @@ def has_revive(s, T, seat):
 def holds_shoe(s, T, seat):
     """Whether ``seat`` holds a card played after a movement roll (Yellow Bird Shoe)."""
     b = pbase(seat)
-    for i in range(s[b + L.P_HAND_N]):
-        if T[TB.O_ITEM + s[b + L.P_HAND + i] * TB.IK + 4] == L.W_AFTER_ROLL:
+    for i in range(s[b + L.S_HAND_N]):
+        if T[TB.O_ITEM + s[b + L.S_HAND + i] * TB.IK + 4] == L.W_AFTER_ROLL:
             return True
     return False
 
@@ -133,36 +133,36 @@ def basic_value(s, T, seat, row, pp, hp, hand_n, revive, fv):
     or discarded, a fight, an Event card opened (0.4, what the shipped deck
     is worth on average), a move (0: where it ends is unknown)."""
     m = T[row + L.E_RACES]
-    if m != 0 and (m >> s[pbase(seat) + L.P_RACE]) & 1 == 0:
+    if m != 0 and (m >> s[pbase(seat) + L.S_RACE]) & 1 == 0:
         return 0.0
     op = T[row + L.E_OP]
     n = T[row + L.E_N]
     arg = T[row + L.E_ARG]
-    if op == L.OP_GAIN_HP:
-        if arg == L.TGT_OTHERS:
+    if op == L.EK_GAIN_HP:
+        if arg == L.ET_OTHERS:
             return 0.0
-        if hp + n > T[TB.P_WIN_HP]:
+        if hp + n > T[TB.P_WIN_HP_ABOVE]:
             return KNOCKED_OUT           # a win
         return HP_WORTH * n
-    if op == L.OP_LOSE_HP:
-        if arg == L.TGT_OTHERS:
+    if op == L.EK_LOSE_HP:
+        if arg == L.ET_OTHERS:
             return 0.0
         return hp_loss_value(hp, revive, n)
-    if op == L.OP_GAIN_HP_DIE or op == L.OP_LOSE_HP_DIE:
-        nf = T[TB.P_NFACES_RED + arg]
+    if op == L.EK_GAIN_HP_DIE or op == L.EK_LOSE_HP_DIE:
+        nf = T[TB.P_N_FACES_RED + arg]
         v = 0.0
         for i in range(nf):
             f = T[TB.O_FACES + arg * TB.MAX_FACES + i]
             x = f if f > 0 else n
-            v += HP_WORTH * x if op == L.OP_GAIN_HP_DIE else hp_loss_value(hp, revive, x)
+            v += HP_WORTH * x if op == L.EK_GAIN_HP_DIE else hp_loss_value(hp, revive, x)
         return v / nf
-    if op == L.OP_DRAW_ITEM:
+    if op == L.EK_DRAW_ITEM:
         return n * (1.0 if hand_n < T[TB.P_HAND_LIMIT] else 0.3)
-    if op == L.OP_DISCARD_ITEM:
+    if op == L.EK_DISCARD_ITEM:
         return -1.0 * min(n, hand_n)
-    if op == L.OP_FIGHT:
+    if op == L.EK_FIGHT:
         return fv
-    if op == L.OP_OPEN_EVENT:
+    if op == L.EK_OPEN_EVENT:
         return 0.4 * n
     return 0.0
 
@@ -172,9 +172,9 @@ def home_value(s, T, seat, pp, hp, hand_n, revive, fv):
     """Worth to ``seat`` of being sent home: the home castle's own (lower)
     ability, and the castle itself if not yet landed on."""
     b = pbase(seat)
-    home = T[TB.O_HOME + s[b + L.P_RACE]]
+    home = T[TB.O_HOME + s[b + L.S_RACE]]
     c = T[TB.O_SQ_CASTLE + home]
-    v = 0.5 + (pp[1] if (s[b + L.P_CASTLES] >> c) & 1 == 0 else 0.0)
+    v = 0.5 + (pp[1] if (s[b + L.S_CASTLES] >> c) & 1 == 0 else 0.0)
     start, count = T[TB.O_CASTLE_LOW + 2 * c], T[TB.O_CASTLE_LOW + 2 * c + 1]
     for j in range(count):
         v += basic_value(s, T, seat, TB.O_EFF + (start + j) * L.EW, pp, hp, hand_n, revive, fv)
@@ -193,17 +193,17 @@ def event_value(s, T, seat, pp, fv):
     caller computes once for the whole decision (a fight's worth is also
     asked of its sword squares and symbol)."""
     b = pbase(seat)
-    hp, hand_n = s[b + L.P_HP], s[b + L.P_HAND_N]
+    hp, hand_n = s[b + L.S_HP], s[b + L.S_HAND_N]
     revive = has_revive(s, T, seat)
     v = 0.0
-    for i in range(T[TB.O_EV + TB.P_EV_N]):
+    for i in range(T[TB.O_EV + TB.EV_N]):
         row = TB.O_EV + 2 + i * L.EW
         w = T[row + TB.EV_W]
-        if T[row + L.E_OP] == L.OP_GO_HOME:
+        if T[row + L.E_OP] == L.EK_GO_HOME:
             v += w * home_value(s, T, seat, pp, hp, hand_n, revive, fv)
         else:
             v += w * basic_value(s, T, seat, row, pp, hp, hand_n, revive, fv)
-    return v / T[TB.O_EV + TB.P_EV_DEN]
+    return v / T[TB.O_EV + TB.EV_DEN]
 
 
 @kernel
@@ -214,10 +214,10 @@ def square_value(s, T, seat, sq, pp, evv, fv):
     kind = T[TB.O_SQ_KIND + sq]
     b = pbase(seat)
     if kind == L.SQ_CASTLE:
-        new = (s[b + L.P_CASTLES] >> T[TB.O_SQ_CASTLE + sq]) & 1 == 0
+        new = (s[b + L.S_CASTLES] >> T[TB.O_SQ_CASTLE + sq]) & 1 == 0
         return (pp[1] if new else 0.0) + 0.5
     if kind == L.SQ_ITEM:
-        return 1.0 if s[b + L.P_HAND_N] < T[TB.P_HAND_LIMIT] else 0.3
+        return 1.0 if s[b + L.S_HAND_N] < T[TB.P_HAND_LIMIT] else 0.3
     if kind == L.SQ_EVENT:
         return evv
     if kind == L.SQ_SWORD:
@@ -246,7 +246,7 @@ def symbol_value(s, T, seat, sym, pp, evv, fv):
     if sym == 1:
         return fv
     if sym == 3:
-        return 1.0 if s[pbase(seat) + L.P_HAND_N] < T[TB.P_HAND_LIMIT] else 0.3
+        return 1.0 if s[pbase(seat) + L.S_HAND_N] < T[TB.P_HAND_LIMIT] else 0.3
     return evv
 
 
@@ -263,7 +263,7 @@ def outcome_draws(s, T, seat, c):
     fight_value."""
     kind, arg = c // OPB, c % OPB
     if kind == L.A_MOVE:
-        sq = T[TB.O_SQ_KIND + forward(T, s[pbase(seat) + L.P_POS], arg)]
+        sq = T[TB.O_SQ_KIND + forward(T, s[pbase(seat) + L.S_POS], arg)]
         return DRAWS_EVENT if sq == L.SQ_EVENT else (DRAWS_FIGHT if sq == L.SQ_SWORD else 0)
     if kind == L.A_SYMBOL:
         return DRAWS_EVENT if arg == 2 else (DRAWS_FIGHT if arg == 1 else 0)
@@ -306,7 +306,7 @@ def outcome_value(s, T, seat, c, pp, evv, fv):
     square_value)."""
     kind, arg = c // OPB, c % OPB
     if kind == L.A_MOVE:
-        sq = forward(T, s[pbase(seat) + L.P_POS], arg)
+        sq = forward(T, s[pbase(seat) + L.S_POS], arg)
         return square_value(s, T, seat, sq, pp, evv, fv) - 0.02 * dist_to_new_castle(s, T, seat, sq)
     if kind == L.A_SYMBOL:
         return symbol_value(s, T, seat, arg, pp, evv, fv)
@@ -319,24 +319,24 @@ def shield_option(s, T, seat, i, at, fresh):
     (i < hand size) or a defend ability; cost -1 if it cannot shield now
     (``fresh``: in a combat not yet begun, every ability unused)."""
     b = pbase(seat)
-    nh = s[b + L.P_HAND_N]
+    nh = s[b + L.S_HAND_N]
     if i < nh:
-        o = TB.O_ITEM + s[b + L.P_HAND + i] * TB.IK
+        o = TB.O_ITEM + s[b + L.S_HAND + i] * TB.IK
         if T[o + 1] != 1 or (T[o + 2] != L.IS_SHIELD and T[o + 2] != L.IS_SWORD_SHIELD):
             return -1, 0
         cost, start, count = T[o + 3], T[o + 5], T[o + 6]
     else:
-        ch = TB.O_CHAR + s[b + L.P_CHAR] * TB.CH
+        ch = TB.O_CHAR + s[b + L.S_CHAR] * TB.CH
         o = ch + TB.C_AB + 5 * (i - nh)
-        if T[o] != 1 or (not fresh and s[b + L.P_ABIL + i - nh] >= T[o + 2]):
+        if T[o] != 1 or (not fresh and s[b + L.S_ABIL + i - nh] >= T[o + 2]):
             return -1, 0
         cost, start, count = T[o + 1], T[o + 3], T[o + 4]
     sh = 0
     for j in range(count):
         row = TB.O_EFF + (start + j) * L.EW
-        if T[row + L.E_OP] == L.OP_SHIELD:
+        if T[row + L.E_OP] == L.EK_SHIELD:
             sh += T[row + L.E_N]
-        elif T[row + L.E_OP] == L.OP_ABSORB:
+        elif T[row + L.E_OP] == L.EK_ABSORB:
             sh += at
     return (cost, sh) if sh > 0 else (-1, 0)
 
@@ -356,7 +356,7 @@ def _best_shield(s, T, seat, mp, at, fresh):
     combination of up to 10 of them tried; an absorbing card stops it all),
     capped at ``at`` (``fresh``: as shield_option)."""
     b = pbase(seat)
-    total = s[b + L.P_HAND_N] + T[TB.O_CHAR + s[b + L.P_CHAR] * TB.CH + TB.C_NAB]
+    total = s[b + L.S_HAND_N] + T[TB.O_CHAR + s[b + L.S_CHAR] * TB.CH + TB.C_NAB]
     cand, k = 0, 0
     for i in range(total):
         cost, _sh = shield_option(s, T, seat, i, at, fresh)
@@ -382,7 +382,7 @@ def _best_shield(s, T, seat, mp, at, fresh):
 def next_attack_at(s, T, seat, mp):
     """The At of the strongest paid attack ``seat`` can pay with ``mp`` Mp
     (0: it cannot pay for one)."""
-    ch = TB.O_CHAR + s[pbase(seat) + L.P_CHAR] * TB.CH
+    ch = TB.O_CHAR + s[pbase(seat) + L.S_CHAR] * TB.CH
     best = 0
     for k in range(T[ch + TB.C_NATT]):
         if T[ch + TB.C_ATT + 2 * k] <= mp and T[ch + TB.C_ATT + 2 * k + 1] > best:
@@ -403,21 +403,21 @@ def attack_choice_value(s, T, seat, c):
     b = pbase(seat)
     opp = np.int64(s[L.G_DUEL_D] if s[L.G_DUEL_A] == seat else s[L.G_DUEL_A])
     ob = pbase(opp)
-    mp, omp = s[b + L.P_MP], s[ob + L.P_MP]
-    threat = 0 if s[ob + L.P_OUT] else next_attack_at(s, T, opp, omp)
+    mp, omp = s[b + L.S_MP], s[ob + L.S_MP]
+    threat = 0 if s[ob + L.S_OUT] else next_attack_at(s, T, opp, omp)
     if c // OPB == L.A_DECLINE:
-        if threat == 0 or not T[TB.P_T_AFTER_DECLINE]:
+        if threat == 0 or not T[TB.P_ATTACKER_CONTINUES_AFTER_DECLINE]:
             return 0.0
         hit = threat - best_shield(s, T, seat, mp, threat, False)
-        return -100.0 if hit >= s[b + L.P_HP] and not has_revive(s, T, seat) else -float(hit)
-    ch = TB.O_CHAR + s[b + L.P_CHAR] * TB.CH
+        return -100.0 if hit >= s[b + L.S_HP] and not has_revive(s, T, seat) else -float(hit)
+    ch = TB.O_CHAR + s[b + L.S_CHAR] * TB.CH
     k = c % OPB
     cost, at = T[ch + TB.C_ATT + 2 * k], T[ch + TB.C_ATT + 2 * k + 1]
     dmg = at - best_shield(s, T, opp, omp, at, False)
-    if dmg >= s[ob + L.P_HP] and not has_revive(s, T, opp):
+    if dmg >= s[ob + L.S_HP] and not has_revive(s, T, opp):
         return 100.0
     hit = threat - best_shield(s, T, seat, mp - cost, threat, False) if threat > 0 else 0
-    if hit >= s[b + L.P_HP] and not has_revive(s, T, seat):
+    if hit >= s[b + L.S_HP] and not has_revive(s, T, seat):
         return dmg - 100.0
     return float(dmg - hit)
 
@@ -429,7 +429,7 @@ def attack_choice_value(s, T, seat, c):
 def effect_applies(s, T, seat, row):
     """Whether effect ``row`` applies to ``seat``'s race (a race-worded card)."""
     m = T[row + L.E_RACES]
-    return m == 0 or (m >> s[pbase(seat) + L.P_RACE]) & 1 == 1
+    return m == 0 or (m >> s[pbase(seat) + L.S_RACE]) & 1 == 1
 
 
 @inlined
@@ -438,21 +438,21 @@ def attack_option(s, T, seat, i):
     yet begun: a hand card (i < hand size) or an attack ability; cost -1 if
     it adds no At."""
     b = pbase(seat)
-    nh = s[b + L.P_HAND_N]
+    nh = s[b + L.S_HAND_N]
     if i < nh:
-        o = TB.O_ITEM + s[b + L.P_HAND + i] * TB.IK
+        o = TB.O_ITEM + s[b + L.S_HAND + i] * TB.IK
         if T[o + 1] != 1 or (T[o + 2] != L.IS_SWORD and T[o + 2] != L.IS_SWORD_SHIELD):
             return -1, 0
         cost, start, count = T[o + 3], T[o + 5], T[o + 6]
     else:
-        o = TB.O_CHAR + s[b + L.P_CHAR] * TB.CH + TB.C_AB + 5 * (i - nh)
+        o = TB.O_CHAR + s[b + L.S_CHAR] * TB.CH + TB.C_AB + 5 * (i - nh)
         if T[o] != 0:
             return -1, 0
         cost, start, count = T[o + 1], T[o + 3], T[o + 4]
     bonus = 0
     for j in range(count):
         row = TB.O_EFF + (start + j) * L.EW
-        if T[row + L.E_OP] == L.OP_ATTACK_BONUS and effect_applies(s, T, seat, row):
+        if T[row + L.E_OP] == L.EK_ATTACK_BONUS and effect_applies(s, T, seat, row):
             bonus += T[row + L.E_N]
     return (cost, bonus) if bonus > 0 else (-1, 0)
 
@@ -463,7 +463,7 @@ def best_attack(s, T, seat, mp):
     cards and abilities whose costs fit together (every combination of up to
     10 of them), as best_shield does for a defence."""
     b = pbase(seat)
-    total = s[b + L.P_HAND_N] + T[TB.O_CHAR + s[b + L.P_CHAR] * TB.CH + TB.C_NAB]
+    total = s[b + L.S_HAND_N] + T[TB.O_CHAR + s[b + L.S_CHAR] * TB.CH + TB.C_NAB]
     cand, k = 0, 0
     for i in range(total):
         cost, _a = attack_option(s, T, seat, i)
@@ -490,7 +490,7 @@ def attack_bound(s, T, seat):
     """The At all of ``seat``'s attack cards and abilities add together,
     whatever they cost: no Mp pays for more (best_attack's bound)."""
     b = pbase(seat)
-    total = s[b + L.P_HAND_N] + T[TB.O_CHAR + s[b + L.P_CHAR] * TB.CH + TB.C_NAB]
+    total = s[b + L.S_HAND_N] + T[TB.O_CHAR + s[b + L.S_CHAR] * TB.CH + TB.C_NAB]
     ub = 0
     for i in range(total):
         cost, a = attack_option(s, T, seat, i)
@@ -508,16 +508,16 @@ def kill_chance(s, T, seat, p):
     0 when ``p`` holds a Phoenix."""
     if has_revive(s, T, p):
         return 0.0
-    hp = s[pbase(p) + L.P_HP]
-    at0 = T[TB.O_CHAR + s[pbase(seat) + L.P_CHAR] * TB.CH + TB.C_AT]
+    hp = s[pbase(p) + L.S_HP]
+    at0 = T[TB.O_CHAR + s[pbase(seat) + L.S_CHAR] * TB.CH + TB.C_AT]
     if at0 + attack_bound(s, T, seat) < hp:
         return 0.0          # no face can pay for enough At: every face below fails its first test
-    nr, nb = T[TB.P_NFACES_RED], T[TB.P_NFACES_RED + 1]
+    nr, nb = T[TB.P_N_FACES_RED], T[TB.P_N_FACES_RED + 1]
     k = 0
     last_mp, last_at = -1, 0
     for i in range(nr):
         f = T[TB.O_FACES + i]
-        mp = (f if f > 0 else T[TB.P_MP_SYMBOL]) - T[TB.P_FREE_COST]
+        mp = (f if f > 0 else T[TB.P_MP_SYMBOL_VALUE]) - T[TB.P_FREE_ATTACK_COST]
         if mp < 0:
             continue
         if mp != last_mp:          # faces with the same Mp (the two swords) pay for the same attack
@@ -527,7 +527,7 @@ def kill_chance(s, T, seat, p):
             continue
         for j in range(nb):
             g = T[TB.O_FACES + TB.MAX_FACES + j]
-            if at - best_shield(s, T, p, g if g > 0 else T[TB.P_MP_SYMBOL], at, True) >= hp:
+            if at - best_shield(s, T, p, g if g > 0 else T[TB.P_MP_SYMBOL_VALUE], at, True) >= hp:
                 k += 1
     return k / (nr * nb)
 
@@ -539,7 +539,7 @@ def danger(s, T, p):
     (squares, so that the player one castle or a few Hp from a win stands
     out from the field)."""
     c = castles_of(s, T, p) / T[TB.P_CASTLES_TO_WIN]
-    h = min(1.0, s[pbase(p) + L.P_HP] / (T[TB.P_WIN_HP] + 1.0))
+    h = min(1.0, s[pbase(p) + L.S_HP] / (T[TB.P_WIN_HP_ABOVE] + 1.0))
     return c * c + h * h
 
 
@@ -573,7 +573,7 @@ def defend_value(s, T, seat, c, thrift):
         cost, start, count = T[o + 3], T[o + 5], T[o + 6]
         keep = thrift * HP_WORTH * card_value(T, arg)
     else:
-        o = TB.O_CHAR + s[b + L.P_CHAR] * TB.CH + TB.C_AB + 5 * arg
+        o = TB.O_CHAR + s[b + L.S_CHAR] * TB.CH + TB.C_AB + 5 * arg
         cost, start, count = T[o + 1], T[o + 3], T[o + 4]
         keep = 0.0                       # an ability comes back next combat
     sh, heal, cards, absorb = 0, 0, 0, False
@@ -582,23 +582,23 @@ def defend_value(s, T, seat, c, thrift):
         if not effect_applies(s, T, seat, row):
             continue
         op = T[row + L.E_OP]
-        if op == L.OP_SHIELD:
+        if op == L.EK_SHIELD:
             sh += T[row + L.E_N]
-        elif op == L.OP_ABSORB:
+        elif op == L.EK_ABSORB:
             absorb = True
-        elif op == L.OP_GAIN_HP:
+        elif op == L.EK_GAIN_HP:
             heal += T[row + L.E_N]
-        elif op == L.OP_DRAW_ITEM:
+        elif op == L.EK_DRAW_ITEM:
             cards += T[row + L.E_N]
     if absorb:
         saved = remaining
-    elif T[TB.P_T_SHIELDS_STACK]:
+    elif T[TB.P_SHIELDS_STACK]:
         saved = min(sh, remaining)
     else:
         saved = min(remaining, max(0, sh - s[L.G_DUEL_SHIELD]))
-    hp = s[b + L.P_HP]
+    hp = s[b + L.S_HP]
     v = HP_WORTH * saved + cards - keep - 0.01 * cost
-    v += KNOCKED_OUT if hp + heal > T[TB.P_WIN_HP] else HP_WORTH * heal
+    v += KNOCKED_OUT if hp + heal > T[TB.P_WIN_HP_ABOVE] else HP_WORTH * heal
     if not has_revive(s, T, seat) and remaining >= hp and remaining - saved < hp + heal:
         v += KNOCKED_OUT
     return v
@@ -613,14 +613,14 @@ def attack_kills(s, T, seat):
     if s[L.G_DUEL_ABSORB] >= 0 or has_revive(s, T, opp):
         return False
     at = s[L.G_DUEL_AT]
-    return at - best_shield(s, T, opp, s[pbase(opp) + L.P_MP], at, False) >= s[pbase(opp) + L.P_HP]
+    return at - best_shield(s, T, opp, s[pbase(opp) + L.S_MP], at, False) >= s[pbase(opp) + L.S_HP]
 
 
 @kernel
 def walk_end(s, T, seat):
     """At a warp decision: the square the walk reaches if it goes on
     (``G_WALK_LEFT`` squares, negative: back; first branches)."""
-    pos = s[pbase(seat) + L.P_POS]
+    pos = s[pbase(seat) + L.S_POS]
     left = s[L.G_WALK_LEFT]
     if left >= 0:
         return forward(T, pos, left)
@@ -632,7 +632,7 @@ def walk_end(s, T, seat):
 @kernel
 def castles_of(s, T, seat):
     k = 0
-    for i in range(T[TB.P_NCASTLES]):
-        k += (s[pbase(seat) + L.P_CASTLES] >> i) & 1
+    for i in range(T[TB.P_N_CASTLES]):
+        k += (s[pbase(seat) + L.S_CASTLES] >> i) & 1
     return k
 

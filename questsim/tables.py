@@ -10,8 +10,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simcore import shape
 from simcore.errors import InputError
+from . import constants
 from . import layout as L
+from .constants import *  # noqa: F401,F403  (the P_ rows the kernels read as TB.P_...)
 from .ruleset import (DICE, FOOT_TIMES, ITEM_SYMBOLS, MAX_CHARACTERS, MAX_EVENT_KINDS, MAX_FACES, MAX_ITEM_KINDS,
                       MAX_NEXT, MAX_SQUARES, OPS, RACES, SQUARE_KINDS, Ruleset, home_squares, predecessors,
                       successors)
@@ -22,14 +25,27 @@ MAX_ATTACKS = 4
 MAX_ABILITIES = 4
 MAX_EFFECT_ROWS = 1024
 
-# scalar rules
-(P_NSQ, P_NCH, P_NIK, P_NEK, P_HAND_LIMIT, P_START_ITEMS, P_CASTLES_TO_WIN, P_WIN_HP, P_FREE_COST, P_MP_SYMBOL,
- P_START_DICE, P_START_SYMBOL, P_MAX_ATTACKS, P_CHAIN_LIMIT, P_CAP_ROUNDS, P_NCASTLES,
- # toggles
- P_T_START_HOME, P_T_BONUS_LASTS, P_T_SHIELDS_STACK, P_T_SHIELD_LASTS, P_T_ONE_ITEM, P_T_WARP_ON_LAND,
- P_T_SQUARE_OPTIONAL, P_T_LAND_FIGHTS, P_T_TWO_SYMBOLS_PASS, P_T_LONE_CONTINUES, P_T_CARD_MOVES_MARK,
- P_NFACES_RED, P_NFACES_BLUE, P_LAST_EXTRA_ITEMS, P_T_AFTER_DECLINE, P_T_SHOE_ANY) = range(32)
-NPARAM = 40
+# ---- the rules vector's rows ---------------------------------------------------
+# One row per ruleset value the kernels read, named by its path in the ruleset
+# file; its constant (constants.py) is P_ and the path after its section:
+# rules.hand_limit -> P_HAND_LIMIT, toggles.shields_stack -> P_SHIELDS_STACK.
+# n.<what> counts what the ruleset lists (n.squares: the board's squares;
+# n.faces_red, n.faces_blue: each die's faces, read as P_N_FACES_RED + die).
+RULE_ROWS = (
+    "n.squares", "n.characters", "n.item_kinds", "n.event_kinds", "rules.hand_limit", "rules.starting_items",
+    "rules.castles_to_win", "rules.win_hp_above", "rules.free_attack_cost", "rules.mp_symbol_value",
+    "rules.start_roll_dice", "rules.start_roll_symbol_value", "rules.max_attacks_per_combat",
+    "rules.event_chain_limit", "rules.safety_cap_rounds", "n.castles",
+    "toggles.start_marks_home_castle", "toggles.attack_bonus_lasts_combat", "toggles.shields_stack",
+    "toggles.shield_lasts_combat", "toggles.one_item_per_step", "toggles.warp_on_landing",
+    "toggles.square_cards_optional", "toggles.landing_on_player_fights", "toggles.two_symbols_may_pass",
+    "toggles.lone_attacker_continues", "toggles.card_moves_mark_castles", "n.faces_red", "n.faces_blue",
+    "rules.last_player_extra_items", "toggles.attacker_continues_after_decline", "toggles.shoe_any_player")
+NPARAM = 40    # the rules vector's room in T
+assert len(RULE_ROWS) <= NPARAM
+CONSTANTS = (shape.Family("P_", tuple(shape.row_name(p) for p in RULE_ROWS), 0, "tables.RULE_ROWS",
+                          "a row of the rules vector (the start of T), by its ruleset path", notes=RULE_ROWS),)
+shape.require(CONSTANTS, constants, "questsim/constants.py")
 
 _o = NPARAM
 
@@ -70,7 +86,7 @@ O_EFF = _sec(MAX_EFFECT_ROWS * L.EW)
 # merged. Header: number of rows, the common denominator of the weights;
 # then effect rows (layout EW) whose E_BR slot holds the weight.
 MAX_EV_ROWS = 128
-P_EV_N, P_EV_DEN = 0, 1
+EV_N, EV_DEN = 0, 1
 O_EV = _sec(2 + MAX_EV_ROWS * L.EW)
 EV_W = L.E_BR
 T_SIZE = _o
@@ -104,9 +120,9 @@ def _item_worth(T, o):
     for i in range(int(T[o + 6])):
         row = O_EFF + (int(T[o + 5]) + i) * L.EW
         op = int(T[row + L.E_OP])
-        if op == L.OP_ABSORB:
+        if op == L.EK_ABSORB:
             v += 4
-        elif op == L.OP_REVIVE:
+        elif op == L.EK_REVIVE:
             v += int(T[row + L.E_N]) + 3
         else:
             v += int(T[row + L.E_N])
@@ -158,7 +174,7 @@ class _Effects:
 def _event_outcomes(T):
     """Fill the O_EV section from the compiled Event cards (see O_EV)."""
     from math import lcm
-    nf = [int(T[P_NFACES_RED]), int(T[P_NFACES_BLUE])]
+    nf = [int(T[constants.P_N_FACES_RED]), int(T[constants.P_N_FACES_BLUE])]
     common = lcm(*nf)
     acc = {}
 
@@ -167,7 +183,7 @@ def _event_outcomes(T):
         acc[key] = acc.get(key, 0) + w
 
     total = 0
-    for k in range(int(T[P_NEK])):
+    for k in range(int(T[constants.P_N_EVENT_KINDS])):
         o = O_EVENT + k * EK
         cnt, start, n = int(T[o]), int(T[o + 1]), int(T[o + 2])
         total += cnt
@@ -185,8 +201,8 @@ def _event_outcomes(T):
                     add(O_EFF + (bs + i) * L.EW, cnt * w * (common // nf[die]))
     if len(acc) > MAX_EV_ROWS:
         raise InputError(f"events: too many different card outcomes (more than {MAX_EV_ROWS})")
-    T[O_EV + P_EV_N] = len(acc)
-    T[O_EV + P_EV_DEN] = max(total * common, 1)
+    T[O_EV + EV_N] = len(acc)
+    T[O_EV + EV_DEN] = max(total * common, 1)
     for i, (key, w) in enumerate(acc.items()):
         row = O_EV + 2 + i * L.EW
         T[row:row + L.E_BR] = key
@@ -202,25 +218,10 @@ def compile_tables(rs: Ruleset):
     chars = list(rs.characters)
     items = list(rs.items)
     events = list(rs.events)
-    r = rs.rules
-    tg = rs.toggles
-    T[P_NSQ], T[P_NCH], T[P_NIK], T[P_NEK] = len(sq), len(chars), len(items), len(events)
-    T[P_HAND_LIMIT], T[P_START_ITEMS], T[P_CASTLES_TO_WIN] = r.hand_limit, r.starting_items, r.castles_to_win
-    T[P_WIN_HP], T[P_FREE_COST], T[P_MP_SYMBOL] = r.win_hp_above, r.free_attack_cost, r.mp_symbol_value
-    T[P_START_DICE], T[P_START_SYMBOL], T[P_MAX_ATTACKS] = r.start_roll_dice, r.start_roll_symbol_value, \
-        r.max_attacks_per_combat
-    T[P_CHAIN_LIMIT], T[P_CAP_ROUNDS], T[P_NCASTLES] = r.event_chain_limit, r.safety_cap_rounds, len(castles)
-    T[P_LAST_EXTRA_ITEMS] = r.last_player_extra_items
-    for p, v in ((P_T_START_HOME, tg.start_marks_home_castle), (P_T_BONUS_LASTS, tg.attack_bonus_lasts_combat),
-                 (P_T_SHIELDS_STACK, tg.shields_stack), (P_T_SHIELD_LASTS, tg.shield_lasts_combat),
-                 (P_T_ONE_ITEM, tg.one_item_per_step), (P_T_WARP_ON_LAND, tg.warp_on_landing),
-                 (P_T_SQUARE_OPTIONAL, tg.square_cards_optional), (P_T_LAND_FIGHTS, tg.landing_on_player_fights),
-                 (P_T_TWO_SYMBOLS_PASS, tg.two_symbols_may_pass), (P_T_LONE_CONTINUES, tg.lone_attacker_continues),
-                 (P_T_CARD_MOVES_MARK, tg.card_moves_mark_castles),
-                 (P_T_AFTER_DECLINE, tg.attacker_continues_after_decline), (P_T_SHOE_ANY, tg.shoe_any_player)):
-        T[p] = int(v)
+    counts = dict(squares=len(sq), characters=len(chars), item_kinds=len(items), event_kinds=len(events),
+                  castles=len(castles), faces_red=len(rs.dice.red), faces_blue=len(rs.dice.blue))
+    T[:len(RULE_ROWS)] = [int(shape.rule_value(rs, path, counts)) for path in RULE_ROWS]
     for d, faces in enumerate((rs.dice.red, rs.dice.blue)):
-        T[P_NFACES_RED + d] = len(faces)
         for i, f in enumerate(faces):
             T[O_FACES + d * MAX_FACES + i] = _face(f)
     nxt, prv = successors(rs.board), predecessors(rs.board)

@@ -20,8 +20,8 @@ def holds_foot_card(s, T, seat, when):
     """Whether ``seat`` holds a foot card played at ``when``: most windows
     open with none, and this check is cheaper than calling foot_window."""
     b = pb(seat)
-    for i in range(s[b + L.P_HAND_N]):
-        if T[TB.O_ITEM + s[b + L.P_HAND + i] * TB.IK + 4] == when:
+    for i in range(s[b + L.S_HAND_N]):
+        if T[TB.O_ITEM + s[b + L.S_HAND + i] * TB.IK + 4] == when:
             return True
     return False
 
@@ -31,12 +31,12 @@ def foot_window(s, T, ev, rng, legal, pp, seat, when, ctx):
     """Play foot cards whose moment is ``when`` (QM-TURN-02/03) until done
     (callers skip it when holds_foot_card says there is nothing to play)."""
     b = pb(seat)
-    while not over(s) and s[b + L.P_ALIVE]:
+    while not over(s) and s[b + L.S_ALIVE]:
         n = 0
         legal[n] = L.A_DONE * OPB
         n += 1
-        for i in range(s[b + L.P_HAND_N]):
-            kind = s[b + L.P_HAND + i]
+        for i in range(s[b + L.S_HAND_N]):
+            kind = s[b + L.S_HAND + i]
             if T[TB.O_ITEM + kind * TB.IK + 4] == when:
                 n = add_legal(legal, n, L.A_PLAY * OPB + kind)
         if n == 1:
@@ -50,7 +50,7 @@ def foot_window(s, T, ev, rng, legal, pp, seat, when, ctx):
         o = TB.O_ITEM + kind * TB.IK
         remove_card(s, seat, kind)
         to_used(s, kind)
-        log(s, ev, L.EV_PLAY_ITEM, seat, kind, 0, 0, 0)
+        log(s, ev, L.EVT_PLAY_ITEM, seat, kind, 0, 0, 0)
         if when == L.W_AFTER_ROLL:
             s[L.G_DEC + (L.DEC_SHOE_OWN if seat == s[L.G_ACTIVE] else L.DEC_SHOE_OTHER)] += 1
         else:
@@ -58,7 +58,7 @@ def foot_window(s, T, ev, rng, legal, pp, seat, when, ctx):
         if when == L.W_AFTER_ROLL:
             for i in range(T[o + 6]):
                 row = TB.O_EFF + (T[o + 5] + i) * L.EW
-                if T[row + L.E_OP] == L.OP_EXTRA_MOVE and race_ok(T, row, s[b + L.P_RACE]):
+                if T[row + L.E_OP] == L.EK_EXTRA_MOVE and race_ok(T, row, s[b + L.S_RACE]):
                     s[L.G_EXTRA] += T[row + L.E_N]
         else:
             push(s, T[o + 5], T[o + 6])
@@ -83,7 +83,7 @@ def movement_choices(s, T, legal, r, bl):
         return n
     n = add_legal(legal, n, L.A_SYMBOL * OPB - r)
     n = add_legal(legal, n, L.A_SYMBOL * OPB - bl)
-    if T[TB.P_T_TWO_SYMBOLS_PASS]:
+    if T[TB.P_TWO_SYMBOLS_MAY_PASS]:
         n = add_legal(legal, n, L.A_STAY * OPB)
     return n
 
@@ -110,11 +110,11 @@ def shoe_windows(s, T, ev, rng, legal, pp, seat):
     movement (``G_EXTRA``)."""
     if holds_foot_card(s, T, seat, L.W_AFTER_ROLL):
         foot_window(s, T, ev, rng, legal, pp, seat, L.W_AFTER_ROLL, L.CTX_AFTER_ROLL)
-    if T[TB.P_T_SHOE_ANY]:
+    if T[TB.P_SHOE_ANY_PLAYER]:
         np_ = s[L.G_NP]
         for k in range(1, np_):
             p = (seat + k) % np_
-            if s[pb(p) + L.P_ALIVE] and not over(s) and holds_foot_card(s, T, p, L.W_AFTER_ROLL):
+            if s[pb(p) + L.S_ALIVE] and not over(s) and holds_foot_card(s, T, p, L.W_AFTER_ROLL):
                 foot_window(s, T, ev, rng, legal, pp, p, L.W_AFTER_ROLL, L.CTX_AFTER_ROLL)
 
 
@@ -130,16 +130,16 @@ def turn_to_choice(s, T, ev, rng, legal, pp, seat):
     s[L.G_EXTRA] = 0
     s[L.G_STK_N] = 0
     s[L.G_MOVE_CHOICE] = 0
-    log(s, ev, L.EV_TURN, seat, s[b + L.P_HP], s[b + L.P_POS], s[L.G_NSNAP] - 1, 0)
+    log(s, ev, L.EVT_TURN, seat, s[b + L.S_HP], s[b + L.S_POS], s[L.G_NSNAP] - 1, 0)
     if holds_foot_card(s, T, seat, L.W_BEFORE_ROLL):
         foot_window(s, T, ev, rng, legal, pp, seat, L.W_BEFORE_ROLL, L.CTX_BEFORE_ROLL)
-    if over(s) or not s[b + L.P_ALIVE]:
+    if over(s) or not s[b + L.S_ALIVE]:
         return 0
     r = roll(T, rng, L.DIE_RED)
     bl = roll(T, rng, L.DIE_BLUE)
     s[L.G_DIE_RED] = r
     s[L.G_DIE_BLUE] = bl
-    log(s, ev, L.EV_ROLL, seat, r, bl, 0, 0)
+    log(s, ev, L.EVT_ROLL, seat, r, bl, 0, 0)
     return movement_choices(s, T, legal, r, bl)
 
 
@@ -149,12 +149,12 @@ def after_choice(s, T, ev, rng, legal, pp, seat, c):
     Shoes (shoe_windows, shoe_move), the move, cards after moving, the square
     (QM-TURN-01/03/04); or the symbol taken."""
     b = pb(seat)
-    log(s, ev, L.EV_CHOICE, seat, c // OPB, c % OPB, 0, 0)
+    log(s, ev, L.EVT_CHOICE, seat, c // OPB, c % OPB, 0, 0)
     s[L.G_MOVE_CHOICE] = c
     shoe_windows(s, T, ev, rng, legal, pp, seat)
     if s[L.G_EXTRA] > 0:
         c = shoe_move(c, s[L.G_EXTRA])
-        log(s, ev, L.EV_EXTRA_MOVE, seat, s[L.G_EXTRA], c % OPB, 0, 0)
+        log(s, ev, L.EVT_EXTRA_MOVE, seat, s[L.G_EXTRA], c % OPB, 0, 0)
     kind = c // OPB
     if kind == L.A_STAY:
         s[L.G_DEC + L.DEC_STAY] += 1
@@ -165,12 +165,12 @@ def after_choice(s, T, ev, rng, legal, pp, seat, c):
         s[L.G_CHAIN] = 0    # the chain guard counts card moves from here on
         if holds_foot_card(s, T, seat, L.W_AFTER_MOVE):
             foot_window(s, T, ev, rng, legal, pp, seat, L.W_AFTER_MOVE, L.CTX_AFTER_MOVE)
-        if over(s) or not s[b + L.P_ALIVE]:
+        if over(s) or not s[b + L.S_ALIVE]:
             return
         # an after-move card that moved the pawn has already resolved the
         # square it reached; otherwise the square the dice reached takes effect
         if not warped and s[L.G_CHAIN] == 0:
-            land(s, T, ev, rng, legal, pp, seat, np.int64(s[b + L.P_POS]), np.int64(0))
+            land(s, T, ev, rng, legal, pp, seat, np.int64(s[b + L.S_POS]), np.int64(0))
     elif kind == L.A_SYMBOL:
         sym = c % OPB
         push(s, T[TB.O_SYMBOL + 2 * sym], T[TB.O_SYMBOL + 2 * sym + 1])

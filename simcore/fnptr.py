@@ -35,7 +35,7 @@ from llvmlite import ir
 from numba import config, types
 from numba.extending import intrinsic
 
-from .plugins import generated_package
+from .generated import generated_package
 
 FAILED = -2147483647         # an entry point's answer when the plug-in raised (never a legal code)
 FAILED_BIT = 1 << 24         # or-ed into a game's illegal-choice count when that happened

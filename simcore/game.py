@@ -61,6 +61,7 @@ class Game(ABC):
     rollout_option = {"policy": "rollout"}   # simulate's keyword seating the rollout search (warm_up)
     compile_estimate = ""    # how long a cold engine's compile takes here, as the user is told
     report_by = "any result column"   # what `report --by` takes, for its help
+    players = (1, 1)    # the fewest and most players a game takes
 
     def module(self, part):
         """The game's module for ``part`` (one of :data:`PARTS`)."""
@@ -114,6 +115,13 @@ class Game(ABC):
         """A configuration that exercises the engine (several players, the
         built-in policies): what the contracts of every game play
         (tests/common/test_contract.py)."""
+
+    @abstractmethod
+    def grid_axes(self, players: tuple, policies: tuple) -> dict:
+        """The ``batch.run_grid`` keywords of a grid over these player counts
+        with each of these policies in every seat (and every value of an axis
+        with few, such as MourneQuest's levels): what the contracts of every
+        game play (tests/common/test_contract.py)."""
 
     @abstractmethod
     def replay_cell(self, rules, cfg, seed, game):

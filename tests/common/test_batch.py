@@ -1,10 +1,10 @@
-"""Grid runs (simcore.batch + mournesim.batch): determinism across workers,
-batch sizes and Dask; datasets on disk, resume after interruption, early
-stopping at a target interval width; the interval maths.
+"""Grid runs (simcore.batch + mournesim.batch): a grid against single runs,
+datasets on disk and their metadata, an interruption kept and resumed, early
+stopping at a target interval width, bad grids; the interval maths.
 
-Contract (shared/design.md, "Determinism"): game ``i`` of seed ``S`` is the
-same game whatever the workers, batch size or backend; an interrupted run
-resumed gives exactly the rows of an uninterrupted one.
+The determinism contract (shared/design.md, "Determinism": the same games
+whatever the workers, batch size or backend, and after a resume) is checked
+for every game in tests/common/test_contract.py.
 """
 from __future__ import annotations
 
@@ -50,24 +50,6 @@ def test_grid_covers_the_product_and_matches_single_runs(reference):
         pd.testing.assert_frame_equal(g.reset_index(drop=True), one, check_categorical=False)
 
 
-def test_workers_and_batch_size_do_not_change_games(reference):
-    """Two worker processes with batches of 7 give exactly the same rows."""
-    df, _ = reference
-    two, _ = batch.run_grid(**GRID, workers=2, batch=7)
-    pd.testing.assert_frame_equal(rows(two), rows(df), check_categorical=False)
-
-
-def test_dask_local_cluster_gives_identical_rows(reference, tmp_path):
-    """The same batches on a local Dask cluster, written to disk, give the
-    same rows as the in-process run."""
-    pytest.importorskip("distributed")
-    df, _ = reference
-    _, cells = batch.run_grid(**GRID, workers=2, batch=50, cluster="local", out=tmp_path / "d")
-    got = store.read_dataset(tmp_path / "d")
-    pd.testing.assert_frame_equal(rows(got), rows(df), check_categorical=False)
-    assert [n for _l, n, _w in cells] == [120] * 8
-
-
 def test_dataset_metadata(tmp_path, reference):
     """The dataset records versions, ruleset hash, seed, cells with policy
     parameters and the command line, in _run.json and in every part file."""
@@ -87,26 +69,6 @@ def test_dataset_metadata(tmp_path, reference):
     meta = json.loads(pq.read_schema(f).metadata[store.META_KEY])
     assert meta["ruleset_hash"] == rules.hash and meta["first"] == 0 and meta["n"] == 60
     pd.testing.assert_frame_equal(rows(store.read_dataset(out)), rows(reference[0]), check_categorical=False)
-
-
-def test_resume_after_lost_batches_gives_identical_rows(tmp_path, reference):
-    """Batches missing from an unfinished run (as after an interruption) are
-    played on --resume, and the dataset equals the uninterrupted run."""
-    out = tmp_path / "r"
-    batch.run_grid(**GRID, workers=1, batch=40, out=out)
-    parts = sorted(store.parts(out).values())
-    for p in parts[::3]:
-        p.unlink()
-    run = store.read_run(out)
-    run.pop("complete")
-    store.write_run(out, run)
-    before = {p.name: p.stat().st_mtime_ns for p in store.parts(out).values()}
-    batch.resume(out, workers=2)
-    after = store.parts(out)
-    assert len(after) == len(parts)
-    assert all(after[k].stat().st_mtime_ns == before[after[k].name] for k in after if after[k].name in before)
-    pd.testing.assert_frame_equal(rows(store.read_dataset(out)), rows(reference[0]), check_categorical=False)
-    assert store.read_run(out)["complete"]
 
 
 def test_interrupt_keeps_finished_batches_and_resume_completes(tmp_path):

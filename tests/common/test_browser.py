@@ -102,10 +102,10 @@ def mq_page(tmp_path_factory):
     """The viewer of the first game from game 7 of seed 1, Easy, 4 players
     (greedy) in which the Shimnavore attacks a hero (a Final Battle step to
     look at), with its replay."""
-    from mournesim import sim
+    from mournesim.replay import replay
     from mournesim import viewer
     for g in range(7, 60):
-        rp = sim.replay(seed=1, game=g, level="easy", players=4, policy="greedy")
+        rp = replay(seed=1, game=g, level="easy", players=4, policy="greedy")
         if any(r["event"] == "shimnavore_attack" for r in rp.records()):
             break
     f = tmp_path_factory.mktemp("mq") / f"game{g}.html"

@@ -8,9 +8,12 @@ in the per-game test files.
 - the same ``(seed, games, configuration)`` gives identical result rows;
 - game ``i`` is the same game whatever batch it is played in;
 - a replay of game ``i`` rebuilds row ``i`` exactly from its final state;
+- a grid gives the same rows on one worker or two, in any batch size, on a
+  local Dask cluster, and resumed after lost batches;
+- every built-in policy makes only legal choices, at every player count;
 - a bad command line is one line on stderr and exit status 2;
-- the game supplies every part simcore names, and its registry and result
-  columns are whole.
+- the game supplies every part simcore names, its declared metadata, and
+  its registry and result columns are whole.
 """
 from __future__ import annotations
 
@@ -20,9 +23,10 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
-from simcore import game as games
+from simcore import game as games, store
 from simcore.game import PARTS
 
 EXE = Path(sys.executable).parent
@@ -83,6 +87,9 @@ def test_a_game_supplies_every_part_and_a_whole_registry(key):
                 lo, hi = p.ranges[name]
                 assert lo <= d <= hi, (key, p.name, name)
     assert g.behaviour_version >= 1
+    lo, hi = g.players
+    assert 1 <= lo <= hi and g.sample_config().players in range(lo, hi + 1)
+    assert g.key and g.title and g.package == g.parts["sim"].split(".")[0] and g.default_batch >= 1
 
 
 def test_same_seed_gives_identical_rows_and_other_seeds_other_games(game):
@@ -116,3 +123,81 @@ def test_bad_command_lines_are_one_line_and_exit_2(game, k):
     assert r.returncode == 2, (args, r.stderr)
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in r.stderr, (args, r.stderr)
+
+
+# ---- grids: workers, batch sizes, Dask and resume give the same rows ----------
+
+def _grid(game):
+    """A small grid of the game: its fewest and most players, random and greedy."""
+    lo, hi = game.g.players
+    return dict(games=48, seed=11, **game.g.grid_axes((lo, hi), ("random", "greedy")))
+
+
+def _sorted(df):
+    """Rows in one order whatever order the batches came back in."""
+    return df.sort_values(list(df.columns), ignore_index=True)
+
+
+@pytest.fixture(scope="module")
+def reference_grids():
+    """Each game's small grid played in this process, one batch per cell."""
+    return {}
+
+
+def _reference(game, made):
+    if game.prog not in made:
+        made[game.prog] = game.g.module("batch").run_grid(**_grid(game), workers=1, batch=1000)[0]
+    return made[game.prog]
+
+
+def test_workers_and_batch_size_do_not_change_games(game, reference_grids):
+    """Two worker processes with batches of 7 play exactly the games one
+    process plays in one batch per cell."""
+    two, _ = game.g.module("batch").run_grid(**_grid(game), workers=2, batch=7)
+    pd.testing.assert_frame_equal(_sorted(two), _sorted(_reference(game, reference_grids)), check_categorical=False)
+
+
+def test_dask_local_cluster_gives_identical_rows(game, reference_grids, tmp_path):
+    """The same grid on a local Dask cluster, written to disk, gives the
+    same rows."""
+    pytest.importorskip("distributed")
+    _, cells = game.g.module("batch").run_grid(**_grid(game), workers=2, batch=20, cluster="local",
+                                               out=tmp_path / "d")
+    got = store.read_dataset(tmp_path / "d")
+    pd.testing.assert_frame_equal(_sorted(got), _sorted(_reference(game, reference_grids)), check_categorical=False)
+    assert {n for _l, n, _w in cells} == {48}
+
+
+def test_resume_after_lost_batches_gives_identical_rows(game, reference_grids, tmp_path):
+    """Batches missing from an unfinished run (as after an interruption) are
+    played on resume, the batches kept are not written again, and the
+    dataset equals the uninterrupted run."""
+    grid, out = game.g.module("batch"), tmp_path / "r"
+    grid.run_grid(**_grid(game), workers=1, batch=16, out=out)
+    parts = sorted(store.parts(out).values())
+    for p in parts[::3]:
+        p.unlink()
+    run = store.read_run(out)
+    run.pop("complete")
+    store.write_run(out, run)
+    before = {p.name: p.stat().st_mtime_ns for p in store.parts(out).values()}
+    grid.resume(out, workers=2)
+    after = store.parts(out)
+    assert len(after) == len(parts)
+    assert all(after[k].stat().st_mtime_ns == before[after[k].name] for k in after if after[k].name in before)
+    got = store.read_dataset(out)
+    pd.testing.assert_frame_equal(_sorted(got), _sorted(_reference(game, reference_grids)), check_categorical=False)
+    assert store.read_run(out)["complete"]
+
+
+def test_every_builtin_policy_makes_only_legal_choices(game):
+    """Every built-in policy of the game, in every seat, at every player
+    count (and every MourneQuest level): the engine counts no choice outside
+    the legal list it offered (result column illegal_choices)."""
+    lo, hi = game.g.players
+    builtins = tuple(p.name for p in game.g.registry.policies() if p.builtin_id >= 0)
+    df, cells = game.g.module("batch").run_grid(games=60, seed=17, **game.g.grid_axes(range(lo, hi + 1), builtins),
+                                                workers=1)
+    assert len(cells) >= len(builtins) * (hi - lo + 1) and len(df) == 60 * len(cells)
+    bad = df[df["illegal_choices"] != 0]
+    assert bad.empty, bad.head()

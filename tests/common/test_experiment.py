@@ -17,6 +17,7 @@ from statsmodels.stats.contingency_tables import mcnemar
 from statsmodels.stats.weightstats import DescrStatsW
 
 from mournesim import sim as mq_sim
+from mournesim.replay import replay as mq_replay
 from mournesim.cli import main as mq_main
 from questsim import sim as qm_sim
 from questsim.cli import main as qm_main
@@ -525,7 +526,7 @@ def test_starting_dice_lever_sets_the_opening_pool():
     """MQ-COMBAT-03: the game starts with the Grey die only; the what-if
     lever rules.starting_dice starts with more (still at most four)."""
     def opening_pool(overrides=()):
-        recs = mq_sim.replay(seed=2, game=0, overrides=overrides).records()
+        recs = mq_replay(seed=2, game=0, overrides=overrides).records()
         return next(r["snapshot"]["dice_pool"] for r in recs if "snapshot" in r)
     assert opening_pool() == 1
     assert opening_pool(("rules.starting_dice=2",)) == 2

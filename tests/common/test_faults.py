@@ -668,7 +668,7 @@ def test_an_empty_plugin_cache_variable_means_the_default_not_the_current_direct
     must not write generated entry points into whatever directory the user
     is in."""
     from pathlib import Path
-    from simcore.plugins import cache_root
+    from simcore.generated import cache_root
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.setenv("MOURNESIM_CACHE", "")
     assert cache_root("MOURNESIM_CACHE", "mournesim") == Path(tmp_path) / ".cache" / "mournesim" / "engines"

@@ -334,7 +334,7 @@ def hostile_replays(tmp_path_factory):
     """The replay pages of a MourneQuest game whose first hero and a Quest
     Master game whose first seat's character are named ``H`` (a ruleset that
     renames them): {game: (page file, viewer data)}."""
-    from mournesim import sim as mq
+    from mournesim import replay as mq
     from mournesim import viewer as mqv
     from questsim import replay as qr
     from questsim import viewer as qmv

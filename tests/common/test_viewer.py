@@ -14,6 +14,7 @@ import re
 import pytest
 
 from mournesim import sim
+from mournesim.replay import replay
 from mournesim import viewer as MV
 from questsim import replay as QR
 from questsim import viewer as QV
@@ -31,7 +32,7 @@ def test_mq_positions_from_events_reach_every_snapshot(seed, game, level, player
     bogbeans, pots, the Shimnavore), moved only by the logged events, stands
     where the engine's state copy at the next turn start has it; so do the
     disc clicks and the wall damage shown beside the spaces."""
-    rp = sim.replay(seed=seed, game=game, level=level, players=players, policy=policy, rules=RULES)
+    rp = replay(seed=seed, game=game, level=level, players=players, policy=policy, rules=RULES)
     recs = rp.records()
     moved = MV.Pieces(rp)
     truth = MV.Pieces(rp)
@@ -78,7 +79,7 @@ def test_mq_page_data_follows_the_text_replay():
     """One step per line group of the text replay, in order; a turn opens at
     its turn_start; the first step places every piece; every hero is on its
     start point before the first turn."""
-    rp = sim.replay(seed=1, game=7, level="easy", players=4, policy="greedy", rules=RULES)
+    rp = replay(seed=1, game=7, level="easy", players=4, policy="greedy", rules=RULES)
     d = MV.data(rp)
     V.check(d)
     text = rp.to_text().splitlines()[1:]
@@ -95,7 +96,7 @@ def test_mq_page_data_follows_the_text_replay():
 def test_viewer_page_is_self_contained_and_small():
     """The viewer of a full 4-player game is one file under 2 MB with its
     data and script inline: nothing is loaded from anywhere else."""
-    rp = sim.replay(seed=1, game=7, level="easy", players=4, policy="greedy", rules=RULES)
+    rp = replay(seed=1, game=7, level="easy", players=4, policy="greedy", rules=RULES)
     page = MV.html(rp)
     assert len(page.encode("utf-8")) < 2_000_000
     assert not re.search(r"""(src|href)\s*=\s*["'](https?:)?//""", page)

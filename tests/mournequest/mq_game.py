@@ -19,16 +19,22 @@ import numpy as np
 
 import simcore.rng
 from mournesim import core, entries, game, layout as L, rules, sim, tables as TB
+from mournesim.policies import POLICY_FIRST, POLICY_GREEDY, POLICY_RANDOM  # noqa: F401 (for the tests)
 
 OPB = L.OP_BASE
-POLICY_RANDOM, POLICY_GREEDY, POLICY_FIRST = 0, 1, 2
-EASY, MEDIUM, HARD = 0, 1, 2
+# the game's own enums, by the names it declares (layout's *_NAMES, the policy ids)
+EASY, MEDIUM, HARD = (L.LEVEL_NAMES.index(n) for n in ("easy", "medium", "hard"))
+N, E, S, W = (L.DIR_NAMES.index(n) for n in ("N", "E", "S", "W"))
+NE, SE, SW, NW = (L.CORNER_NAMES.index(n) for n in ("NE", "SE", "SW", "NW"))
+COURAGE, STRENGTH, MAGIC = (L.ABILITY_NAMES.index(n) for n in ("courage", "strength", "magic"))
+GRANITE, GOLD, BLACKTHORN, FLAX = (L.CHARM_NAMES.index(n) for n in ("granite", "gold", "blackthorn", "flax"))
 
 # Moon track "RRRMMMMMMMGGGGBGGGMMMMMMMRRR": one space index per colour.
 MOON_RED, MOON_GREY, MOON_GREEN, MOON_BLUE = 0, 3, 10, 14
 
-# Hero ids in ruleset order (jack, cobs, iur, beith, grace, tess, finias).
-JACK, COBS, IUR, BEITH, GRACE, TESS, FINIAS = range(7)
+# Hero ids in ruleset order, by their keys in the shipped ruleset.
+JACK, COBS, IUR, BEITH, GRACE, TESS, FINIAS = (
+    sim.prepare().names.heroes.index(h) for h in ("jack", "cobs", "iur", "beith", "grace", "tess", "finias"))
 
 
 @functools.lru_cache(maxsize=None)
@@ -61,7 +67,7 @@ def fix_all_dice(T, face):
 
 def fix_compass(T, face):
     """Every compass face shows ``face`` (0 N, 1 E, 2 S, 3 W, L.FACE_STAR, L.FACE_BLANK)."""
-    for j in range(int(T[TB.P_COMPASS_NF])):
+    for j in range(int(T[TB.P_N_COMPASS_FACES])):
         T[TB.O_COMPASS_FACES + j] = int(face)
 
 
@@ -187,7 +193,7 @@ class Game:
         Equipment, MQ-GAP-60)."""
         s = self.s
         s[L.G_CUR] = int(h)
-        s[L.G_ACTS] = int(self.T[TB.P_ACTIONS] if acts is None else acts)
+        s[L.G_ACTS] = int(self.T[TB.P_ACTIONS_PER_TURN] if acts is None else acts)
         s[L.G_NEXUS_USED] = 0
         s[L.G_ARRIVED] = self.pos(h) if arrived else -1
         s[L.G_SHIM_ATTACKED] = 0

@@ -28,7 +28,7 @@ def final_battle(g, cast_out=(0, 1, 2, 3)):
     for d in cast_out:
         g.cast_out_state(d)
     s[L.G_FINAL] = L.FB_RUNNING
-    s[L.G_MOON_STEPS] = int(g.T[TB.P_MOON_LEN]) * int(g.T[TB.P_CYCLES])  # two full cycles
+    s[L.G_MOON_STEPS] = int(g.T[TB.P_N_MOON_TRACK]) * int(g.T[TB.P_MOON_CYCLES])  # two full cycles
     s[L.G_MOON] = 0
     s[L.G_TOKENS] = 0
     s[L.G_SHIM_FACING] = 0

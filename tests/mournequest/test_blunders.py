@@ -219,7 +219,7 @@ def _wall_game(where):
     g.set_charms(0, granite=3)
     g.s[L.G_WALL + 0] = 1
     fix_die(g.T, 0, 4)
-    g.T[TB.P_T_SHIM_SKIPS_BEATEN] = 0
+    g.T[TB.P_SHIMNAVORE_SKIPS_BEATEN] = 0
     return g
 
 

@@ -20,6 +20,7 @@ from click.testing import CliRunner
 from mournesim import sim
 from mournesim.cli import main
 from mournesim.ruleset import default_ruleset_text
+from mournesim.replay import replay
 
 EXE = shutil.which("mournesim") or str(Path(sys.executable).with_name("mournesim"))
 SHIPPED = str(Path(__import__("mournesim").__file__).with_name("data") / "ruleset.toml")
@@ -99,13 +100,13 @@ def test_version_and_help():
 
 def test_replay_text():
     """``replay`` text output: a header with seed/game/level, one '== round'
-    block per hero turn and a GAME OVER line; identical to ``sim.replay``."""
+    block per hero turn and a GAME OVER line; identical to ``replay``."""
     res = run("replay", "--seed", 3, "--game", 2, "--level", "easy", "--players", 2)
     assert res.exit_code == 0, res.output
     out = res.stdout
     assert out.startswith("MourneQuest replay  seed=3 game=2 level=easy players=2")
     assert "== round 1" in out and "\nGAME OVER: " in out
-    assert out == sim.replay(seed=3, game=2, level="easy", players=2).to_text()
+    assert out == replay(seed=3, game=2, level="easy", players=2).to_text()
 
 
 @pytest.mark.parametrize("players", [1, 4])

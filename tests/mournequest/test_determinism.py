@@ -18,6 +18,7 @@ import pytest
 from mournesim import layout as L
 from mournesim import sim
 from mournesim.game import result_row
+from mournesim.replay import replay
 
 RULES = sim.prepare()
 CONFIGS = [
@@ -34,7 +35,7 @@ def rows(cfg, seed, first, n, rules=RULES):
 
 
 def _replay(cfg, seed, game, rules=RULES, overrides=()):
-    return sim.replay(seed=seed, game=game, level=cfg.level, players=cfg.players, heroes=cfg.heroes,
+    return replay(seed=seed, game=game, level=cfg.level, players=cfg.players, heroes=cfg.heroes,
                       policy=cfg.policy, params=cfg.params, rules=rules, overrides=overrides)
 
 
@@ -89,7 +90,7 @@ def test_game_i_is_independent_of_the_batch_it_runs_in(cfg):
 
 @pytest.mark.parametrize("cfg", CONFIGS, ids=IDS)
 def test_replay_of_game_i_reproduces_row_i(cfg):
-    """``sim.replay(seed, i)`` plays the very game behind row ``i`` of a batch:
+    """``replay(seed, i)`` plays the very game behind row ``i`` of a batch:
     the result row rebuilt from the replay's final state equals the batch row
     (outcome, rounds, cast_out, escaped, dice pool, fates ...), and the decoded
     'game_end' record and ``Replay.outcome`` agree with the DataFrame."""
@@ -165,12 +166,13 @@ _NOJIT_SCRIPT = textwrap.dedent("""
     warnings.simplefilter("ignore")
     import numpy as np
     from mournesim import sim
+    from mournesim.replay import replay
     rules = sim.prepare()
     out = {}
     for key, (level, players, policy, first, n) in json.loads(sys.argv[1]).items():
         cfg = sim.Config(level=level, players=players, policy=policy)
         out[key] = sim.run_games(rules, cfg, 77, first, n).tolist()
-    rp = sim.replay(seed=77, game=1, level="easy", players=2, policy="random", rules=rules)
+    rp = replay(seed=77, game=1, level="easy", players=2, policy="random", rules=rules)
     out["replay_events"] = rp.events.tolist()
     out["replay_final"] = rp.final_state.tolist()
     from numba.core import config
@@ -201,6 +203,6 @@ def test_pure_python_engine_matches_jitted_engine():
     for key, (level, players, policy, first, n) in _NOJIT_CASES.items():
         want = rows(sim.Config(level=level, players=players, policy=policy), 77, first, n)
         np.testing.assert_array_equal(np.array(got[key], np.int32), want, err_msg=key)
-    rp = sim.replay(seed=77, game=1, level="easy", players=2, policy="random", rules=RULES)
+    rp = replay(seed=77, game=1, level="easy", players=2, policy="random", rules=RULES)
     np.testing.assert_array_equal(np.array(got["replay_events"], np.int32).reshape(rp.events.shape), rp.events)
     np.testing.assert_array_equal(np.array(got["replay_final"], np.int32), rp.final_state)

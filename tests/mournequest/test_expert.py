@@ -10,6 +10,7 @@ import pytest
 
 from mournesim import layout as L, plugins, sim
 from mournesim.plan import PLANNER_PARAMS
+from mournesim.replay import replay
 
 RULES = sim.prepare()
 INFO = plugins.get("expert")
@@ -72,7 +73,7 @@ def test_an_expert_game_is_the_same_alone_as_in_a_batch_and_replayed(budget):
     batch, _, _ = _batch(4, 2, budget=budget, seed=9)
     alone, _, _ = _batch(1, 2, budget=budget, seed=9, first=3)
     assert np.array_equal(batch[3], alone[0])
-    rp = sim.replay(seed=9, game=3, level="medium", players=2, policy="expert", params=_params(budget), rules=RULES)
+    rp = replay(seed=9, game=3, level="medium", players=2, policy="expert", params=_params(budget), rules=RULES)
     out = np.zeros(L.NRES, np.int32)
     engine.result_row(rp.final_state, RULES.T, out)
     assert np.array_equal(out, batch[3])

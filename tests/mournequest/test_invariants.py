@@ -3,7 +3,7 @@ seeded random-policy and greedy-policy playouts on every level and player count.
 
 Two sources of positions are used:
 
-* logged games (``sim.replay``): every turn snapshot (``Replay.snapshots``, raw
+* logged games (``replay``): every turn snapshot (``Replay.snapshots``, raw
   state vectors; offsets in ``mournesim.layout``), the final state and the
   event log;
 * unlogged batch games (``sim.simulate``): the per-game result columns
@@ -20,6 +20,7 @@ import pytest
 
 from mournesim import layout as L
 from mournesim import sim
+from mournesim.replay import replay
 
 LEVELS = ("easy", "medium", "hard")
 PLAYERS = (1, 2, 3, 4)
@@ -289,7 +290,7 @@ def test_logged_playouts_keep_every_invariant(level, players, policy):
     (MQ-ACT-01/02, MQ-SOLO-05/06); the game ends with an outcome (MQ-END)."""
     failures = []
     for g in range(LOGGED_GAMES):
-        rp = sim.replay(seed=SEED, game=g, level=level, players=players, policy=policy, rules=RULES)
+        rp = replay(seed=SEED, game=g, level=level, players=players, policy=policy, rules=RULES)
         probs = log_problems(rp)
         if probs:
             failures.append(f"game {g}: " + "; ".join(probs[:3]))
@@ -302,7 +303,7 @@ def test_moon_events_match_turn_starts_in_decoded_records(level):
     'moon' events equals the number of 'turn_start' events, or one fewer when
     the game ended during a hero's actions (before the moon move)."""
     for g in range(6):
-        rp = sim.replay(seed=SEED + 1, game=g, level=level, players=2 + g % 3, policy="greedy", rules=RULES)
+        rp = replay(seed=SEED + 1, game=g, level=level, players=2 + g % 3, policy="greedy", rules=RULES)
         recs = rp.records()
         c = Counter(r["event"] for r in recs)
         assert c["moon"] in (c["turn_start"], c["turn_start"] - 1), (g, c["moon"], c["turn_start"])
@@ -409,7 +410,7 @@ def test_batch_both_policies_reach_every_outcome_kind(batch):
 def _running_snapshot(final_battle):
     """A real mid-game position (raw state) with or without the Final Battle running."""
     for g in range(60):
-        rp = sim.replay(seed=SEED + 3, game=g, level="easy", players=3, policy="greedy", rules=RULES)
+        rp = replay(seed=SEED + 3, game=g, level="easy", players=3, policy="greedy", rules=RULES)
         for snap in rp.snapshots:
             if (int(snap[L.G_FINAL]) == L.FB_RUNNING) == final_battle:
                 return snap.copy()

@@ -20,6 +20,7 @@ from mournesim import layout as L
 from mournesim import tables as TB
 from mournesim import plugins, reference, sim
 from mournesim.policies import NP_PLANNER, PLANNER_DEFAULTS, PLANNER_PARAMS, PLANNER_V2, PLANNER_V3, best_scored_mode
+from mournesim.replay import replay
 from simcore.golden import digest_array
 
 RULES = sim.prepare()
@@ -115,7 +116,7 @@ def test_counters_agree_with_the_replay_events(policy, level, players):
     df = sim.simulate(games=n, seed=31, level=level, players=players, policy=policy, rules=RULES)
     total = Counter()
     for g in range(n):
-        rp = sim.replay(seed=31, game=g, level=level, players=players, policy=policy, rules=RULES)
+        rp = replay(seed=31, game=g, level=level, players=players, policy=policy, rules=RULES)
         recs = rp.records()
         row = df.loc[g]
         act = _actions(recs)
@@ -274,11 +275,11 @@ def test_granite_fetched_in_the_last_turns_before_the_final_battle():
             g.cast_out_state(d)
         near = next(n for n in g.names if n.startswith(("path", "crossroads")) and _dist(g, n, "cache_granite") == 1)
         g.park_heroes(near, "path_n1", "path_s3", "path_w2")
-        total = int(g.T[TB.P_MOON_LEN]) * int(g.T[TB.P_CYCLES])
+        total = int(g.T[TB.P_N_MOON_TRACK]) * int(g.T[TB.P_MOON_CYCLES])
         g.s[L.G_MOON_STEPS] = total - 9          # hero 0's turns left: 3 (four heroes)
         g.begin_turn(0)
         g.run_turn(0, POLICY_PLANNER)
-        assert (g.charms(0)[GRANITE] >= int(g.T[TB.P_GRANITE])) is fetch, (params, g.charms(0))
+        assert (g.charms(0)[GRANITE] >= int(g.T[TB.P_GRANITE_FOR_REPAIR])) is fetch, (params, g.charms(0))
 
 
 def test_final_battle_posts_cover_the_wall():

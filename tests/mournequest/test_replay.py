@@ -12,7 +12,8 @@ import pytest
 
 from mournesim import layout as L
 from mournesim import sim
-from mournesim.replay import snapshot_dict
+from mournesim.events import snapshot_dict
+from mournesim.replay import replay
 
 RULES = sim.prepare()
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "mournequest" / "replay.md"
@@ -58,7 +59,7 @@ def fb_game():
     fb = df[df["final_battle"] & (df["final_battle_rounds"] >= 2)]
     assert len(fb), "no greedy Easy game reached the Final Battle"
     g = int(fb["game"].iloc[0])
-    rp = sim.replay(seed=1, game=g, level="easy", players=4, policy="greedy", rules=RULES)
+    rp = replay(seed=1, game=g, level="easy", players=4, policy="greedy", rules=RULES)
     return rp, df.loc[g]
 
 
@@ -152,7 +153,7 @@ def test_jsonl_schema_over_many_games():
     schema = documented_schema()
     kinds = set()
     for g in range(24):
-        rp = sim.replay(seed=31, game=g, level=("easy", "medium", "hard")[g % 3], players=1 + g % 4,
+        rp = replay(seed=31, game=g, level=("easy", "medium", "hard")[g % 3], players=1 + g % 4,
                         policy=("greedy", "random")[g % 2], rules=RULES)
         for r in rp.records():
             assert {"i", "round", "event", "actor"} <= set(r)
@@ -167,7 +168,7 @@ def test_all_discs_record_has_documented_fields():
     record has the fields docs/mournequest/replay.md documents (none of its own)."""
     schema = documented_schema()
     for g in range(200):
-        rp = sim.replay(seed=32, game=g, level="easy", players=4, policy="greedy", rules=RULES)
+        rp = replay(seed=32, game=g, level="easy", players=4, policy="greedy", rules=RULES)
         recs = [r for r in rp.records() if r["event"] == "all_discs"]
         if recs:
             _check_record_fields(recs[0], schema)
@@ -183,7 +184,7 @@ def test_every_turn_start_has_a_full_snapshot(level, players, policy, fb_game):
     the moon; it equals ``snapshot_dict`` of the raw snapshot, and the actor is
     the hero whose turn it is."""
     rp = fb_game[0] if (level, players, policy) == ("easy", 4, "greedy") else \
-        sim.replay(seed=4, game=2, level=level, players=players, policy=policy, rules=RULES)
+        replay(seed=4, game=2, level=level, players=players, policy=policy, rules=RULES)
     nh = 2 if players == 1 else players
     recs = rp.records()
     ts = [r for r in recs if r["event"] == "turn_start"]
@@ -200,7 +201,7 @@ def test_every_turn_start_has_a_full_snapshot(level, players, policy, fb_game):
         assert all(0 <= h["life"] <= RULES.ruleset.rules.life for h in sn["heroes"])
         assert json.loads(json.dumps(sn)) == sn
     # the decoded snapshot is the raw state vector's
-    from mournesim.replay import _Ctx
+    from mournesim.events import _Ctx
     ctx = _Ctx(rp)
     assert ts[0]["snapshot"] == snapshot_dict(rp.snapshots[0], ctx)
     assert ts[-1]["snapshot"] == snapshot_dict(rp.snapshots[-1], ctx)

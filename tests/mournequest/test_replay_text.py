@@ -16,6 +16,7 @@ import pytest
 
 from mournesim import layout as L
 from mournesim import sim
+from mournesim.replay import replay
 
 RULES = sim.prepare()
 GAMES = [(1, 7, "easy", 4, "greedy"), (4, 2, "hard", 1, "random"), (9, 0, "hard", 3, "planner"),
@@ -27,7 +28,7 @@ def games():
     """``[(replay, records, text lines)]`` of GAMES."""
     out = []
     for seed, game, level, players, policy in GAMES:
-        rp = sim.replay(seed=seed, game=game, level=level, players=players, policy=policy, rules=RULES)
+        rp = replay(seed=seed, game=game, level=level, players=players, policy=policy, rules=RULES)
         out.append((rp, rp.records(), rp.to_text().splitlines()))
     return out
 
@@ -122,6 +123,6 @@ def test_reasons_and_names(games):
 
 def test_jsonl_is_the_same_bytes_for_the_same_seed():
     """``--format jsonl`` is deterministic: two replays, identical bytes."""
-    a = sim.replay(seed=1, game=7, level="easy", players=4, rules=RULES).to_jsonl()
-    b = sim.replay(seed=1, game=7, level="easy", players=4, rules=RULES).to_jsonl()
+    a = replay(seed=1, game=7, level="easy", players=4, rules=RULES).to_jsonl()
+    b = replay(seed=1, game=7, level="easy", players=4, rules=RULES).to_jsonl()
     assert a == b and all(json.loads(line)["i"] == i for i, line in enumerate(a.splitlines()))

@@ -9,6 +9,7 @@ import pytest
 import simcore.rng as R
 from mournesim import layout as L, plugins, rules, sim
 from mournesim.plan import moon_left
+from mournesim.replay import replay
 
 RULES = sim.prepare()
 INFO = plugins.get("rollout")
@@ -63,7 +64,7 @@ def test_searching_changes_the_games():
 def _search_position():
     """A real position at a turn start inside the search window: the planner's
     game replayed to its last turn start before the Final Battle."""
-    rp = sim.replay(seed=3, game=1, level="medium", players=4, policy="planner", rules=RULES)
+    rp = replay(seed=3, game=1, level="medium", players=4, policy="planner", rules=RULES)
     T = RULES.T
     for snap in reversed(rp.snapshots):
         if snap[L.G_FINAL] == L.FB_NONE and moon_left(snap, T) <= PP[INFO.param_names.index("horizon")]:
@@ -165,7 +166,7 @@ def test_a_deep_rollout_game_replayed_with_its_log_is_the_batch_game():
     assert searched > 0
     params = list(PP)
     params[INFO.param_names.index("deep")] = 1.0
-    rp = sim.replay(seed=9, game=3, level="medium", players=2, policy="rollout", params=params, rules=RULES)
+    rp = replay(seed=9, game=3, level="medium", players=2, policy="rollout", params=params, rules=RULES)
     out = np.zeros(L.NRES, np.int32)
     engine.result_row(rp.final_state, RULES.T, out)
     assert np.array_equal(out, batch[3])

@@ -4,11 +4,9 @@ import pytest
 
 from mournesim import layout as L
 
-from .mq_game import EASY, HARD, MEDIUM
+from .mq_game import COURAGE, STRENGTH, MAGIC, GRANITE, GOLD, BLACKTHORN, FLAX, EASY, HARD, MEDIUM
 from .mq_positions import far_spaces, quiet_game
 
-GRANITE, GOLD, BLACKTHORN, FLAX = range(4)
-COURAGE, STRENGTH, MAGIC = range(3)
 
 
 def _relic_on_top(g, name):

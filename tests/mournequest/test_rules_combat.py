@@ -4,12 +4,10 @@ import numpy as np
 
 from mournesim import core, layout as L, rules
 
-from .mq_game import IUR, JACK, MOON_BLUE, MOON_GREEN, MOON_GREY, MOON_RED, fix_all_dice, fix_die, get_rules
+from .mq_game import NE, COURAGE, STRENGTH, MAGIC, IUR, JACK, MOON_BLUE, MOON_GREEN, MOON_GREY, MOON_RED, fix_all_dice, fix_die, get_rules
 from .mq_positions import far_spaces, quiet_game
 
 F, D2, DD = L.FACE_FAIL, L.FACE_DOUBLE, L.FACE_DANDELION
-COURAGE, STRENGTH, MAGIC = range(3)
-NE, SE, SW, NW = range(4)
 
 
 def score(faces, ability=5, target=10, bonus=0, blue=False, defending=False, T=None):

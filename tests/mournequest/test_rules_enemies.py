@@ -4,13 +4,12 @@ from collections import Counter, defaultdict
 
 import pytest
 
-from mournesim import core, layout as L, rules, sim, tables as TB
+from mournesim import core, layout as L, rules, tables as TB
+from mournesim.replay import replay
 
-from .mq_game import JACK, MOON_GREEN, MOON_RED, fix_all_dice, fix_die, get_rules
+from .mq_game import NE, SE, SW, NW, COURAGE, STRENGTH, JACK, MOON_GREEN, MOON_RED, fix_all_dice, fix_die, get_rules
 from .mq_positions import far_spaces, final_battle, quiet_game
 
-NE, SE, SW, NW = range(4)
-COURAGE, STRENGTH, MAGIC = range(3)
 
 
 def _tile(g, c, t):
@@ -311,7 +310,7 @@ def test_second_nightmare_adds_level3_tiles():
 
 # ---- the Enemy Phase in real games: step order, Evil Powers, the discard pile -------------------
 #
-# Logged games (sim.replay, decoded records as in docs/mournequest/replay.md): a
+# Logged games (replay, decoded records as in docs/mournequest/replay.md): a
 # greedy Difficult game has escapes, Evil Powers and a Final Battle; a random
 # two-player Medium game has the two-player tile removal and many thefts.
 
@@ -326,7 +325,7 @@ def logged_games():
     out = []
     for level, policy, players in LOGGED:
         for i in range(LOGGED_GAMES):
-            rp = sim.replay(seed=LOG_SEED, game=i, level=level, players=players, policy=policy, rules=R)
+            rp = replay(seed=LOG_SEED, game=i, level=level, players=players, policy=policy, rules=R)
             out.append((rp, rp.records()))
     return out
 
@@ -673,7 +672,7 @@ def test_every_way_out_of_play_puts_the_tile_on_the_discard_pile():
     g.s[L.G_DISCARD_N] = len(pile) + len(rest)
     _set_bag(g, [])
     assert not _tile_problems(g.s)
-    assert int(g.T[TB.P_T_BAG_REUSES]) == 0
+    assert int(g.T[TB.P_BAG_REUSES_DISCARDS]) == 0
     assert rules.draw_tile(g.s, g.T, g.ev, g.rng) == -1
     assert int(g.s[L.G_DISCARD_N]) == len(pile) + len(rest) and int(g.s[L.G_BAG_N]) == 0
     assert not _tile_problems(g.s)

@@ -3,11 +3,9 @@ import pytest
 
 from mournesim import layout as L, rules, tables as TB
 
-from .mq_game import MOON_GREY, fix_compass, fix_die
+from .mq_game import N, E, S, W, COURAGE, STRENGTH, MAGIC, MOON_GREY, fix_compass, fix_die
 from .mq_positions import far_spaces, final_battle, quiet_game
 
-N, E, S, W = range(4)
-COURAGE, STRENGTH, MAGIC = range(3)
 F, DD = L.FACE_FAIL, L.FACE_DANDELION
 
 
@@ -28,7 +26,7 @@ def _enemy_phases(g):
 def _one_round(g):
     """Let ``game.play`` run exactly one more round."""
     r = int(g.s[L.G_ROUND])
-    g.T[TB.P_CAP_ROUNDS] = r + 1
+    g.T[TB.P_SAFETY_CAP_ROUNDS] = r + 1
     g.clear_events()
     g.play()
 
@@ -42,10 +40,10 @@ def test_shimnavore_appears_after_two_moon_cycles():
     MQ-FINAL-01, MQ-FINAL-02 (MQ-GAP-16: no more disc rolls that Hero Phase)."""
     g = quiet_game(level=0, park=far_spaces())
     fix_compass(g.T, N)
-    n = int(g.T[TB.P_MOON_LEN]) * int(g.T[TB.P_CYCLES])
+    n = int(g.T[TB.P_N_MOON_TRACK]) * int(g.T[TB.P_MOON_CYCLES])
     assert n == 56
     g.s[L.G_MOON_STEPS] = n - 2
-    g.s[L.G_MOON] = int(g.T[TB.P_MOON_LEN]) - 2
+    g.s[L.G_MOON] = int(g.T[TB.P_N_MOON_TRACK]) - 2
     g.end_of_turn(0)
     assert int(g.s[L.G_FINAL]) == L.FB_NONE
     c = g.clicks(N)
@@ -65,9 +63,9 @@ def test_round_that_ends_the_second_cycle_goes_straight_to_the_final_battle():
     round, emergence and then the opening roll)."""
     g = quiet_game(park=far_spaces())
     fix_compass(g.T, L.FACE_BLANK)
-    n = int(g.T[TB.P_MOON_LEN]) * int(g.T[TB.P_CYCLES])
+    n = int(g.T[TB.P_N_MOON_TRACK]) * int(g.T[TB.P_MOON_CYCLES])
     g.s[L.G_MOON_STEPS] = n - 1
-    g.s[L.G_MOON] = int(g.T[TB.P_MOON_LEN]) - 1
+    g.s[L.G_MOON] = int(g.T[TB.P_N_MOON_TRACK]) - 1
     g.s[L.G_ROUND] = 10
     _one_round(g)
     assert int(g.s[L.G_FINAL]) == L.FB_RUNNING
@@ -512,7 +510,7 @@ def test_a_late_emergence_only_arrives_in_its_enemy_step(active):
     uses its Evil Power in that step, and does both in the next. Its emergence is
     not counted as an escape."""
     g = quiet_game(park=far_spaces())
-    g.T[TB.P_T_ESCAPE_ROUND_ACTIVE] = active
+    g.T[TB.P_ESCAPE_ROUND_ACTIVE] = active
     k, blockers = _blocked_emergence(g)
     ks = g.sp("keystone_n")
     g.s[L.G_ROUND] += 1

@@ -4,10 +4,10 @@ import pytest
 
 from mournesim import core, layout as L, rules, tables as TB
 
-from .mq_game import (JACK, MOON_BLUE, MOON_GREEN, MOON_GREY, MOON_RED, POLICY_RANDOM, fix_compass, fix_die)
+from .mq_game import (JACK, MOON_BLUE, MOON_GREEN, MOON_GREY, MOON_RED, POLICY_RANDOM, E, N, S, W, fix_compass,
+                      fix_die)
 from .mq_positions import far_spaces, quiet_game
 
-N, E, S, W = range(4)
 
 
 def _clicks(g):
@@ -19,7 +19,7 @@ def test_moon_moves_one_space_clockwise_each_turn():
     clockwise."  MQ-MOON-02, MQ-MOON-03 (the track wraps to its start)."""
     g = quiet_game(park=far_spaces())
     fix_compass(g.T, L.FACE_BLANK)
-    n = int(g.T[TB.P_MOON_LEN])
+    n = int(g.T[TB.P_N_MOON_TRACK])
     for i in range(n + 2):
         g.end_of_turn(i % 4)
         assert int(g.s[L.G_MOON_STEPS]) == i + 1
@@ -53,7 +53,7 @@ def test_one_compass_die_in_first_cycle_two_in_second():
     (MQ-GAP-16: the turn whose move starts the second cycle rolls two)."""
     g = quiet_game(level=0, park=far_spaces())          # Easy: 15 clicks of room
     fix_compass(g.T, E)
-    n = int(g.T[TB.P_MOON_LEN])
+    n = int(g.T[TB.P_N_MOON_TRACK])
     g.s[L.G_MOON_STEPS] = n - 2
     g.s[L.G_MOON] = n - 2
     c0 = g.clicks(E)

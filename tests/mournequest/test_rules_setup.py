@@ -253,7 +253,7 @@ def test_bogbean_cards_and_miniatures_of_all_levels_wait_beside_the_board():
             if t >= 0 and tiles[t, L.TL_KIND] == L.TK_BOGBEAN:
                 assert tiles[t, L.TL_LEVEL] == 1
     rs = get_rules().ruleset
-    assert int(get_rules().T[TB.P_BOGS_PER_LEVEL]) == 4 == rs.rules.bogbeans_per_level
+    assert int(get_rules().T[TB.P_BOGBEANS_PER_LEVEL]) == 4 == rs.rules.bogbeans_per_level
     assert [rs.enemies[n].level for n in ("snipe", "speedwell", "louse_wort")] == [1, 2, 3]
     assert [rs.enemies[n].wins_needed for n in ("snipe", "speedwell", "louse_wort")] == [1, 1, 2]
     assert [int(x) for x in get_rules().T[TB.O_WINS_NEEDED:TB.O_WINS_NEEDED + 3]] == [1, 1, 2]

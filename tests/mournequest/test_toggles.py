@@ -13,14 +13,10 @@ import pytest
 
 from mournesim import core, layout as L, rules, sim, tables as TB
 
-from .mq_game import (EASY, HARD, JACK, MEDIUM, MOON_GREY, POLICY_FIRST, POLICY_RANDOM, Game,
-                      fix_all_dice, fix_compass, fix_die, get_rules)
+from .mq_game import (COURAGE, EASY, GOLD, HARD, JACK, MEDIUM, MOON_GREY, NE, NW, POLICY_FIRST, POLICY_RANDOM,
+                      SE, STRENGTH, SW, E, Game, N, W, fix_all_dice, fix_compass, fix_die, get_rules)
 from .mq_positions import far_spaces, final_battle, quiet_game
 
-N, E, S, W = range(4)
-NE, SE, SW, NW = range(4)
-COURAGE, STRENGTH, MAGIC = range(3)
-GRANITE, GOLD, BLACKTHORN, FLAX = range(4)
 F, D2, DD = L.FACE_FAIL, L.FACE_DOUBLE, L.FACE_DANDELION
 GAME_ACTOR = L.ACTOR_GAME
 DULLAHAN = 2      # the Nightmare whose assumed Evil Power is an extra move
@@ -45,26 +41,8 @@ TOGGLES = {       # name: default (mournesim/data/ruleset.toml)
     "transition_enemy_phase": False,
     "pregame_encounters": False,
 }
-P_INDEX = {      # name: its entry in the compiled rules vector T
-    "first_turn_arrow": TB.P_T_FIRST_TURN_ARROW,
-    "enemies_use_tunnel": TB.P_T_ENEMIES_USE_TUNNEL,
-    "star_clicks_roll_over": TB.P_T_STAR_ROLL_OVER,
-    "escape_knocks_back": TB.P_T_ESCAPE_KNOCKS_BACK,
-    "shimnavore_skips_beaten": TB.P_T_SHIM_SKIPS_BEATEN,
-    "defend_with_courage": TB.P_T_DEFEND_WITH_COURAGE,
-    "defence_any_fail_loses": TB.P_T_DEFENCE_ANY_FAIL,
-    "doubles_stack": TB.P_T_DOUBLES_STACK,
-    "dandelion_beats_fumble": TB.P_T_DANDELION_BEATS_FUMBLE,
-    "enemy_on_hero_attacks": TB.P_T_ENEMY_ON_HERO_ATTACKS,
-    "bag_reuses_discards": TB.P_T_BAG_REUSES,
-    "partial_theft_takes_charms": TB.P_T_PARTIAL_THEFT,
-    "transition_enemy_phase": TB.P_T_TRANSITION_ENEMY_PHASE,
-    "pregame_encounters": TB.P_T_PREGAME,
-    "escape_round_active": TB.P_T_ESCAPE_ROUND_ACTIVE,
-    "extra_die_any_level": TB.P_T_EXTRA_DIE_ANY,
-    "encounter_level_per_trigger": TB.P_T_LEVEL_PER_TRIGGER,
-    "nexus_draw_when_standing": TB.P_T_NEXUS_STANDING,
-}
+# name: its row in the compiled rules vector T, found by its ruleset path
+P_INDEX = {name: TB.RULE_ROWS.index(f"toggles.{name}") for name in TOGGLES}
 FLIPPED = tuple(f"toggles.{k}={'false' if v else 'true'}" for k, v in TOGGLES.items())
 
 
@@ -614,11 +592,11 @@ def _transition_round(R):
     fix_die(g.T, 0, 6)
     d = _plain_disc(g)
     g.set_clicks(d, 0)
-    n = int(g.T[TB.P_MOON_LEN]) * int(g.T[TB.P_CYCLES])
+    n = int(g.T[TB.P_N_MOON_TRACK]) * int(g.T[TB.P_MOON_CYCLES])
     g.s[L.G_MOON_STEPS] = n - 1
-    g.s[L.G_MOON] = int(g.T[TB.P_MOON_LEN]) - 1
+    g.s[L.G_MOON] = int(g.T[TB.P_N_MOON_TRACK]) - 1
     g.s[L.G_ROUND] = 10
-    g.T[TB.P_CAP_ROUNDS] = 11            # exactly one more round
+    g.T[TB.P_SAFETY_CAP_ROUNDS] = 11            # exactly one more round
     g.clear_events()
     g.play()
     return g, d

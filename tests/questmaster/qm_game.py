@@ -19,9 +19,10 @@ from questsim import engine as E, entries
 from questsim import layout as L
 from questsim import sim
 from questsim import tables as TB
+from questsim.policies import POLICY_GREEDY, POLICY_RANDOM
 
 OPB = L.OPB
-RANDOM, GREEDY = 0, 1
+RANDOM, GREEDY = POLICY_RANDOM, POLICY_GREEDY
 RED, BLUE = L.DIE_RED, L.DIE_BLUE
 SWORD, BOMB, CHEST = L.F_SWORD, L.F_BOMB, L.F_CHEST
 
@@ -86,7 +87,7 @@ class QGame:
     @property
     def pp(self):
         """``pp`` for the policies the state's seats play (a new array: set ``params``)."""
-        return self._rows([self.s[L.G_P + p * L.PS + L.P_POLICY] for p in range(L.MAX_PLAYERS)])
+        return self._rows([self.s[L.G_P + p * L.PS + L.S_POLICY] for p in range(L.MAX_PLAYERS)])
 
     # ---- seat fields
     def b(self, p):
@@ -99,36 +100,36 @@ class QGame:
         self.s[self.b(p) + field] = int(v)
 
     def hp(self, p):
-        return self.get(p, L.P_HP)
+        return self.get(p, L.S_HP)
 
     def set_hp(self, p, v):
-        self.set(p, L.P_HP, v)
+        self.set(p, L.S_HP, v)
 
     def pos(self, p):
-        return self.get(p, L.P_POS)
+        return self.get(p, L.S_POS)
 
     def put(self, p, sq):
-        self.set(p, L.P_POS, sq)
+        self.set(p, L.S_POS, sq)
 
     def alive(self, p):
-        return bool(self.get(p, L.P_ALIVE))
+        return bool(self.get(p, L.S_ALIVE))
 
     def hand(self, p):
-        n = self.get(p, L.P_HAND_N)
-        return sorted(int(x) for x in self.s[self.b(p) + L.P_HAND: self.b(p) + L.P_HAND + n])
+        n = self.get(p, L.S_HAND_N)
+        return sorted(int(x) for x in self.s[self.b(p) + L.S_HAND: self.b(p) + L.S_HAND + n])
 
     def set_hand(self, p, kinds):
         kinds = [IT[k] if isinstance(k, str) else int(k) for k in kinds]
-        self.set(p, L.P_HAND_N, len(kinds))
+        self.set(p, L.S_HAND_N, len(kinds))
         for i, k in enumerate(kinds):
-            self.s[self.b(p) + L.P_HAND + i] = k
+            self.s[self.b(p) + L.S_HAND + i] = k
 
     def clear_hands(self):
         for p in range(self.n):
             self.set_hand(p, [])
 
     def castles(self, p):
-        return self.get(p, L.P_CASTLES)
+        return self.get(p, L.S_CASTLES)
 
     # ---- decks
     def set_item_deck(self, top_first):
@@ -168,7 +169,7 @@ class QGame:
 
     # ---- rules patches (this game's copy of T)
     def fix_die(self, die, face):
-        for i in range(int(self.T[TB.P_NFACES_RED + die])):
+        for i in range(int(self.T[TB.P_N_FACES_RED + die])):
             self.T[TB.O_FACES + die * TB.MAX_FACES + i] = int(face)
 
     def fix_dice(self, red, blue):

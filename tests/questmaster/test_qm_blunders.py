@@ -46,7 +46,7 @@ def _last_castle(policy, lacking=("wizard_school",), robot_hp=30):
     g = QGame(["robot", "priest"], policies=[policy, GREEDY])
     g.no_abilities("robot", "priest")
     g.clear_hands()
-    g.set(0, L.P_CASTLES, ALL_CASTLES & ~sum(1 << CASTLE[c] for c in lacking))
+    g.set(0, L.S_CASTLES, ALL_CASTLES & ~sum(1 << CASTLE[c] for c in lacking))
     g.set_hp(0, robot_hp)
     g.set_hp(1, 5)
     g.put(0, 5)

@@ -162,7 +162,7 @@ def test_the_power_dial_shows_the_current_hp_after_every_change():
         rp = replay(seed=6, game=game, players=2 + game % 5, policies=("random",), rules=RULES)
         fin = rp.final_state
         n = int(fin[L.G_NP])
-        dial = {p: RS.characters[names.characters[int(fin[L.G_P + p * L.PS + L.P_CHAR])]].hp for p in range(n)}
+        dial = {p: RS.characters[names.characters[int(fin[L.G_P + p * L.PS + L.S_CHAR])]].hp for p in range(n)}
         recs = rp.records()
         for i, r in enumerate(recs):
             p, ev = r["seat"], r["event"]
@@ -178,5 +178,5 @@ def test_the_power_dial_shows_the_current_hp_after_every_change():
                 blows += 1
             elif ev == "turn":
                 assert [pl["hp"] for pl in r["snapshot"]["players"]] == [dial[q] for q in range(n)], (game, r["i"])
-        assert [int(fin[L.G_P + q * L.PS + L.P_HP]) for q in range(n)] == [dial[q] for q in range(n)], game
+        assert [int(fin[L.G_P + q * L.PS + L.S_HP]) for q in range(n)] == [dial[q] for q in range(n)], game
     assert blows > 0

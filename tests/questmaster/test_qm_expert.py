@@ -76,13 +76,13 @@ def test_a_future_is_worth_a_win_or_how_near_the_seat_came():
     s = np.zeros(L.STATE_SIZE, np.int32)
     s[L.G_WINNER] = 1
     b = pb(0)
-    s[b + L.P_ALIVE] = 1
-    s[b + L.P_CASTLES] = 0b111           # three castles
-    s[b + L.P_HP] = 10
-    want = 0.5 * max(3 / T[TB.P_CASTLES_TO_WIN], 10 / (T[TB.P_WIN_HP] + 1))
+    s[b + L.S_ALIVE] = 1
+    s[b + L.S_CASTLES] = 0b111           # three castles
+    s[b + L.S_HP] = 10
+    want = 0.5 * max(3 / T[TB.P_CASTLES_TO_WIN], 10 / (T[TB.P_WIN_HP_ABOVE] + 1))
     assert expert.value(s, T, 0) == pytest.approx(want)
     assert expert.value(s, T, 1) == 1.0
-    s[b + L.P_ALIVE] = 0
+    s[b + L.S_ALIVE] = 0
     assert expert.value(s, T, 0) == 0.0
 
 
@@ -94,18 +94,18 @@ def test_the_search_starts_when_a_seat_still_playing_is_near_a_win():
     s = np.zeros(L.STATE_SIZE, np.int32)
     s[L.G_NP] = 3
     for p in range(3):
-        s[pb(p) + L.P_ALIVE] = 1
-        s[pb(p) + L.P_HP] = 20
+        s[pb(p) + L.S_ALIVE] = 1
+        s[pb(p) + L.S_HP] = 20
     b = pb(2)
-    s[b + L.P_CASTLES] = 0b00111         # three castles: not yet
+    s[b + L.S_CASTLES] = 0b00111         # three castles: not yet
     assert not expert.endgame(s, T)
-    s[b + L.P_CASTLES] = 0b10111         # four
+    s[b + L.S_CASTLES] = 0b10111         # four
     assert expert.endgame(s, T)
-    s[b + L.P_ALIVE] = 0                 # knocked out: its castles no longer threaten
+    s[b + L.S_ALIVE] = 0                 # knocked out: its castles no longer threaten
     assert not expert.endgame(s, T)
-    s[pb(1) + L.P_HP] = 32
+    s[pb(1) + L.S_HP] = 32
     assert not expert.endgame(s, T)
-    s[pb(1) + L.P_HP] = 33
+    s[pb(1) + L.S_HP] = 33
     assert expert.endgame(s, T)
 
 
@@ -122,5 +122,5 @@ def test_the_planners_choices_judged_in_full_decline_no_win():
     assert out[:, L.RESULT_INDEX["blunder_declined_win"]].sum() == 0
     s = np.zeros(L.STATE_SIZE, np.int32)
     for pid, skips in ((POLICY_GREEDY, True), (POLICY_PLANNER, True), (POLICY_PLANNER_V2, False), (100, False)):
-        s[pb(0) + L.P_POLICY] = pid
+        s[pb(0) + L.S_POLICY] = pid
         assert takes_sure_wins(s, 0) == skips

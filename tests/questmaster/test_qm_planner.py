@@ -75,7 +75,7 @@ def _target(policy, params=None, hps=(20, 20, 20), castles=(0, 0, 0), hands=((),
     g.clear_hands()
     for p in range(1, 4):
         g.set_hp(p, hps[p - 1])
-        g.set(p, L.P_CASTLES, castles[p - 1])
+        g.set(p, L.S_CASTLES, castles[p - 1])
         g.set_hand(p, hands[p - 1])
     g.fix_dice(1, 1)        # Mp 1 each: the fight itself does not matter here
     g.clear_log()
@@ -205,7 +205,7 @@ def _own_roll_shoe(policy, params, red, blue, pos, castles):
         g.square(sq, L.SQ_CASTLE)
     g.clear_hands()
     g.set_hand(0, ["yellow_bird_shoe"])
-    g.set(0, L.P_CASTLES, castles)
+    g.set(0, L.S_CASTLES, castles)
     g.put(0, pos)
     g.fix_dice(red, blue)
     g.clear_log()
@@ -238,7 +238,7 @@ def _warp(policy, params=None):
     g = _game(("robot", "priest"), policy, params)
     g.T[TB.O_SQ_KIND + 23] = L.SQ_WARP
     g.T[TB.O_WARP + 4 * TB.MAX_WARP] = 23
-    g.set(0, L.P_CASTLES, (1 << CASTLE["castle"]) | (1 << CASTLE["church"]))
+    g.set(0, L.S_CASTLES, (1 << CASTLE["castle"]) | (1 << CASTLE["church"]))
     g.put(0, 1)
     return g.walk(0, 7)
 

@@ -82,7 +82,7 @@ def _square_choice(hp, kind):
     ``hp`` Hp; the toggle square_cards_optional is on. Returns whether it
     took the card."""
     g = _quiet_pair(("robot", "priest"))
-    g.T[TB.P_T_SQUARE_OPTIONAL] = 1
+    g.T[TB.P_SQUARE_CARDS_OPTIONAL] = 1
     g.square(5, kind)
     g.set_hp(0, hp)
     g.set_event_deck(["healing_spring", "plague"])
@@ -126,7 +126,7 @@ def test_greedy_stays_on_two_bad_symbols(hp, stays):
     card while it is healthy, and at Hp 2 -- where a trap could knock it out
     -- takes neither and stays."""
     g = _quiet_pair(("robot", "priest"))
-    g.T[TB.P_T_TWO_SYMBOLS_PASS] = 1
+    g.T[TB.P_TWO_SYMBOLS_MAY_PASS] = 1
     g.put(0, 9)
     g.set_hp(0, hp)
     g.set_hp(1, 40)

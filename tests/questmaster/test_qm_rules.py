@@ -125,13 +125,13 @@ def test_turn_positions_follow_seat_order_from_the_first_player():
     g = QGame(["robot", "priest", "swordsman", "wizard"], seed=11)
     first = int(g.s[L.G_FIRST])
     for p in range(4):
-        assert g.get(p, L.P_TURNPOS) == (p - first) % 4
+        assert g.get(p, L.S_TURNPOS) == (p - first) % 4
     # one quiet round: the dice show sword + chest (a fight or a card), nobody can fall
     g.fix_dice(SWORD, CHEST)
     g.clear_hands()
     for p in range(4):
         g.set_hp(p, 20)
-    g.T[TB.P_CAP_ROUNDS] = 1
+    g.T[TB.P_SAFETY_CAP_ROUNDS] = 1
     g.clear_log()
     g.play()
     assert [e[0] for e in g.events("turn")] == [(first + k) % 4 for k in range(4)]
@@ -182,7 +182,7 @@ def test_movement_choices_two_symbols():
     assert choices(R0.T, SWORD, CHEST) == sorted([code(L.A_SYMBOL, 1), code(L.A_SYMBOL, 3)])
     assert choices(R0.T, SWORD, BOMB) == sorted([code(L.A_SYMBOL, 1), code(L.A_SYMBOL, 2)])
     T = R0.T.copy()
-    T[TB.P_T_TWO_SYMBOLS_PASS] = 1
+    T[TB.P_TWO_SYMBOLS_MAY_PASS] = 1
     assert choices(T, SWORD, CHEST) == sorted([code(L.A_SYMBOL, 1), code(L.A_SYMBOL, 3), code(L.A_STAY)])
 
 
@@ -198,7 +198,7 @@ def test_movement_after_a_yellow_bird_shoe_only_the_ruled_moves():
     assert after_shoes(R0.T, 2, 4, 1) == [code(L.A_MOVE, 7)]
     assert after_shoes(R0.T, SWORD, CHEST, 1) == [code(L.A_MOVE, 1)]
     T = R0.T.copy()
-    T[TB.P_T_TWO_SYMBOLS_PASS] = 1
+    T[TB.P_TWO_SYMBOLS_MAY_PASS] = 1
     assert after_shoes(T, SWORD, BOMB, 1) == [code(L.A_MOVE, 1)]
     assert after_shoes(R0.T, SWORD, 3, 2) == sorted([code(L.A_MOVE, 5), code(L.A_MOVE, 2)])
     assert after_shoes(R0.T, SWORD, 3, 0) == choices(R0.T, SWORD, 3)
@@ -348,7 +348,7 @@ def _shoe_race(shoe_any, seed=1):
         R       W .      (R: the Robot's pawn, W: the Wizard School)
     """
     g = _quiet_pair(("robot", "priest"), seed=seed)
-    g.T[TB.P_T_SHOE_ANY] = shoe_any
+    g.T[TB.P_SHOE_ANY_PLAYER] = shoe_any
     g.square(SQ_WIZARD, L.SQ_CASTLE)
     g.put(0, 4)
     g.set_hand(1, ["yellow_bird_shoe"])
@@ -394,7 +394,7 @@ def test_yellow_bird_shoe_on_another_players_fight_cancels_it():
     g.put(0, 0)
     g.set_hp(0, 40)
     g.set_hp(1, 5)
-    g.T[TB.P_T_SHOE_ANY] = 1
+    g.T[TB.P_SHOE_ANY_PLAYER] = 1
     g.set_hand(1, ["yellow_bird_shoe"])
     g.fix_dice(SWORD, 3)
     g.clear_log()
@@ -422,7 +422,7 @@ def test_warp_on_passing_moves_and_stops():
     """
     g = QGame(["robot", "priest"])
     g.put(0, 2)
-    g.set(0, L.P_CASTLES, MASK_ALL_BUT_CHURCH)
+    g.set(0, L.S_CASTLES, MASK_ALL_BUT_CHURCH)
     assert g.walk(0, 3) == (12, True)
     assert g.pos(0) == 12
     assert g.events("warp") == [(0, 4, 12, 0, 0)]
@@ -434,7 +434,7 @@ def test_warp_is_optional_pawn_continues():
     is nearest without warping)."""
     g = QGame(["robot", "priest"])
     g.put(0, 2)
-    g.set(0, L.P_CASTLES, MASK_ALL_BUT_WIZARD)
+    g.set(0, L.S_CASTLES, MASK_ALL_BUT_WIZARD)
     assert g.walk(0, 3) == (5, False)
     assert g.events("warp") == []
 
@@ -444,12 +444,12 @@ def test_warp_on_landing_follows_toggle():
     Warp allows the warp; with the toggle off it does not."""
     g = QGame(["robot", "priest"])
     g.put(0, 2)
-    g.set(0, L.P_CASTLES, MASK_ALL_BUT_CHURCH)
+    g.set(0, L.S_CASTLES, MASK_ALL_BUT_CHURCH)
     assert g.walk(0, 2) == (12, True)
     g = QGame(["robot", "priest"])
-    g.T[TB.P_T_WARP_ON_LAND] = 0
+    g.T[TB.P_WARP_ON_LANDING] = 0
     g.put(0, 2)
-    g.set(0, L.P_CASTLES, MASK_ALL_BUT_CHURCH)
+    g.set(0, L.S_CASTLES, MASK_ALL_BUT_CHURCH)
     assert g.walk(0, 2) == (4, False)
 
 
@@ -460,7 +460,7 @@ def test_warp_in_a_turn_gives_no_square_effect():
     g = QGame(["robot", "priest"])
     g.clear_hands()
     g.put(0, 2)
-    g.set(0, L.P_CASTLES, MASK_ALL_BUT_CHURCH)
+    g.set(0, L.S_CASTLES, MASK_ALL_BUT_CHURCH)
     g.fix_dice(1, 2)
     items, events = int(g.s[L.G_ITEM_N]), int(g.s[L.G_EVENT_N])
     hp = g.hp(0)
@@ -532,7 +532,7 @@ def test_five_castles_passing_the_last_does_not_win():
     g = QGame(["robot", "priest"])
     g.clear_hands()
     g.put(0, 14)
-    g.set(0, L.P_CASTLES, MASK_ALL_BUT_CHURCH)
+    g.set(0, L.S_CASTLES, MASK_ALL_BUT_CHURCH)
     g.fix_dice(1, 2)
     g.turn(0)
     assert g.pos(0) == 17
@@ -545,7 +545,7 @@ def test_five_castles_landing_on_the_last_wins():
     g = QGame(["robot", "priest"])
     g.clear_hands()
     g.put(0, 14)
-    g.set(0, L.P_CASTLES, MASK_ALL_BUT_CHURCH)
+    g.set(0, L.S_CASTLES, MASK_ALL_BUT_CHURCH)
     g.fix_dice(1, 1)
     g.turn(0)
     assert g.pos(0) == SQ_CHURCH
@@ -563,7 +563,7 @@ def test_the_castle_race_counts_lead_changes_and_each_seats_deepest_deficit():
     from questsim import movement
     g = QGame(["robot", "priest", "knight"])
     for p in range(3):
-        g.set(p, L.P_CASTLES, 0)
+        g.set(p, L.S_CASTLES, 0)
 
     def land(p, sq):
         movement.mark_castle(g.s, g.T, g.ev, p, sq)
@@ -586,7 +586,7 @@ def test_five_castles_card_move_onto_castle_counts():
     (Tailwind: forward 2 from the Event square 14 to the Church 16)."""
     g = QGame(["robot", "priest"])
     g.put(0, 14)
-    g.set(0, L.P_CASTLES, MASK_ALL_BUT_CHURCH)
+    g.set(0, L.S_CASTLES, MASK_ALL_BUT_CHURCH)
     g.set_event_deck(["tailwind"])
     g.land(0, 14)
     assert g.pos(0) == SQ_CHURCH
@@ -598,10 +598,10 @@ def test_card_move_onto_castle_does_not_count_with_toggle_off():
     castle; the Tailwind move onto the Church does not, so no win (the
     Church's upper ability still applies: the red die forced to 2 gives +2)."""
     g = QGame(["robot", "priest"])
-    g.T[TB.P_T_CARD_MOVES_MARK] = 0
+    g.T[TB.P_CARD_MOVES_MARK_CASTLES] = 0
     g.set_hp(0, 10)
     g.fix_dice(2, 1)
-    g.set(0, L.P_CASTLES, MASK_ALL_BUT_CHURCH)
+    g.set(0, L.S_CASTLES, MASK_ALL_BUT_CHURCH)
     g.set_event_deck(["tailwind"])
     g.land(0, 14)
     assert g.pos(0) == SQ_CHURCH
@@ -613,7 +613,7 @@ def test_card_move_onto_castle_does_not_count_with_toggle_off():
 def test_start_marks_home_castle_toggle():
     """QM-GAP-09 (toggle start_marks_home_castle = true): the home castle counts as
     landed from setup."""
-    g = QGame(["robot", "priest"], pre=lambda T: T.__setitem__(TB.P_T_START_HOME, 1))
+    g = QGame(["robot", "priest"], pre=lambda T: T.__setitem__(TB.P_START_MARKS_HOME_CASTLE, 1))
     assert g.castles(0) == 1 << CASTLE["scientist_house"]
     assert g.castles(1) == 1 << CASTLE["church"]
 
@@ -679,7 +679,7 @@ def test_safety_cap_outcome():
     g.clear_hands()
     for p in range(4):
         g.set_hp(p, 20)
-    g.T[TB.P_CAP_ROUNDS] = 3
+    g.T[TB.P_SAFETY_CAP_ROUNDS] = 3
     g.play()
     assert g.win == (L.WIN_CAP, -1)
     assert int(g.s[L.G_ROUND]) == 3
@@ -951,7 +951,7 @@ def test_duel_alternating_paid_attacks_until_mp_runs_out():
     assert g.hp(1) == 23 - 8
     assert g.hp(0) == RS.characters["swordsman"].hp - 4
     assert int(g.s[L.G_ATTACKS]) == 5
-    assert g.get(0, L.P_MP) == 0 and g.get(1, L.P_MP) == 0
+    assert g.get(0, L.S_MP) == 0 and g.get(1, L.S_MP) == 0
     # the Robot is due and has Mp 0: it cannot pay, and the combat ends
     assert g.events("cannot_pay") == [(1, 0, 2, 0, 0)]
     assert g.events("duel_end") == [(0, 1, L.END_CANNOT_PAY, 5, 0)]
@@ -968,7 +968,7 @@ def test_duel_ends_for_both_when_the_side_due_cannot_pay(lone, attacks, hp_lost)
     twice more: the Robot loses 2 + 3 + 3 = 8 (seed 1, game 3 of greedy players,
     round 1: Hp 19 -> 17 instead of 19 -> 11)."""
     g = _duel_pair("swordsman", "robot", red=4, blue=1)
-    g.T[TB.P_T_LONE_CONTINUES] = lone
+    g.T[TB.P_LONE_ATTACKER_CONTINUES] = lone
     g.duel(0)
     assert len(g.events("attack")) == attacks == int(g.s[L.G_ATTACKS])
     assert g.hp(1) == 23 - hp_lost
@@ -1040,8 +1040,8 @@ def test_duel_declines_and_stops_follow_the_rules(lone, after_decline):
     declines = 0
     for seed in range(40):
         g = QGame(["swordsman", "robot"], policies=RANDOM, seed=seed)
-        g.T[TB.P_T_LONE_CONTINUES] = lone
-        g.T[TB.P_T_AFTER_DECLINE] = after_decline
+        g.T[TB.P_LONE_ATTACKER_CONTINUES] = lone
+        g.T[TB.P_ATTACKER_CONTINUES_AFTER_DECLINE] = after_decline
         g.clear_hands()
         g.no_abilities("swordsman", "robot")
         g.fix_dice(4, 4)
@@ -1066,7 +1066,7 @@ def test_duel_after_a_decline_the_other_side_attacks_again():
     for after, n_att, alive in ((1, 3, False), (0, 1, True)):
         g = _duel_pair("swordsman", "robot", red=4, blue=3)
         g.T[TB.O_CHAR + CH["swordsman"] * TB.CH + TB.C_AT] = 0
-        g.T[TB.P_T_AFTER_DECLINE] = after
+        g.T[TB.P_ATTACKER_CONTINUES_AFTER_DECLINE] = after
         g.set_hp(1, 3)
         g.set_hand(1, ["shield_3"])
         g.duel(0)
@@ -1166,7 +1166,7 @@ def test_shields_stack_ability_and_card(stack, shield, dmg):
     g = QGame(["priest", "robot"])
     g.clear_hands()
     g.no_abilities("priest")
-    g.T[TB.P_T_SHIELDS_STACK] = stack
+    g.T[TB.P_SHIELDS_STACK] = stack
     g.fix_dice(SWORD, 3)
     g.set_hand(0, ["sword", "sword"])
     g.set_hand(1, ["shield_2"])
@@ -1180,7 +1180,7 @@ def test_max_attacks_per_combat_cap():
     """QM-GAP-36 (rules.max_attacks_per_combat = 2, the forum questioner's reading):
     with Mp 4 each the combat stops after the free attack and one counter."""
     g = _duel_pair("swordsman", "robot", red=4, blue=4)
-    g.T[TB.P_MAX_ATTACKS] = 2
+    g.T[TB.P_MAX_ATTACKS_PER_COMBAT] = 2
     g.duel(0)
     assert g.events("attack") == [(0, 1, 2, 0, 4), (1, 0, 2, 2, 2)]
     assert g.events("duel_end") == [(0, 1, L.END_CAP, 2, 0)]
@@ -1266,7 +1266,7 @@ def test_mana_mirror_absorbs_attack_and_gains_mp(lone, robot_attacks):
     combat ends (QM-DUEL-12): the Priest loses 2. With toggle
     lone_attacker_continues the Robot attacks again: the Priest loses 4."""
     g = _duel_pair("priest", "robot", red=SWORD, blue=2)
-    g.T[TB.P_T_LONE_CONTINUES] = lone
+    g.T[TB.P_LONE_ATTACKER_CONTINUES] = lone
     g.set_hand(0, ["sword", "sword"])
     g.set_hand(1, ["mana_mirror"])
     g.duel(0)
@@ -1284,7 +1284,7 @@ def test_attack_cards_only_while_attacking_shield_cards_only_while_defending():
     g = _duel_pair(red=4, blue=4)
     g.set_hand(0, ["shield_2", "potion"])
     g.set_hand(1, ["battle_axe"])
-    g.T[TB.P_MAX_ATTACKS] = 1
+    g.T[TB.P_MAX_ATTACKS_PER_COMBAT] = 1
     g.duel(0)
     assert g.events("play_item") == []
     assert g.events("damage") == [(1, 2, 0, 2, 0)]
@@ -1320,7 +1320,7 @@ def test_eliminated_player_is_skipped_and_cannot_be_fought():
         g.set_hp(p, 20)
     g.lose(1, 99)
     g.fix_dice(SWORD, CHEST)
-    g.T[TB.P_CAP_ROUNDS] = 2
+    g.T[TB.P_SAFETY_CAP_ROUNDS] = 2
     g.clear_log()
     g.play()
     assert 1 not in [e[0] for e in g.events("turn")]
@@ -1358,7 +1358,7 @@ def test_exactly_four_card_types():
     g = QGame(["robot", "priest", "witch"], seed=2)
     nch, nik, nek = len(RS.characters), len(RS.items), len(RS.events)
     for p in range(3):
-        assert 0 <= g.get(p, L.P_CHAR) < nch
+        assert 0 <= g.get(p, L.S_CHAR) < nch
         assert all(0 <= k < nik for k in g.hand(p))
     assert all(0 <= k < nik for k in g.item_deck())
     events = [int(x) for x in g.s[L.G_EVENT_DECK:L.G_EVENT_DECK + int(g.s[L.G_EVENT_N])]]
@@ -1534,7 +1534,7 @@ def test_foot_cards_only_at_the_time_their_text_names():
     g = _duel_pair(red=4, blue=SWORD)
     g.set_hp(0, 10)
     g.set_hand(0, ["potion", "holy_water", "yellow_bird_shoe", "sword"])
-    g.T[TB.P_MAX_ATTACKS] = 1
+    g.T[TB.P_MAX_ATTACKS_PER_COMBAT] = 1
     g.duel(0)
     assert g.events("play_item") == [(0, IT["sword"], 0, 4, 0)]
     assert g.hand(0) == sorted([IT["potion"], IT["holy_water"], IT["yellow_bird_shoe"]])
@@ -1557,7 +1557,7 @@ def test_casting_cost_is_paid_from_mp_and_red_cards_cost_nothing():
         g.set_hand(0, ["sword", "great_sword", "battle_axe"])
         g.set_hand(1, ["shield_5"])
         g.fix_dice(2, 2)
-        g.T[TB.P_MAX_ATTACKS] = 1
+        g.T[TB.P_MAX_ATTACKS_PER_COMBAT] = 1
         g.clear_log()
         g.duel(0)
         mp = 2
@@ -1574,7 +1574,7 @@ def test_casting_cost_is_paid_from_mp_and_red_cards_cost_nothing():
     g.clear_log()
     g.turn(0)
     assert g.events("play_item") == [(0, IT["potion"], 0, 0, 0)]
-    assert g.get(0, L.P_MP) == 0
+    assert g.get(0, L.S_MP) == 0
 
 
 def test_original_attacker_defends_with_shield_cards_when_roles_switch():
@@ -1610,12 +1610,12 @@ def test_each_player_keeps_the_chosen_character_card_all_game():
     g = QGame(chars)
     for p, c in enumerate(chars):
         ch = RS.characters[c]
-        assert g.get(p, L.P_CHAR) == CH[c]
-        assert R0.names.races[g.get(p, L.P_RACE)] == ch.race
+        assert g.get(p, L.S_CHAR) == CH[c]
+        assert R0.names.races[g.get(p, L.S_RACE)] == ch.race
         assert g.hp(p) == ch.hp and int(g.T[TB.O_CHAR + CH[c] * TB.CH + TB.C_AT]) == ch.at
     for seed in range(5):
         g = QGame([-1] * 6, seed=seed)
-        assert len({g.get(p, L.P_CHAR) for p in range(6)}) == 6
+        assert len({g.get(p, L.S_CHAR) for p in range(6)}) == 6
     out = 0
     for game in range(12):
         rp = replay(seed=4, game=game, players=3 + game % 3, policies=("random",), rules=R0)
@@ -1623,7 +1623,7 @@ def test_each_player_keeps_the_chosen_character_card_all_game():
         for snap in list(rp.snapshots) + [fin]:
             for p in range(int(fin[L.G_NP])):
                 b = L.G_P + p * L.PS
-                assert (snap[b + L.P_CHAR], snap[b + L.P_RACE]) == (fin[b + L.P_CHAR], fin[b + L.P_RACE])
+                assert (snap[b + L.S_CHAR], snap[b + L.S_RACE]) == (fin[b + L.S_CHAR], fin[b + L.S_RACE])
         out += int(fin[L.G_ELIMINATED])
     assert out > 0
 
@@ -1758,7 +1758,7 @@ def test_cards_never_leave_their_own_deck_and_pile_in_play():
             items += Counter(int(x) for x in s[L.G_ITEM_USED:L.G_ITEM_USED + int(s[L.G_ITEM_USED_N])])
             for p in range(int(s[L.G_NP])):
                 b = L.G_P + p * L.PS
-                items += Counter(int(x) for x in s[b + L.P_HAND:b + L.P_HAND + int(s[b + L.P_HAND_N])])
+                items += Counter(int(x) for x in s[b + L.S_HAND:b + L.S_HAND + int(s[b + L.S_HAND_N])])
             events = Counter(int(x) for x in s[L.G_EVENT_DECK:L.G_EVENT_DECK + int(s[L.G_EVENT_N])])
             events += Counter(int(x) for x in s[L.G_EVENT_USED:L.G_EVENT_USED + int(s[L.G_EVENT_USED_N])])
             assert items == full_items and events == full_events, game
@@ -1779,9 +1779,9 @@ def test_two_symbols_the_pawn_stays_where_it_is():
         stays = 0
         for seed in range(20):
             g = _quiet_pair(seed=seed)
-            g.T[TB.P_T_TWO_SYMBOLS_PASS] = may_pass
-            g.s[g.b(0) + L.P_POLICY] = RANDOM
-            g.s[g.b(1) + L.P_POLICY] = RANDOM
+            g.T[TB.P_TWO_SYMBOLS_MAY_PASS] = may_pass
+            g.s[g.b(0) + L.S_POLICY] = RANDOM
+            g.s[g.b(1) + L.S_POLICY] = RANDOM
             g.put(0, 9)
             g.fix_dice(SWORD, CHEST)
             g.clear_log()
@@ -1887,7 +1887,7 @@ def test_the_turn_ends_only_when_everything_is_carried_out():
     g.set_event_deck(["tailwind", "ambush", "healing_spring"])
     g.fix_dice(1, 1)
     g.s[L.G_FIRST] = 0
-    g.T[TB.P_CAP_ROUNDS] = 1
+    g.T[TB.P_SAFETY_CAP_ROUNDS] = 1
     g.clear_log()
     g.play()
     recs = [(L.EVENT_NAMES[int(r[0])], int(r[2])) for r in g.ev[:int(g.s[L.G_LOGN])]]
@@ -1936,7 +1936,7 @@ def test_yellow_bird_shoe_case_1_own_shoe_under_both_toggle_values(shoe_any):
         R     S I      (R: the Robot's pawn; the opponent is far stronger)
     """
     g = _quiet_pair(("robot", "priest"))
-    g.T[TB.P_T_SHOE_ANY] = shoe_any
+    g.T[TB.P_SHOE_ANY_PLAYER] = shoe_any
     g.square(8, L.SQ_SWORD)
     g.square(9, L.SQ_ITEM)
     g.put(0, 5)
@@ -1967,7 +1967,7 @@ def test_yellow_bird_shoe_case_1_another_players_shoe_follows_the_toggle(shoe_an
     and lands on the Wizard School (marked; its upper ability for a Robot
     rolls blue 3: draw 1)."""
     g = _quiet_pair(("robot", "priest"))
-    g.T[TB.P_T_SHOE_ANY] = shoe_any
+    g.T[TB.P_SHOE_ANY_PLAYER] = shoe_any
     g.square(SQ_WIZARD, L.SQ_CASTLE)
     g.square(9, L.SQ_ITEM)
     g.put(0, 5)
@@ -2027,7 +2027,7 @@ def test_hydra_rulings_are_expansion_only_and_the_base_game_has_no_rewards():
     g.duel(0)
     assert not g.alive(1) and g.win == (L.WIN_LAST_STANDING, 0)
     assert g.hand(0) == [IT["potion"]] and g.events("draw_item") == []
-    assert g.hp(0) == RS.characters["swordsman"].hp and g.get(0, L.P_MP) == 0
+    assert g.hp(0) == RS.characters["swordsman"].hp and g.get(0, L.S_MP) == 0
 
     def at_with_great_sword(char, reword=None):
         g = QGame([char, "priest"])
@@ -2069,7 +2069,7 @@ def test_square_cards_optional_toggle_lets_player_decline():
     drawn = 0
     for seed in range(20):
         g = QGame(["robot", "priest"], policies=RANDOM, seed=seed)
-        g.T[TB.P_T_SQUARE_OPTIONAL] = 1
+        g.T[TB.P_SQUARE_CARDS_OPTIONAL] = 1
         g.clear_hands()
         g.land(0, 1)
         drawn += len(g.hand(0))
@@ -2086,7 +2086,7 @@ def test_before_roll_card_move_does_not_cancel_the_dice_landing():
     """
     g = _quiet_pair()
     row = TB.O_EFF + int(g.T[TB.O_ITEM + IT["potion"] * TB.IK + 5]) * L.EW
-    g.T[row + L.E_OP] = L.OP_MOVE
+    g.T[row + L.E_OP] = L.EK_MOVE
     g.T[row + L.E_N] = 1
     g.square(3, L.SQ_ITEM)
     g.put(0, 0)
@@ -2110,7 +2110,7 @@ def test_landing_on_player_fights_that_player():
     g = QGame(["priest", "wizard", "robot"])
     g.quiet_board()
     g.clear_hands()
-    g.T[TB.P_T_LAND_FIGHTS] = 1
+    g.T[TB.P_LANDING_ON_PLAYER_FIGHTS] = 1
     g.put(0, 0)
     g.put(1, 30)
     g.put(2, 2)
@@ -2130,7 +2130,7 @@ def test_one_item_per_step_does_not_limit_abilities():
     g = QGame(["priest", "robot"])
     g.clear_hands()
     g.no_abilities("priest")
-    g.T[TB.P_T_ONE_ITEM] = 1
+    g.T[TB.P_ONE_ITEM_PER_STEP] = 1
     g.fix_dice(SWORD, 3)
     g.set_hand(0, ["sword"])
     g.set_hand(1, ["shield_2"])

@@ -79,9 +79,9 @@ def test_invariants_from_replay_logs(players, policy):
         s = rp.final_state
         for p in range(players):
             b = L.G_P + p * L.PS
-            assert s[b + L.P_HAND_N] <= limit
-            assert s[b + L.P_HP] >= 0
-            assert s[b + L.P_ALIVE] == (s[b + L.P_HP] > 0)
+            assert s[b + L.S_HAND_N] <= limit
+            assert s[b + L.S_HP] >= 0
+            assert s[b + L.S_ALIVE] == (s[b + L.S_HP] > 0)
 
 
 def test_batch_rows_agree_with_their_own_rules():
@@ -158,7 +158,7 @@ def test_square_landing_frequencies_match_the_markov_chain():
     from scipy.stats import chisquare
     rules = sim.prepare(overrides=NOTHING)
     T = rules.T
-    nsq = int(T[TB.P_NSQ])
+    nsq = int(T[TB.P_N_SQUARES])
     P = np.zeros((nsq, nsq))
     for k, p in movement_distribution(rules).items():
         for i in range(nsq):
@@ -177,8 +177,8 @@ def test_square_landing_frequencies_match_the_markov_chain():
         engine.setup(s, T, ev, rng, legal, pp, 2, chars, pids, 0)
         for t in range(turns):
             engine.take_turn(s, T, ev, rng, legal, pp, 0)
-            s[b + L.P_CASTLES] = 0          # keep the five-castle win from ending the walk
-            pos[t, g] = s[b + L.P_POS]
+            s[b + L.S_CASTLES] = 0          # keep the five-castle win from ending the walk
+            pos[t, g] = s[b + L.S_POS]
     dist = np.zeros(nsq)
     dist[int(T[TB.O_HOME + 3])] = 1.0        # the robot's home
     for t in range(turns):
@@ -254,7 +254,9 @@ def test_cli_bad_input(args, needle):
 @pytest.mark.parametrize("players", [2, 3, 5, 6])
 def test_every_policy_only_makes_legal_choices(players):
     """Random, greedy, planner and first, alone and mixed by seat: no
-    illegal choice in 500 games per table, and every game ends."""
+    illegal choice in 500 games per table, and every game ends (each policy
+    alone at every count: the contract suite; here the mixed tables and the
+    ending)."""
     tables = [("random",), ("greedy",), ("planner",), ("first",),
               tuple(["planner", "random", "greedy", "first", "planner", "greedy"][:players])]
     for tab in tables:
