@@ -358,7 +358,7 @@ def step_replications(ctx):
 def _experiment(ctx, f, exp, folder, games):
     """Play (or re-use the finished batches of) experiment ``exp`` from file
     ``f`` into ``experiments/results/<folder>``; returns its stamp."""
-    from simcore import experiment as ex
+    from simcore import experiment as ex, experiment_play as play
     from simcore import experiment_report as rep
     from simcore import game as games_by_key
     from simcore import outdir
@@ -376,12 +376,12 @@ def _experiment(ctx, f, exp, folder, games):
         if ctx.again and data.exists():
             shutil.rmtree(data)
         try:
-            res = ex.run(exp, game, own, *args)
+            res = play.run(exp, game, own, *args)
         except ex.InputError as e:
             if "holds games of another" not in str(e) and "cannot re-use" not in str(e):
                 raise
             shutil.rmtree(data)               # another engine, ruleset or size: play again
-            res = ex.run(exp, game, own, *args)
+            res = play.run(exp, game, own, *args)
         stamp = _stamp(game.PROG, exp.base.get("ruleset"), exp.base.get("set", []), seed=exp.seed,
                        games=games or exp.games, policies=str(exp.base.get("policy", "default")),
                        command=command, **ctx.mode)

@@ -322,7 +322,7 @@ def add_experiment_command(main, prog):
         """Run a what-if experiment file (experiments/README.md): paired
         variants, a sweep, a sensitivity screen or a tune; print its report."""
         from contextlib import nullcontext
-        from . import experiment as ex
+        from . import experiment as ex, experiment_play as play
         from . import experiment_report as rep
         from .batch import Interrupted
         from .outdir import owned
@@ -340,7 +340,7 @@ def add_experiment_command(main, prog):
         progress = not quiet and sys.stderr.isatty()
         with owned(out, "experiment --out") if out else nullcontext() as held_out:
             try:
-                res = ex.run(exp, game, held_out, workers, cluster, progress, games, command, note_for(prog))
+                res = play.run(exp, game, held_out, workers, cluster, progress, games, command, note_for(prog))
             except (KeyboardInterrupt, Interrupted) as e:
                 where = f"finished batches kept in {out}; run the same command again to go on" if out else \
                     "nothing kept (use --out DIR to keep finished batches)"

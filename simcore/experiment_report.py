@@ -18,7 +18,8 @@ import pandas as pd
 
 from . import identity, paired
 from .errors import InputError
-from .experiment import BASELINE, Result, base_raw
+from .experiment import BASELINE, base_raw
+from .experiment_play import Result
 from .plots import plt
 from .present import name_of
 

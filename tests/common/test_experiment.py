@@ -21,7 +21,7 @@ from mournesim.replay import replay as mq_replay
 from mournesim.cli import main as mq_main
 from questsim import sim as qm_sim
 from questsim.cli import main as qm_main
-from simcore import experiment as ex
+from simcore import experiment as ex, experiment_play as play
 from simcore import paired
 from simcore.errors import InputError
 
@@ -169,7 +169,7 @@ def test_variant_is_paired_and_a_no_op_variant_changes_nothing(tmp_path):
     more common, game by game never fewer than... on average clearly more."""
     exp = ex.load(write(tmp_path, QM_HP.format(games=800)))
     game = ex.adapter(exp, "questsim")
-    res = ex.run(exp, game, workers=1)
+    res = play.run(exp, game, workers=1)
     c = res.comparisons.set_index(["arm", "measure"])
     same = c.loc[("same", "win_hp")]
     assert same["change"] == 0 and same["ci95_low"] == 0 and same["ci95_high"] == 0
@@ -208,12 +208,12 @@ def test_out_dir_keeps_games_and_a_rerun_reuses_them(tmp_path):
 def test_target_ci_adds_rounds_until_the_interval_is_tight(tmp_path):
     text = QM_HP.format(games=20_000).replace('games = 20000', 'games = 20000\ntarget_ci = 0.4')
     exp = ex.load(write(tmp_path, text))
-    res = ex.run(exp, ex.adapter(exp, "questsim"), workers=1)
-    assert res.rounds == [(ex.FIRST_ROUND, pytest.approx(res.rounds[0][1]))] and res.rounds[0][1] <= 0.4
+    res = play.run(exp, ex.adapter(exp, "questsim"), workers=1)
+    assert res.rounds == [(play.FIRST_ROUND, pytest.approx(res.rounds[0][1]))] and res.rounds[0][1] <= 0.4
     tight = ex.load(write(tmp_path, text.replace("0.4", "0.008"), "t.toml"))
-    res = ex.run(tight, ex.adapter(tight, "questsim"), workers=1)
+    res = play.run(tight, ex.adapter(tight, "questsim"), workers=1)
     sizes = [n for n, _w in res.rounds]
-    assert sizes[:2] == [ex.FIRST_ROUND, 2 * ex.FIRST_ROUND]          # doubling
+    assert sizes[:2] == [play.FIRST_ROUND, 2 * play.FIRST_ROUND]          # doubling
     assert res.rounds[-1][1] <= 0.008 or sizes[-1] == 20_000
     assert all(w1 >= w2 for (_a, w1), (_b, w2) in zip(res.rounds, res.rounds[1:]))
 
@@ -233,7 +233,7 @@ range = [30, 38, 4]
     arms = ex.arms(exp, ex.adapter(exp, "questsim"))
     assert [a.name for a in arms] == ["baseline", "rules.win_hp_above=30", "rules.win_hp_above=34", "rules.win_hp_above=38"]
     assert arms[0].values == {"rules.win_hp_above": 40}
-    res = ex.run(exp, ex.adapter(exp, "questsim"), workers=1)
+    res = play.run(exp, ex.adapter(exp, "questsim"), workers=1)
     c = res.comparisons[(res.comparisons["players"] == "all")].set_index("arm")["change"]
     # a lower threshold can only bring Hp wins earlier: the rate falls as it rises
     assert c["rules.win_hp_above=30"] > c["rules.win_hp_above=34"] > c["rules.win_hp_above=38"] >= 0
@@ -254,7 +254,7 @@ param2 = "rules.hand_limit"
 values2 = [4, 5]
 """
     exp = ex.load(write(tmp_path, text))
-    res = ex.run(exp, ex.adapter(exp, "questsim"), workers=1)
+    res = play.run(exp, ex.adapter(exp, "questsim"), workers=1)
     assert len(res.arms) == 4 and res.arms[0].name == "baseline"       # (40, 5) is the ruleset
     from simcore import experiment_report as rep
     rep.write(res, ex.adapter(exp, "questsim"), tmp_path / "rep")
@@ -277,7 +277,7 @@ relative = 0.1
     # integers move by at least one: 7 * 0.1 rounds to 1, 15 * 0.1 to 2
     assert arms["heroes.jack.courage down"] == ("heroes.jack.courage=6",)
     assert arms["levels.easy.disc_clicks up"] == ("levels.easy.disc_clicks=17",)
-    res = ex.run(exp, game, workers=1)
+    res = play.run(exp, game, workers=1)
     from simcore import experiment_report as rep
     t = rep.tornado_table(res, game)
     assert set(t["parameter"]) == {"heroes.jack.courage", "levels.easy.disc_clicks"}
@@ -313,7 +313,7 @@ up = ['dice.grey=["fail","2","3","4","5","dandelion"]']
     assert arms["Jack down"] == ("heroes.jack.courage=6", "heroes.jack.strength=4", "heroes.jack.magic=2")
     assert arms["Snipe green up"] == ("enemies.snipe.green.0=9", "enemies.snipe.green.1=10", "enemies.snipe.green.2=8")
     assert arms["Grey die up"] == ('dice.grey=["fail","2","3","4","5","dandelion"]',)
-    res = ex.run(exp, game, workers=1)
+    res = play.run(exp, game, workers=1)
     from simcore import experiment_report as rep
     assert list(rep.tornado_table(res, game)["parameter"].sort_values()) == ["Grey die", "Jack", "Snipe green"]
 
@@ -358,7 +358,7 @@ rate = 0.1
 range = [26, 44]
 """
     exp = ex.load(write(tmp_path, text))
-    res = ex.run(exp, ex.adapter(exp, "questsim"), workers=1)
+    res = play.run(exp, ex.adapter(exp, "questsim"), workers=1)
     s = res.tune[0]
     rates = {v: r for v, r, _lo, _hi, _n in s["tries"]}
     assert {26, 44} <= set(rates) and len(rates) <= 2 + 5       # endpoints + log2(18) bisection steps
@@ -403,7 +403,7 @@ def test_policy_tune_searches_then_checks_on_fresh_paired_games(tmp_path):
                      measure="win", params="risk = [0.35, 0.55, 0.75]\nprepare = [0, 1, 2]")
     exp = ex.load(write(tmp_path, text))
     game = ex.adapter(exp, "mournesim")
-    res = ex.run(exp, game, workers=1)
+    res = play.run(exp, game, workers=1)
     t = res.tune[0]
     assert len(t["trace"]) == 6 and t["evaluations"] == 6
     assert [r["step"] for r in t["trace"]] == [1, 1, 1, 2, 2, 2]
@@ -424,7 +424,7 @@ def test_policy_tune_quest_master_tunes_seat_one_against_fixed_opponents(tmp_pat
     text = PT.format(game="questmaster", base='players = 2\npolicy = "planner+greedy"', measure="seat1_won",
                      params="aggression = [0.0, 1.0]")
     exp = ex.load(write(tmp_path, text))
-    res = ex.run(exp, ex.adapter(exp, "questsim"), workers=1)
+    res = play.run(exp, ex.adapter(exp, "questsim"), workers=1)
     assert res.tune[0]["policy"] == "planner" and len(res.tune[0]["trace"]) == 6
 
 
@@ -448,12 +448,12 @@ def test_every_round_of_an_experiment_plays_on_the_same_workers(tmp_path, monkey
         params="aggression = [0.0, 1.0]")
     exp = ex.load(write(tmp_path, text))
     game = ex.adapter(exp, "questsim")
-    two = ex.run(exp, game, workers=2, cluster=cluster)
+    two = play.run(exp, game, workers=2, cluster=cluster)
     assert two.tune[0]["evaluations"] == 6 and max(r["step"] for r in two.tune[0]["trace"]) > 1   # several rounds
     assert len(made) == 1                                   # one pool or cluster for every round
     closed = made[0].client is None if cluster else made[0].ex is None
     assert closed
-    one = ex.run(exp, game, workers=1)
+    one = play.run(exp, game, workers=1)
     pd.testing.assert_frame_equal(two.frame, one.frame)
     assert two.tune == one.tune
 
@@ -599,7 +599,7 @@ def test_interrupted_experiment_keeps_its_batches_and_the_same_command_finishes_
     assert r.returncode == 0, r.stderr
     got = store.read_dataset(data).sort_values(["arm", "game"]).reset_index(drop=True)
     exp = ex.load(p)
-    fresh = ex.Runner(exp, ex.adapter(exp, "questsim"), workers=1).play(ex.arms(exp, ex.adapter(exp, "questsim")),
+    fresh = play.Runner(exp, ex.adapter(exp, "questsim"), workers=1).play(ex.arms(exp, ex.adapter(exp, "questsim")),
                                                                        12_000)
     fresh = fresh.sort_values(["arm", "game"]).reset_index(drop=True)
     assert np.array_equal(got["rounds"].to_numpy(), fresh["rounds"].to_numpy())

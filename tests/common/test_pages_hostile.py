@@ -222,7 +222,7 @@ def hostile_experiment(tmp_path_factory):
     makes them (``markdown`` then ``html_report.markdown_page``), its plots
     drawn by the report's own plot functions. Returns (directory, report.md
     text, index.html text)."""
-    from simcore import experiment as ex
+    from simcore import experiment as ex, experiment_play as play
     from simcore import experiment_report as rep
     from simcore.html_report import markdown_page
     from simcore.plots import plt
@@ -248,7 +248,7 @@ set = ["rules.win_hp_above=40"]
 """, encoding="utf-8")
     exp = ex.load(f)
     game = ex.adapter(exp, "questsim")
-    res = ex.run(exp, game, workers=1)
+    res = play.run(exp, game, workers=1)
     out = d / OUT_NAME
     out.mkdir()
     plots = []

@@ -6,7 +6,7 @@ small readable accessors and patches (Hp, pawn squares, hands, decks, die
 faces, square kinds and abilities in the game's own copy of ``T``), so each
 test can build an exact position and call one engine entry point;
 ``_quiet_pair`` is two seats on a quiet board. The shipped board and the
-scripting choices are described in ``test_qm_rules.py``.
+scripting choices are described in ``qm_positions.py``.
 """
 from __future__ import annotations
 

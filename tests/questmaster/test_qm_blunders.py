@@ -5,7 +5,7 @@ counted by the rule kernels as each decision is carried out and judged by
 players (kept as behaviour v2 played) still do.
 
 Hand-built positions (``QGame``, tests/questmaster/qm_game.py; the shipped
-board is sketched in test_qm_rules.py). A blunder is forced with a player
+board is sketched in qm_positions.py). A blunder is forced with a player
 that makes it: ``greedy_v2`` (greedy without the fix, same parameters) or
 ``first`` (always the first legal code: ``done`` in a card window). Each kind
 has a blunder that is counted and a near miss that is not.

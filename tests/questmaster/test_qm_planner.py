@@ -7,7 +7,7 @@ playable, bit for bit, as ``greedy_v2`` and ``planner_v2`` (the new
 parameters at 0).
 
 Hand-built positions (``QGame``, tests/questmaster/qm_game.py; the shipped
-board is sketched in test_qm_rules.py) check each decision; a few dozen games
+board is sketched in qm_positions.py) check each decision; a few dozen games
 check the counters.
 """
 from __future__ import annotations
