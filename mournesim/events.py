@@ -240,174 +240,258 @@ def _total(v):
     return None if v in ROLL_RESULT else v
 
 
+# ---- how each event's slots read ---------------------------------------------
+# An event row is (type, round, actor, a, b, c, d, e). FIELDS declares, for
+# each event whose fields read one slot each, its fields in record order as
+# (name, slot, how it reads); the events whose reading needs more (the
+# context a game builds up, two slots at once) have a function in READERS.
+# Every event type is in exactly one of the two (tests/mournequest/test_replay.py).
+A, B, C, D, E = range(5)
+
+
+def _number(v, ctx):
+    return v
+
+
+def _flag(v, ctx):
+    return bool(v)
+
+
+def _names(seq):
+    return lambda v, ctx: seq[v]
+
+
+DIR, CORNER, CHARM, ABILITY = _names(DIRS), _names(CORN), _names(CH), _names(AB)
+COMPASS, COLOUR = _names(COMPASS_FACE), _names(L.COLOUR_NAMES)
+
+
+def SPACE(v, ctx):
+    return ctx.space(v)
+
+
+def HERO(v, ctx):
+    return ctx.hero(v)
+
+
+def CARD(v, ctx):
+    return ctx.card(v)
+
+
+def RELIC(v, ctx):
+    return ctx.relic(v)
+
+
+def EFFECT(v, ctx):
+    return ctx.effect(v)
+
+
+def NIGHTMARE(v, ctx):
+    return ctx.n.nightmares[v]
+
+
+def BOGBEAN(v, ctx):
+    return ctx.bogbean(v)
+
+
+def FACE(v, ctx):
+    return _face(v)
+
+
+FIELDS = {
+    "move": (("from", A, SPACE), ("to", B, SPACE), ("by_skill", C, _flag)),
+    "tunnel": (("from", A, SPACE), ("to", B, SPACE)),
+    "tunnel_blocked": (("from", A, SPACE), ("to", B, SPACE)),
+    "cast_out": (("disc", A, DIR), ("talisman_gained", B, _flag), ("talismans", C, _number)),
+    "nightmare_defeated": (("disc", A, DIR),),
+    "equipment_drawn": (("card", A, CARD),),
+    "surplus": (("card", A, CARD),),
+    "hag": (("card", A, CARD), ("effect", B, EFFECT)),
+    "relic_drawn": (("relic", A, RELIC), ("sabotaged", B, _flag)),
+    "theft": (("nexus", A, CORNER), ("bogbean", A, BOGBEAN), ("demanded", B, _number), ("charms_held", C, _number)),
+    "life": (("change", A, _number), ("life", B, _number)),
+    "moon": (("space", A, _number), ("colour", B, COLOUR), ("cycles_done", C, _number)),
+    "compass": (("face", A, COMPASS), ("dice", B, _number), ("reroll", C, _flag)),
+    "disc_click": (("disc", A, DIR), ("clicks", B, _number), ("clicks_left", C, _number),
+                   ("state", D, _names(L.DISC_STATE_NAMES))),
+    "all_discs": (),
+    "compass_token": (("tokens", A, _number),),
+    # blocked: the key stone is full, the nightmare waits on its disc (MQ-GAP-27)
+    "escape": (("disc", A, DIR), ("to", B, SPACE), ("blocked", C, _flag)),
+    "emerge": (("disc", A, DIR), ("to", B, SPACE), ("blocked", C, _flag)),
+    "evil_power": (("power", A, EFFECT), ("at", B, SPACE)),
+    "encounter_level": (("level", A, _number), ("tiles_added", B, _number), ("discards_reused", C, _flag)),
+    "reroll": (("dice", A, _number),),
+    "knock_back": (("from", A, SPACE), ("to", B, SPACE), ("reason", C, _names(KNOCK_REASON))),
+    "shimnavore": (("face", A, COMPASS),),
+    "shimnavore_held": (("direction", A, DIR), ("nightmare", B, NIGHTMARE), ("key_stone", C, SPACE)),
+    "wall_roll": (("section", A, DIR), ("face", B, FACE), ("hit", C, _flag)),
+    "wall_damage": (("section", A, DIR), ("result", B, lambda v, ctx: "damaged" if v == 1 else "destroyed")),
+    "wall_repair": (("section", A, DIR), ("by", B, lambda v, ctx: "granite" if v else "relic")),
+    "shimnavore_wound": (("ability", A, ABILITY), ("wins_on_ability", B, _number)),
+    "game_end": (("outcome", A, _names(L.OUTCOME_NAMES)), ("rounds", B, _number)),
+    "pot": (("nexus", A, CORNER), ("at", B, SPACE)),
+    "dice_pool": (("dice", A, _number),),
+    "charm_gain": (("charm", A, CHARM), ("count", B, _number)),
+    "charm_loss": (("charm", A, CHARM), ("count", B, _number)),
+    "skill_token_lost": (("lost", A, _number),),
+    "pass_equipment": (("to", A, HERO), ("card", B, CARD)),
+    "nightmare_wounded": (("target", A, NIGHTMARE), ("ability", B, ABILITY)),
+    "wort_wounded": (("target", A, BOGBEAN), ("ability", B, ABILITY)),
+    "disc_held": (("disc", A, DIR), ("clicks", B, _number),
+                  ("reason", B, lambda v, ctx: "released: it turns neither way (MQ-GAP-21)")),
+}
+
+
+def _turn_start(a, b, c, d, e, ctx):
+    ctx.seen(ctx.rp.snapshots[a])
+    return {"snapshot": snapshot_dict(ctx.rp.snapshots[a], ctx)}
+
+
+def _action(a, b, c, d, e, ctx):
+    if a == L.A_ATTACK:
+        ctx.foe = _target_name(b // 4, ctx)
+    # c: actions before it; d, e: patched by the engine once it is carried
+    # out (actions left, turn over)
+    return {"action": L.OP_NAMES.get(a, str(a)), "arg": b, "text": _action_text(a, b, ctx),
+            "cost": max(c - d, 0), "actions_gained": max(d - c, 0), "actions_left": d, "ends_turn": bool(e)}
+
+
+def _deposit(a, b, c, d, e, ctx):
+    return {"disc": DIRS[a], "charm": CH[b], "count": c,
+            "still_needed": {CH[t]: (d >> (4 * t)) & 15 for t in range(4) if (d >> (4 * t)) & 15}}
+
+
+def _equip(a, b, c, d, e, ctx):
+    # a discard's reason, e: 0 the player chose to; else 1 + the card held,
+    # which it does not beat (both null for a card equipped)
+    return {"card": ctx.card(a), "ability": AB[b], "value": c, "equipped": bool(d),
+            "reason": None if d else "chosen" if e == 0 else "no better than the card held",
+            "held": ctx.card(e - 1) if e and not d else None}
+
+
+def _relic_used(a, b, c, d, e, ctx):
+    # d=1: played in a combat, for hero c; else c is the turn target
+    return {"relic": ctx.relic(a), "effect": ctx.effect(b), "in_combat": bool(d),
+            "target": ctx.hero(c) if d else _effect_param(b, c, ctx)}
+
+
+def _skill_used(a, b, c, d, e, ctx):
+    return {"effect": ctx.effect(a), "in_combat": bool(c),
+            "target": ctx.hero(b) if c else _effect_param(a, b, ctx)}
+
+
+def _combat(a, b, c, d, e, ctx):
+    foe = ctx.foe if ctx.foe else ("shimnavore" if a == L.ENEMY_SHIM else
+                                   ctx.n.nightmares[a - L.ENEMY_NM] if a >= L.ENEMY_NM else BOG_KINDS[a])
+    return {"enemy": foe, "ability": AB[b], "target": c, "total": _total(d),
+            "result": ROLL_RESULT.get(d, "score"), "won": bool(e & 1), "defending": bool(e & 2)}
+
+
+def _dice(a, b, c, d, e, ctx):
+    faces = []
+    for i in range(min(a, 6)):
+        faces.append(_face((b >> (4 * (min(a, 6) - 1 - i))) & 15))
+    lv = [int(x) for x in f"{c:04d}" if x != "9"][:a]
+    return {"dice": [("grey", "green", "orange", "red")[x] for x in lv], "faces": faces,
+            "total": _total(d), "result": ROLL_RESULT.get(d, "score"), "bonus": e}
+
+
+def _final_battle(a, b, c, d, e, ctx):
+    if a != 1:
+        ctx.foe = None
+    return {"step": "begins" if a == 1 else "shimnavore appears"}
+
+
+def _enemy_move(a, b, c, d, e, ctx):
+    who = ctx.n.nightmares[b] if a else ctx.bogbean(b)
+    return {"enemy": who, "from": ctx.space(c), "to": ctx.space(d),
+            "hunting": ctx.hero((e & 15) - 1) if e & 15 else None, "distance": e >> 4}
+
+
+def _enemy_stay(a, b, c, d, e, ctx):
+    who = ctx.n.nightmares[b] if a else ctx.bogbean(b)
+    return {"enemy": who, "at": ctx.space(c), "reason": L.STAY_NAMES[d], "hero": ctx.hero(e - 1) if e > 0 else None}
+
+
+def _encounter(a, b, c, d, e, ctx):
+    lv = int(ctx.rp.rules.tables.tiles[b, 0])
+    out = {"nexus": CORN[a], "tile": ctx.n.tiles[b], "kind": L.TILE_KINDS[c], "placed": bool(d),
+           "reason": L.TILE_DISCARD_NAMES[e] if not d else None,
+           "bogbean": bogbean_name(lv, a) if c == L.TK_BOGBEAN else None}
+    if c == L.TK_BOGBEAN and d:
+        ctx.bog_level[a] = lv
+    return out
+
+
+def _flee(a, b, c, d, e, ctx):
+    out = {"bogbean_of": CORN[a], "bogbean": bogbean_name(d, a), "at": ctx.space(b), "reason": FLEE_REASON[c],
+           "level": d}
+    ctx.bog_level[a] = 0
+    return out
+
+
+def _shimnavore_attack(a, b, c, d, e, ctx):
+    ctx.foe = "shimnavore"
+    return {"key_stone": ctx.space(c), "direction": DIRS[a], "ability": AB[b]}
+
+
+def _trade(a, b, c, d, e, ctx):
+    if a < 0:
+        return {"gave": {CH[t]: (b >> (2 * t)) & 3 for t in range(4) if (b >> (2 * t)) & 3}, "for": "relic"}
+    return {"gave": {CH[a]: 2}, "for": CH[b]}
+
+
+def _talisman(a, b, c, d, e, ctx):
+    if a >= 0:
+        return {"die": a, "face_rerolled": _face(b), "for": "combat"}
+    return {"die": None, "face_rerolled": COMPASS_FACE[b] if c == L.CTX_COMPASS else _face(b),
+            "for": "compass" if c == L.CTX_COMPASS else "wall"}
+
+
+def _card_lost(a, b, c, d, e, ctx):
+    return {"card": ctx.relic(b) if a else ctx.card(b), "kind": "relic" if a else "equipment", "to_surplus": bool(c)}
+
+
+def _enemy_phase(a, b, c, d, e, ctx):
+    if a == 0:
+        ctx.foe = None
+        return {"step": "begins"}
+    if a == 1:
+        ctx.foe = None   # the actor names the nightmare
+        return {"step": "nightmare attacks", "hero": ctx.hero(b), "ability": AB[c], "bogbean": None}
+    ctx.foe = ctx.bogbean(d)
+    return {"step": "bogbean attacks", "hero": ctx.hero(b), "ability": AB[c], "bogbean": ctx.foe}
+
+
+def _bogbean_defeated(a, b, c, d, e, ctx):
+    return {"nexus": CORN[a], "bogbean": bogbean_name(b, a), "level": b, "by_attack": bool(c)}
+
+
+def _setup(a, b, c, d, e, ctx):
+    order = f"{c:04d}"
+    # every disc starts at the level's marker (the ruleset's disc_clicks, or its length for b players)
+    return {"level": L.LEVEL_NAMES[a], "players": b,
+            "discs": {DIRS[i]: ctx.n.nightmares[int(order[i])] for i in range(4)},
+            "disc_clicks": int(getattr(ctx.rp.rules.ruleset.levels, L.LEVEL_NAMES[a]).clicks(b)),
+            "first_surplus": ctx.card(d)}
+
+
+READERS = {"turn_start": _turn_start, "action": _action, "deposit": _deposit, "equip": _equip,
+           "relic_used": _relic_used, "skill_used": _skill_used, "combat": _combat, "dice": _dice,
+           "final_battle": _final_battle, "enemy_move": _enemy_move, "enemy_stay": _enemy_stay,
+           "encounter": _encounter, "flee": _flee, "shimnavore_attack": _shimnavore_attack, "trade": _trade,
+           "talisman": _talisman, "card_lost": _card_lost, "enemy_phase": _enemy_phase,
+           "bogbean_defeated": _bogbean_defeated, "setup": _setup}
+
+
 def _fields(et, a, b, c, d, e, ctx):
     """Named, decoded fields of one event (updating the context it tracks)."""
     n = L.EVENT_NAMES[et]
-    T = ctx.rp.rules.tables
-    if n == "turn_start":
-        ctx.seen(ctx.rp.snapshots[a])
-        return {"snapshot": snapshot_dict(ctx.rp.snapshots[a], ctx)}
-    if n == "action":
-        if a == L.A_ATTACK:
-            ctx.foe = _target_name(b // 4, ctx)
-        # c: actions before it; d, e: patched by the engine once it is carried
-        # out (actions left, turn over)
-        return {"action": L.OP_NAMES.get(a, str(a)), "arg": b, "text": _action_text(a, b, ctx),
-                "cost": max(c - d, 0), "actions_gained": max(d - c, 0), "actions_left": d, "ends_turn": bool(e)}
-    if n in ("move", "tunnel", "tunnel_blocked"):
-        out = {"from": ctx.space(a), "to": ctx.space(b)}
-        if n == "move":
-            out["by_skill"] = bool(c)
-        return out
-    if n == "deposit":
-        return {"disc": DIRS[a], "charm": CH[b], "count": c,
-                "still_needed": {CH[t]: (d >> (4 * t)) & 15 for t in range(4) if (d >> (4 * t)) & 15}}
-    if n == "cast_out":
-        return {"disc": DIRS[a], "talisman_gained": bool(b), "talismans": c}
-    if n == "nightmare_defeated":
-        return {"disc": DIRS[a]}
-    if n == "equipment_drawn" or n == "surplus":
-        return {"card": ctx.card(a)}
-    if n == "equip":
-        # a discard's reason, e: 0 the player chose to; else 1 + the card held,
-        # which it does not beat (both null for a card equipped)
-        return {"card": ctx.card(a), "ability": AB[b], "value": c, "equipped": bool(d),
-                "reason": None if d else "chosen" if e == 0 else "no better than the card held",
-                "held": ctx.card(e - 1) if e and not d else None}
-    if n == "hag":
-        return {"card": ctx.card(a), "effect": ctx.effect(b)}
-    if n == "relic_drawn":
-        return {"relic": ctx.relic(a), "sabotaged": bool(b)}
-    if n == "relic_used":
-        # d=1: played in a combat, for hero c; else c is the turn target
-        return {"relic": ctx.relic(a), "effect": ctx.effect(b), "in_combat": bool(d),
-                "target": ctx.hero(c) if d else _effect_param(b, c, ctx)}
-    if n == "skill_used":
-        return {"effect": ctx.effect(a), "in_combat": bool(c),
-                "target": ctx.hero(b) if c else _effect_param(a, b, ctx)}
-    if n == "combat":
-        foe = ctx.foe if ctx.foe else ("shimnavore" if a == L.ENEMY_SHIM else
-                                       ctx.n.nightmares[a - L.ENEMY_NM] if a >= L.ENEMY_NM else BOG_KINDS[a])
-        return {"enemy": foe, "ability": AB[b], "target": c, "total": _total(d),
-                "result": ROLL_RESULT.get(d, "score"), "won": bool(e & 1), "defending": bool(e & 2)}
-    if n == "dice":
-        faces = []
-        for i in range(min(a, 6)):
-            faces.append(_face((b >> (4 * (min(a, 6) - 1 - i))) & 15))
-        lv = [int(x) for x in f"{c:04d}" if x != "9"][:a]
-        return {"dice": [("grey", "green", "orange", "red")[x] for x in lv], "faces": faces,
-                "total": _total(d), "result": ROLL_RESULT.get(d, "score"), "bonus": e}
-    if n == "theft":
-        return {"nexus": CORN[a], "bogbean": ctx.bogbean(a), "demanded": b, "charms_held": c}
-    if n == "life":
-        return {"change": a, "life": b}
-    if n == "moon":
-        return {"space": a, "colour": L.COLOUR_NAMES[b], "cycles_done": c}
-    if n == "compass":
-        return {"face": COMPASS_FACE[a], "dice": b, "reroll": bool(c)}
-    if n == "disc_click":
-        return {"disc": DIRS[a], "clicks": b, "clicks_left": c, "state": L.DISC_STATE_NAMES[d]}
-    if n == "disc_held":
-        return {"disc": DIRS[a], "clicks": b, "reason": "released: it turns neither way (MQ-GAP-21)"}
-    if n == "final_battle":
-        if a != 1:
-            ctx.foe = None
-        return {"step": "begins" if a == 1 else "shimnavore appears"}
-    if n == "all_discs":
-        return {}
-    if n == "compass_token":
-        return {"tokens": a}
-    if n in ("escape", "emerge"):
-        # blocked: the key stone is full, the nightmare waits on its disc (MQ-GAP-27)
-        return {"disc": DIRS[a], "to": ctx.space(b), "blocked": bool(c)}
-    if n == "enemy_move":
-        who = ctx.n.nightmares[b] if a else ctx.bogbean(b)
-        return {"enemy": who, "from": ctx.space(c), "to": ctx.space(d),
-                "hunting": ctx.hero((e & 15) - 1) if e & 15 else None, "distance": e >> 4}
-    if n == "enemy_stay":
-        who = ctx.n.nightmares[b] if a else ctx.bogbean(b)
-        return {"enemy": who, "at": ctx.space(c), "reason": L.STAY_NAMES[d],
-                "hero": ctx.hero(e - 1) if e > 0 else None}
-    if n == "evil_power":
-        return {"power": ctx.effect(a), "at": ctx.space(b)}
-    if n == "encounter":
-        lv = int(T.tiles[b, 0])
-        out = {"nexus": CORN[a], "tile": ctx.n.tiles[b], "kind": L.TILE_KINDS[c], "placed": bool(d),
-               "reason": L.TILE_DISCARD_NAMES[e] if not d else None,
-               "bogbean": bogbean_name(lv, a) if c == L.TK_BOGBEAN else None}
-        if c == L.TK_BOGBEAN and d:
-            ctx.bog_level[a] = lv
-        return out
-    if n == "encounter_level":
-        return {"level": a, "tiles_added": b, "discards_reused": bool(c)}
-    if n == "reroll":
-        return {"dice": a}
-    if n == "flee":
-        out = {"bogbean_of": CORN[a], "bogbean": bogbean_name(d, a), "at": ctx.space(b),
-               "reason": FLEE_REASON[c], "level": d}
-        ctx.bog_level[a] = 0
-        return out
-    if n == "knock_back":
-        return {"from": ctx.space(a), "to": ctx.space(b), "reason": KNOCK_REASON[c]}
-    if n == "shimnavore":
-        return {"face": COMPASS_FACE[a]}
-    if n == "shimnavore_attack":
-        ctx.foe = "shimnavore"
-        return {"key_stone": ctx.space(c), "direction": DIRS[a], "ability": AB[b]}
-    if n == "shimnavore_held":
-        return {"direction": DIRS[a], "nightmare": ctx.n.nightmares[b], "key_stone": ctx.space(c)}
-    if n == "wall_roll":
-        return {"section": DIRS[a], "face": _face(b), "hit": bool(c)}
-    if n == "wall_damage":
-        return {"section": DIRS[a], "result": "damaged" if b == 1 else "destroyed"}
-    if n == "wall_repair":
-        return {"section": DIRS[a], "by": "granite" if b else "relic"}
-    if n == "shimnavore_wound":
-        return {"ability": AB[a], "wins_on_ability": b}
-    if n == "game_end":
-        return {"outcome": L.OUTCOME_NAMES[a], "rounds": b}
-    if n == "trade":
-        if a < 0:
-            return {"gave": {CH[t]: (b >> (2 * t)) & 3 for t in range(4) if (b >> (2 * t)) & 3}, "for": "relic"}
-        return {"gave": {CH[a]: 2}, "for": CH[b]}
-    if n == "pot":
-        return {"nexus": CORN[a], "at": ctx.space(b)}
-    if n == "dice_pool":
-        return {"dice": a}
-    if n == "talisman":
-        if a >= 0:
-            return {"die": a, "face_rerolled": _face(b), "for": "combat"}
-        return {"die": None, "face_rerolled": COMPASS_FACE[b] if c == L.CTX_COMPASS else _face(b),
-                "for": "compass" if c == L.CTX_COMPASS else "wall"}
-    if n == "card_lost":
-        return {"card": ctx.relic(b) if a else ctx.card(b), "kind": "relic" if a else "equipment",
-                "to_surplus": bool(c)}
-    if n in ("charm_gain", "charm_loss"):
-        return {"charm": CH[a], "count": b}
-    if n == "skill_token_lost":
-        return {"lost": a}
-    if n == "enemy_phase":
-        if a == 0:
-            ctx.foe = None
-            return {"step": "begins"}
-        if a == 1:
-            ctx.foe = None   # the actor names the nightmare
-            return {"step": "nightmare attacks", "hero": ctx.hero(b), "ability": AB[c], "bogbean": None}
-        ctx.foe = ctx.bogbean(d)
-        return {"step": "bogbean attacks", "hero": ctx.hero(b), "ability": AB[c], "bogbean": ctx.foe}
-    if n == "pass_equipment":
-        return {"to": ctx.hero(a), "card": ctx.card(b)}
-    if n == "bogbean_defeated":
-        return {"nexus": CORN[a], "bogbean": bogbean_name(b, a), "level": b, "by_attack": bool(c)}
-    if n in ("nightmare_wounded", "wort_wounded"):
-        return {"target": ctx.n.nightmares[a] if n == "nightmare_wounded" else ctx.bogbean(a), "ability": AB[b]}
-    if n == "setup":
-        order = f"{c:04d}"
-        # every disc starts at the level's marker (the ruleset's disc_clicks, or its length for b players)
-        return {"level": L.LEVEL_NAMES[a], "players": b,
-                "discs": {DIRS[i]: ctx.n.nightmares[int(order[i])] for i in range(4)},
-                "disc_clicks": int(getattr(ctx.rp.rules.ruleset.levels, L.LEVEL_NAMES[a]).clicks(b)),
-                "first_surplus": ctx.card(d)}
+    if n in FIELDS:
+        slots = (a, b, c, d, e)
+        return {name: read(slots[slot], ctx) for name, slot, read in FIELDS[n]}
+    if n in READERS:
+        return READERS[n](a, b, c, d, e, ctx)
     return {"a": a, "b": b, "c": c, "d": d, "e": e}
 
 

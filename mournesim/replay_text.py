@@ -85,153 +85,190 @@ def _action_line(r, mirror):
     return f"  {who} {text}   {_cost(r)}"
 
 
+# How each event that is not a hero's action reads as a line: a template
+# over the record's fields (and ``who``, its actor) where one line fits every
+# case, else a function of the record (LINE_OF).
+TEMPLATES = {
+    "tunnel": "    {who} goes through the Dunnywater Tunnel {from} -> {to}",
+    "tunnel_blocked": "    {who} stays at {from}: the tunnel's far end {to} is full",
+    "charm_gain": "    {who} gains {count} {charm}",
+    "charm_loss": "    {who} loses {count} {charm}",
+    "deposit": "    {who} deposits {count} {charm} on disc {disc}",
+    "nightmare_defeated": "    the {who} is DEFEATED (disc {disc})",
+    "equipment_drawn": "    {who} draws {card}",
+    "surplus": "    {who} takes {card} from the Surplus Deck",
+    "pot": "    {who} collects the Magical Pot at {at} and draws a relic",
+    "pass_equipment": "    {who} passes {card} to {to}",
+    "reroll": "      every die is re-rolled ({dice})",
+    "nightmare_wounded": "    the {target} is beaten on {ability}",
+    "wort_wounded": "    the {target} is beaten on {ability}",
+    "theft": "    the {bogbean} steals from {who}: it wants {demanded} charm(s), {who} has {charms_held}",
+    "skill_token_lost": "    {who} loses {lost} skill token(s)",
+    "moon": "  the moon moves to space {space} ({colour})",
+    "disc_held": "    disc {disc} does not turn: it is already released",
+    "compass_token": "    a compass token is placed ({tokens})",
+    "all_discs": "    the last compass token: every occupied disc turns",
+    "dice_pool": "    a combat die is unlocked: the pool is {dice} dice",
+    "evil_power": "  the {who} uses its evil power {power} at {at}",
+    "flee": "    the {bogbean} leaves the board at {at} ({reason})",
+    "knock_back": "    {who} is knocked back {from} -> {to} ({reason})",
+    "shimnavore": "  the Shimnavore acts on {face}",
+    "shimnavore_attack": "    the Shimnavore attacks {who} at {key_stone} (the key stone it faces) on {ability}, "
+                         "its strongest ability",
+    "shimnavore_held": "    the Shimnavore does nothing: the {nightmare} stands on key stone {key_stone}",
+    "wall_repair": "    {who} repairs the wall at {section} ({by})",
+    "shimnavore_wound": "    the Shimnavore is beaten on {ability} ({wins_on_ability} win(s) on it)",
+    "game_end": "GAME OVER: {outcome} after {rounds} rounds",
+}
+
+
+def _setup(r, who):
+    return (f"  set-up: {r['level']}, {r['players']} player(s); discs "
+            + ", ".join(f"{k} {v}" for k, v in r["discs"].items()) + f"; Surplus card {r['first_surplus']}")
+
+
+def _move(r, who):
+    return f"    {who} is moved {r['from']} -> {r['to']}" + (" (skill or relic)" if r["by_skill"] else "")
+
+
+def _cast_out(r, who):
+    return (f"    the {who} is CAST OUT (disc {r['disc']})"
+            + (f"; the team gains a talisman ({r['talismans']})" if r["talisman_gained"] else ""))
+
+
+def _equip(r, who):
+    card = r["card"] if r["card"] == f"{r['ability']} +{r['value']}" else f"{r['card']} ({r['ability']} +{r['value']})"
+    if r["equipped"]:
+        return f"    {who} equips {card}"
+    why = f"no better than {r['held']}, which {who} holds" if r["held"] else f"{who}'s choice"
+    return f"    {who} discards {card} to the Surplus Deck ({why})"
+
+
+def _hag(r, who):
+    return f"    the Hag {r['card']} acts on {who}" + (f": {r['effect']}" if r["effect"] != r["card"] else "")
+
+
+def _relic_drawn(r, who):
+    return f"    {who} draws the relic {r['relic']}" + (" - sabotaged, it acts at once" if r["sabotaged"] else "")
+
+
+def _relic_used(r, who):
+    eff = f" ({r['effect']})" if r["effect"] != r["relic"] else ""
+    return f"    {who} uses the relic {r['relic']}{eff}" + (f" for {r['target']}" if r["target"] else "")
+
+
+def _skill_used(r, who):
+    return f"    {who} uses a skill token: {r['effect']}" + (f" for {r['target']}" if r["target"] else "")
+
+
+def _trade(r, who):
+    return f"    {who} trades {_charms(r['gave'])} for {r['for']}"
+
+
+def _dice(r, who):
+    res = r["result"] if r["result"] != "score" else str(r["total"])
+    bonus = f" (bonus {r['bonus']:+d})" if r["bonus"] else ""
+    return f"      roll {', '.join(r['dice'])}: {', '.join(r['faces'])} -> {res}{bonus}"
+
+
+def _talisman(r, who):
+    if r["for"] == "combat":
+        return f"      a talisman re-rolls die {r['die'] + 1} (was {r['face_rerolled']})"
+    return f"      a talisman re-rolls the {r['for']} die (was {r['face_rerolled']})"
+
+
+def _combat(r, who):
+    res = r["result"] if r["result"] != "score" else str(r["total"])
+    verdict = "WON" if r["won"] else "LOST"
+    side = f"defends against the {r['enemy']}" if r["defending"] else f"against the {r['enemy']}"
+    return f"    {who} {side} on {r['ability']}: {res} vs {r['target']} - {verdict}"
+
+
+def _bogbean_defeated(r, who):
+    return f"    the {r['bogbean']} is {'beaten' if r['by_attack'] else 'fended off'}"
+
+
+def _card_lost(r, who):
+    kind = "relic" if r["kind"] == "relic" else "Equipment card"
+    return f"    {who} loses the {kind} {r['card']}" + (" to the Surplus Deck" if r["to_surplus"] else "")
+
+
+def _life(r, who):
+    return f"    {who} {'regains' if r['change'] > 0 else 'loses'} {abs(r['change'])} life (life {r['life']})"
+
+
+def _compass(r, who):
+    return f"  compass die: {r['face']}" + (" (re-rolled)" if r["reroll"] else "")
+
+
+def _disc_click(r, who):
+    n = abs(r["clicks"])
+    turn = (f"turns {n} click{'s' if n > 1 else ''}" + (" back" if r["clicks"] < 0 else "")) if n else "turns"
+    return f"    disc {r['disc']} {turn}: {r['clicks_left']} left" + (
+        " - RELEASED, its nightmare escapes in the enemy phase" if r["state"] == "released" else "")
+
+
+def _encounter_level(r, who):
+    if r["discards_reused"]:
+        return f"    the empty bag is refilled from the discards ({r['tiles_added']} tiles)"
+    return f"    level {r['level']} encounter tiles go into the bag ({r['tiles_added']})"
+
+
+def _enemy_phase(r, who):
+    if r["step"] == "nightmare attacks":
+        return f"  the {who} attacks {r['hero']} (on its space) on {r['ability']}, its strongest ability not yet beaten"
+    return f"  the {r['bogbean']} attacks {r['hero']} (on its space) on {r['ability']}, its strongest ability"
+
+
+def _leaves_disc(verb):
+    def line(r, who):
+        if r["blocked"]:
+            return f"  the {who} cannot {verb}: key stone {r['to']} is full, it waits on disc {r['disc']}"
+        return f"  the {who} {'ESCAPES' if verb == 'escape' else 'emerges'} from disc {r['disc']} onto {r['to']}"
+    return line
+
+
+def _enemy_move(r, who):
+    why = f" (towards the nearest hero, {r['hunting']}, {_plural(r['distance'], 'step')} away)" if r["hunting"] else ""
+    return f"  the {r['enemy']} moves {r['from']} -> {r['to']}{why}"
+
+
+def _enemy_stay(r, who):
+    return f"  the {r['enemy']} stays at {r['at']}: {r['reason']}" + (f" ({r['hero']})" if r["hero"] else "")
+
+
+def _encounter(r, who):
+    what = r.get("bogbean") or r["kind"]
+    if r["placed"]:
+        where = "its nexus" if r["kind"] == "bogbean" else "the crossroads"
+        return f"  encounter tile for {r['nexus']}: {r['tile']} - the {what} is placed at {where}"
+    return f"  encounter tile for {r['nexus']}: {r['tile']} - discarded: {r['reason']}"
+
+
+def _wall_roll(r, who):
+    return f"    wall die at {r['section']}: {r['face']} - {'hit' if r['hit'] else 'miss'}"
+
+
+def _wall_damage(r, who):
+    return f"    the wall at {r['section']} is {r['result'].upper()}"
+
+
+LINE_OF = {"setup": _setup, "move": _move, "cast_out": _cast_out, "equip": _equip, "hag": _hag,
+           "relic_drawn": _relic_drawn, "relic_used": _relic_used, "skill_used": _skill_used, "trade": _trade,
+           "dice": _dice, "talisman": _talisman, "combat": _combat, "bogbean_defeated": _bogbean_defeated,
+           "card_lost": _card_lost, "life": _life, "compass": _compass, "disc_click": _disc_click,
+           "encounter_level": _encounter_level, "enemy_phase": _enemy_phase, "escape": _leaves_disc("escape"),
+           "emerge": _leaves_disc("emerge"), "enemy_move": _enemy_move, "enemy_stay": _enemy_stay,
+           "encounter": _encounter, "wall_roll": _wall_roll, "wall_damage": _wall_damage}
+
+
 def _event_line(r):
     """One line for an event that is not a hero's action (None: not shown)."""
     ev, who = r["event"], r["actor"]
-    if ev == "setup":
-        return (f"  set-up: {r['level']}, {r['players']} player(s); discs "
-                + ", ".join(f"{k} {v}" for k, v in r["discs"].items()) + f"; Surplus card {r['first_surplus']}")
-    if ev == "move":
-        return f"    {who} is moved {r['from']} -> {r['to']}" + (" (skill or relic)" if r["by_skill"] else "")
-    if ev == "tunnel":
-        return f"    {who} goes through the Dunnywater Tunnel {r['from']} -> {r['to']}"
-    if ev == "tunnel_blocked":
-        return f"    {who} stays at {r['from']}: the tunnel's far end {r['to']} is full"
-    if ev == "charm_gain":
-        return f"    {who} gains {r['count']} {r['charm']}"
-    if ev == "charm_loss":
-        return f"    {who} loses {r['count']} {r['charm']}"
-    if ev == "deposit":
-        return f"    {who} deposits {r['count']} {r['charm']} on disc {r['disc']}"
-    if ev == "cast_out":
-        return (f"    the {who} is CAST OUT (disc {r['disc']})"
-                + (f"; the team gains a talisman ({r['talismans']})" if r["talisman_gained"] else ""))
-    if ev == "nightmare_defeated":
-        return f"    the {who} is DEFEATED (disc {r['disc']})"
-    if ev == "equipment_drawn":
-        return f"    {who} draws {r['card']}"
-    if ev == "surplus":
-        return f"    {who} takes {r['card']} from the Surplus Deck"
-    if ev == "equip":
-        card = r["card"] if r["card"] == f"{r['ability']} +{r['value']}" else \
-            f"{r['card']} ({r['ability']} +{r['value']})"
-        if r["equipped"]:
-            return f"    {who} equips {card}"
-        why = f"no better than {r['held']}, which {who} holds" if r["held"] else f"{who}'s choice"
-        return f"    {who} discards {card} to the Surplus Deck ({why})"
-    if ev == "hag":
-        return f"    the Hag {r['card']} acts on {who}" + (f": {r['effect']}" if r["effect"] != r["card"] else "")
-    if ev == "relic_drawn":
-        return f"    {who} draws the relic {r['relic']}" + (" - sabotaged, it acts at once" if r["sabotaged"] else "")
-    if ev == "relic_used":
-        eff = f" ({r['effect']})" if r["effect"] != r["relic"] else ""
-        return f"    {who} uses the relic {r['relic']}{eff}" + (f" for {r['target']}" if r["target"] else "")
-    if ev == "skill_used":
-        return f"    {who} uses a skill token: {r['effect']}" + (f" for {r['target']}" if r["target"] else "")
-    if ev == "pot":
-        return f"    {who} collects the Magical Pot at {r['at']} and draws a relic"
-    if ev == "trade":
-        return f"    {who} trades {_charms(r['gave'])} for {r['for']}"
-    if ev == "pass_equipment":
-        return f"    {who} passes {r['card']} to {r['to']}"
-    if ev == "dice":
-        res = r["result"] if r["result"] != "score" else str(r["total"])
-        bonus = f" (bonus {r['bonus']:+d})" if r["bonus"] else ""
-        return f"      roll {', '.join(r['dice'])}: {', '.join(r['faces'])} -> {res}{bonus}"
-    if ev == "talisman":
-        if r["for"] == "combat":
-            return f"      a talisman re-rolls die {r['die'] + 1} (was {r['face_rerolled']})"
-        return f"      a talisman re-rolls the {r['for']} die (was {r['face_rerolled']})"
-    if ev == "reroll":
-        return f"      every die is re-rolled ({r['dice']})"
-    if ev == "combat":
-        res = r["result"] if r["result"] != "score" else str(r["total"])
-        verdict = "WON" if r["won"] else "LOST"
-        side = f"defends against the {r['enemy']}" if r["defending"] else f"against the {r['enemy']}"
-        return f"    {who} {side} on {r['ability']}: {res} vs {r['target']} - {verdict}"
-    if ev in ("nightmare_wounded", "wort_wounded"):
-        return f"    the {r['target']} is beaten on {r['ability']}"
-    if ev == "bogbean_defeated":
-        return f"    the {r['bogbean']} is {'beaten' if r['by_attack'] else 'fended off'}"
-    if ev == "theft":
-        return (f"    the {r['bogbean']} steals from {who}: it wants {r['demanded']} charm(s), "
-                f"{who} has {r['charms_held']}")
-    if ev == "card_lost":
-        kind = "relic" if r["kind"] == "relic" else "Equipment card"
-        return f"    {who} loses the {kind} {r['card']}" + (" to the Surplus Deck" if r["to_surplus"] else "")
-    if ev == "life":
-        return f"    {who} {'regains' if r['change'] > 0 else 'loses'} {abs(r['change'])} life (life {r['life']})"
-    if ev == "skill_token_lost":
-        return f"    {who} loses {r['lost']} skill token(s)"
-    if ev == "moon":
-        return f"  the moon moves to space {r['space']} ({r['colour']})"
-    if ev == "compass":
-        return f"  compass die: {r['face']}" + (" (re-rolled)" if r["reroll"] else "")
-    if ev == "disc_click":
-        n = abs(r["clicks"])
-        turn = (f"turns {n} click{'s' if n > 1 else ''}" + (" back" if r["clicks"] < 0 else "")) if n else "turns"
-        return f"    disc {r['disc']} {turn}: {r['clicks_left']} left" + (
-            " - RELEASED, its nightmare escapes in the enemy phase" if r["state"] == "released" else "")
-    if ev == "disc_held":
-        return f"    disc {r['disc']} does not turn: it is already released"
-    if ev == "compass_token":
-        return f"    a compass token is placed ({r['tokens']})"
-    if ev == "all_discs":
-        return "    the last compass token: every occupied disc turns"
-    if ev == "dice_pool":
-        return f"    a combat die is unlocked: the pool is {r['dice']} dice"
-    if ev == "encounter_level":
-        if r["discards_reused"]:
-            return f"    the empty bag is refilled from the discards ({r['tiles_added']} tiles)"
-        return f"    level {r['level']} encounter tiles go into the bag ({r['tiles_added']})"
-    if ev == "enemy_phase":
-        if r["step"] == "nightmare attacks":
-            return (f"  the {who} attacks {r['hero']} (on its space) on {r['ability']}, "
-                    f"its strongest ability not yet beaten")
-        return f"  the {r['bogbean']} attacks {r['hero']} (on its space) on {r['ability']}, its strongest ability"
-    if ev == "escape":
-        if r["blocked"]:
-            return f"  the {who} cannot escape: key stone {r['to']} is full, it waits on disc {r['disc']}"
-        return f"  the {who} ESCAPES from disc {r['disc']} onto {r['to']}"
-    if ev == "emerge":
-        if r["blocked"]:
-            return f"  the {who} cannot emerge: key stone {r['to']} is full, it waits on disc {r['disc']}"
-        return f"  the {who} emerges from disc {r['disc']} onto {r['to']}"
-    if ev == "enemy_move":
-        why = (f" (towards the nearest hero, {r['hunting']}, {_plural(r['distance'], 'step')} away)"
-               if r["hunting"] else "")
-        return f"  the {r['enemy']} moves {r['from']} -> {r['to']}{why}"
-    if ev == "enemy_stay":
-        return f"  the {r['enemy']} stays at {r['at']}: {r['reason']}" + (f" ({r['hero']})" if r["hero"] else "")
-    if ev == "evil_power":
-        return f"  the {who} uses its evil power {r['power']} at {r['at']}"
-    if ev == "encounter":
-        what = r.get("bogbean") or r["kind"]
-        if r["placed"]:
-            where = "its nexus" if r["kind"] == "bogbean" else "the crossroads"
-            return f"  encounter tile for {r['nexus']}: {r['tile']} - the {what} is placed at {where}"
-        return f"  encounter tile for {r['nexus']}: {r['tile']} - discarded: {r['reason']}"
-    if ev == "flee":
-        return f"    the {r['bogbean']} leaves the board at {r['at']} ({r['reason']})"
-    if ev == "knock_back":
-        return f"    {who} is knocked back {r['from']} -> {r['to']} ({r['reason']})"
-    if ev == "shimnavore":
-        return f"  the Shimnavore acts on {r['face']}"
-    if ev == "shimnavore_attack":
-        return (f"    the Shimnavore attacks {who} at {r['key_stone']} (the key stone it faces) on "
-                f"{r['ability']}, its strongest ability")
-    if ev == "shimnavore_held":
-        return f"    the Shimnavore does nothing: the {r['nightmare']} stands on key stone {r['key_stone']}"
-    if ev == "wall_roll":
-        return f"    wall die at {r['section']}: {r['face']} - {'hit' if r['hit'] else 'miss'}"
-    if ev == "wall_damage":
-        return f"    the wall at {r['section']} is {r['result'].upper()}"
-    if ev == "wall_repair":
-        return f"    {who} repairs the wall at {r['section']} ({r['by']})"
-    if ev == "shimnavore_wound":
-        return f"    the Shimnavore is beaten on {r['ability']} ({r['wins_on_ability']} win(s) on it)"
-    if ev == "game_end":
-        return f"GAME OVER: {r['outcome']} after {r['rounds']} rounds"
+    if ev in TEMPLATES:
+        return TEMPLATES[ev].format_map(dict(r, who=who))
+    if ev in LINE_OF:
+        return LINE_OF[ev](r, who)
     rest = ", ".join(f"{k}={v}" for k, v in r.items() if k not in ("i", "round", "event", "actor", "snapshot"))
     return f"  {ev} {who} {rest}"
 

@@ -19,6 +19,17 @@ RULES = sim.prepare()
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "mournequest" / "replay.md"
 
 
+def test_every_event_type_has_one_reading():
+    """Each event type is read by exactly one of the declared field table
+    (mournesim.events.FIELDS) and the readers that need more context, and a
+    declared event's fields are the ones the docs list for it."""
+    from mournesim import events
+    assert set(events.FIELDS) | set(events.READERS) == set(L.EVENT_NAMES)
+    assert not set(events.FIELDS) & set(events.READERS)
+    schema = documented_schema()
+    for name, fields in events.FIELDS.items():
+        assert {f for f, _slot, _read in fields} == schema[name], name
+
 
 def documented_schema():
     """{event: set of field names} from the event table of docs/mournequest/replay.md."""
