@@ -35,9 +35,12 @@ BEHAVIOUR_VERSION = 9
 # The engine's source files. numba checks a cached kernel only against its own
 # file, so the guard clears every cached kernel when any of these (or simcore's
 # kernels) changes, and a plug-in's entry point is keyed on them (plugins.py).
-ENGINE_SOURCES = ("constants.py", "layout.py", "tables.py", "core.py", "audit.py", "odds.py", "scores.py", "plan.py", "plan_parts.py",
-                  "policies.py", "entries.py", "effects.py", "combat.py", "enemies.py", "final.py", "rules.py",
-                  "game.py", "rollout.py", "expert.py")
+ENGINE_SOURCES = ("constants.py", "layout.py", "tables.py", "core.py", "audit.py", "odds.py", "decision.py",
+                  "scores.py", "plan.py", "plan_parts.py", "policies.py", "entries.py", "effects.py", "combat.py",
+                  "enemies.py", "final.py", "rules.py", "game.py", "rollout.py", "expert.py")
+# the players among them: the rules ask a player only through the decision
+# port (decision.py) and import none of these (tests/common/test_structure.py)
+PLAYER_SOURCES = ("scores.py", "plan.py", "plan_parts.py", "policies.py", "entries.py", "rollout.py", "expert.py")
 
 _here = _Path(__file__).parent
 _jitcache.guard_engine(_here, ENGINE_SOURCES)

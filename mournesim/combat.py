@@ -31,7 +31,7 @@ from .core import (
     xb,
 )
 from .effects import draw_equipment, draw_relic
-from .policies import decide
+from .decision import decide
 
 # =============================================================================
 # combat

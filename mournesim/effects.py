@@ -1,7 +1,7 @@
 """Cards, effects and arriving on a space (numba): equipment and Hag cards,
 relics and sabotaged pots, the effect vocabulary of skills, relics, Hags and
 evil powers, and what a hero meets on arrival (the Dunnywater tunnel,
-Magical Pots). Choices go through ``policies.decide``; rule IDs MQ-* refer to
+Magical Pots). Choices go through ``decision.decide``; rule IDs MQ-* refer to
 shared/rules/mournequest-rules.md, MQ-GAP rulings to docs/mournequest/rulings.md.
 """
 
@@ -31,7 +31,7 @@ from .core import (
     to_surplus,
 )
 from .audit import charm_found, wall_rebuilt
-from .policies import decide
+from .decision import decide
 
 # =============================================================================
 # cards

@@ -1,6 +1,6 @@
 """The C entry points of the built-in policies greedy and planner.
 
-The engine holds no policy: ``policies.decide`` plays random and first
+The engine holds no policy: ``decision.decide`` plays random and first
 itself and calls every other policy through the address in the last element
 of ``pp`` (simcore/fnptr.py), greedy and the planner as a plug-in is called.
 A policy the rule kernels called directly was compiled into every kernel

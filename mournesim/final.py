@@ -29,7 +29,7 @@ from .core import (
 )
 from .audit import wall_falls
 from .enemies import emergences
-from .policies import decide
+from .decision import decide
 
 # =============================================================================
 # moon, compass and the Final Battle

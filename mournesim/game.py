@@ -15,7 +15,7 @@ from . import tables as TB
 from .core import code, db, hb, log, nb, raise_encounter_level, running, xb
 from .enemies import draw_encounters, enemy_phase
 from .final import end_of_turn, start_final_battle
-from .policies import decide
+from .decision import decide
 from .rules import hero_turn
 
 

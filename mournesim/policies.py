@@ -18,11 +18,10 @@ The planner (id 3) takes greedy's two, then one parameter per part of its
 plan (``plan.PLANNER_PARAMS``); every part added in behaviour v3 is off at 0, and with
 all of them 0 it plays exactly the planner of behaviour v2 (tested).
 
-This module holds the dispatch (``decide``), the policy ids and the built-in
-policies offered by name, the random and first-choice policies (one line
-each, in ``decide``; every other policy is called through the address at the
-end of ``pp``, greedy and the planner behind the entry points of
-``entries``), the ``greedy`` and ``planner`` kernels with the
+This module holds the built-in policies offered by name and the ``greedy``
+and ``planner`` kernels (the engine calls them through the entry points of
+``entries``; the ids and the dispatch ``decide``, which plays random and
+first itself, are the decision port ``decision``) with the
 planner's goal (``plan_goal``) and the best-scored choice both play
 (``best_scored_mode``). What they score and plan is in
 ``scores`` (greedy's rules of thumb), ``plan`` (the planner's parameters and
@@ -30,12 +29,14 @@ its plan of behaviour v2) and ``plan_parts`` (the parts added in behaviour v3).
 """
 import numpy as np
 
-from simcore.fnptr import FAILED, FAILED_BIT, call_address
-from simcore.jit import inlined, kernel
+from simcore.jit import kernel
 from simcore.rng import STREAM_POLICY, randint
 from . import layout as L
 from . import tables as TB
 from .core import charms_held, hb, life_left, nightmare_at, sub_owner, sub_target
+# the ids and the port, read from here by the registry and the entry points
+from .decision import (ARG_SPEC, POLICY_FIRST, POLICY_GREEDY, POLICY_PLANNER, POLICY_PLUGIN,  # noqa: F401
+                       POLICY_RANDOM)
 # NP_PLANNER, PLANNER_V2 and PLANNER_V3 are read from here (docs/mournequest/policies.md)
 from .plan import (NP_PLANNER, PLANNER_DEFAULTS, PLANNER_PARAMS, PLANNER_V2, PLANNER_V3,  # noqa: F401
                    PP_BLUNDERS, PP_LATE, PP_POST, PP_REPAIR, PP_TRADE, assigned_disc, disc_missing, guard_post, hero_dist,
@@ -43,11 +44,6 @@ from .plan import (NP_PLANNER, PLANNER_DEFAULTS, PLANNER_PARAMS, PLANNER_V2, PLA
 from .plan_parts import NO_OPINION, plan_goal_late, plan_other, plan_turn, post_for, trade_post_for
 from .scores import goal_space, greedy_talisman, nearest_of, score_other, score_turn, team_needs
 
-POLICY_RANDOM = 0
-POLICY_GREEDY = 1
-POLICY_FIRST = 2   # always the first legal choice: scripted positions in tests, not offered on the CLI
-POLICY_PLANNER = 3
-POLICY_PLUGIN = 100   # a plug-in policy, called through its entry point's address (simcore/fnptr.py)
 # the built-in policies offered by name: (id, name, parameter names, defaults)
 BUILTIN_POLICIES = (
     (POLICY_RANDOM, "random", (), ()),
@@ -59,52 +55,6 @@ OPB = L.OP_BASE
 # own result, which is inlined, so that numba types ``need`` as one tuple and
 # compiles plan_turn once (literal zeros made it a second type)
 NO_NEED = (np.int64(0), np.int64(0), np.int64(0), np.int64(0))
-# a policy's arguments, in the order decide() passes them to an entry point
-# (C types: simcore.fnptr.c_signature; an array is (pointer, length))
-ARG_SPEC = (("s", "int32"), ("T", "int32"), ("legal", "int32"), ("n", None), ("rng", "uint64"),
-            ("pp", "float64"), ("h", None))
-
-
-@inlined
-def decide(s, T, legal, n, rng, pp, h):
-    """Ask the active policy to choose one of ``legal[:n]`` for hero ``h``."""
-    # one type for the counts: the rule kernels pass them as int32 (read from
-    # the state) or int64 (loop counters, literals), and numba compiles a
-    # callee once per argument types, so without this every policy below
-    # was compiled up to four times over (measured: most of the engine's compile)
-    return _decide(s, T, legal, np.int64(n), rng, pp, np.int64(h))
-
-
-@kernel
-def _decide(s, T, legal, n, rng, pp, h):
-    """``decide`` with ``n`` and ``h`` as int64."""
-    if n == 1:
-        return legal[0]
-    pid = s[L.G_POLICY]
-    if pid == POLICY_FIRST:
-        ch = legal[0]
-    elif pid == POLICY_GREEDY or pid == POLICY_PLANNER or pid == POLICY_PLUGIN:
-        # compiled on its own (greedy and planner: mournesim/entries.py), not
-        # into every rule kernel that asks; the address of its entry point is
-        # pp's last element
-        ch = call_address(np.int64(pp[pp.shape[0] - 1]), (s, T, legal, n, rng, pp, h))
-        if ch == FAILED:
-            s[L.G_ILLEGAL] |= FAILED_BIT
-            return legal[0]
-    else:
-        ch = legal[randint(rng, STREAM_POLICY, n)]
-    return checked(s, legal, n, ch)
-
-
-@kernel
-def checked(s, legal, n, ch):
-    """``ch`` if it is one of ``legal[:n]``; else count it in G_ILLEGAL and
-    play the first legal choice (the engine never applies an illegal one)."""
-    for i in range(n):
-        if legal[i] == ch:
-            return ch
-    s[L.G_ILLEGAL] += 1
-    return legal[0]
 
 
 @kernel

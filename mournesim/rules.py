@@ -1,6 +1,6 @@
 """The hero turn (numba): legal actions, attacks, applying an action, casting
 out and defeating nightmares, and the turn loop. Every player choice goes
-through ``policies.decide`` with a list of legal action codes generated here
+through ``decision.decide`` with a list of legal action codes generated here
 and in the modules below (never by the policy).
 
 The rule kernels live by concern — ``effects`` (cards, effects, arrival),
@@ -74,7 +74,7 @@ from .enemies import (  # noqa: F401
 )
 from .final import compass_result, end_of_turn, reroll_offer, shimnavore_acts, start_final_battle, wall_roll  # noqa: F401
 from .audit import charm_discarded, move_made, other_action, turn_begins, turn_ends, wall_rebuilt
-from .policies import decide
+from .decision import decide
 
 # =============================================================================
 # casting out and defeating nightmares

@@ -37,8 +37,12 @@ BEHAVIOUR_VERSION = 7
 # file, so the guard clears every cached kernel when any of these (or simcore's
 # kernels) changes, and a plug-in's entry point is keyed on them (plugins.py).
 # (engine.py only gathers names from the rule modules: it holds no kernel.)
-ENGINE_SOURCES = ("constants.py", "layout.py", "tables.py", "blunders.py", "scores.py", "policies.py", "entries.py", "core.py",
-                  "hand.py", "life.py", "combat.py", "movement.py", "effects.py", "turn.py", "game.py", "rollout.py", "expert.py")
+ENGINE_SOURCES = ("constants.py", "layout.py", "tables.py", "blunders.py", "decision.py", "scores.py", "policies.py",
+                  "entries.py", "core.py", "hand.py", "life.py", "combat.py", "movement.py", "effects.py", "turn.py",
+                  "game.py", "rollout.py", "expert.py")
+# the players among them: the rules ask a player only through the decision
+# port (decision.py) and import none of these (tests/common/test_structure.py)
+PLAYER_SOURCES = ("scores.py", "policies.py", "entries.py", "rollout.py", "expert.py")
 
 _here = _Path(__file__).parent
 _jitcache.guard_engine(_here, ENGINE_SOURCES)

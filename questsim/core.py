@@ -1,7 +1,7 @@
 """Quest Master's basic kernels, used by every other rule module: a seat's
 offset in the state, the event log, a die roll, whether the game is over,
 the decision point (``ask``: the legal codes to the seat's policy through
-``policies.decide``), the legal-code list, a row's race filter and the
+``decision.decide``), the legal-code list, a row's race filter and the
 effect stack's ``push``.
 
 Every rule kernel takes its arrays in MourneQuest's order,
@@ -16,7 +16,7 @@ from simcore.rng import STREAM_DICE, randint
 from . import layout as L
 from . import tables as TB
 from .blunders import declined_win
-from .policies import decide, takes_sure_wins
+from .decision import decide, takes_sure_wins
 
 OPB = L.OPB
 
@@ -77,7 +77,7 @@ def declined(s, T, legal, n, seat, ctx, c):
     """Whether choice ``c`` of ``seat`` among ``legal[:n]`` at decision
     ``ctx`` declined a win at once (blunders.declined_win), for the blunder
     counter. Not judged for a player that takes every such win
-    (policies.takes_sure_wins): its choice is the win whenever there is one,
+    (decision.takes_sure_wins): its choice is the win whenever there is one,
     so the answer is no, and judging it would repeat the search its policy
     has just made. Judged as any other once a choice of the game was
     replaced (``G_ILLEGAL``): then the choice may not be the policy's."""

@@ -3,7 +3,7 @@
 named for what they hold:
 
 - ``core``: a seat's offset, the event log, dice, the decision point
-  (``ask`` → ``policies.decide``), legal codes, the effect stack's ``push``;
+  (``ask`` → ``decision.decide``), legal codes, the effect stack's ``push``;
 - ``hand``: Item cards in hand: drawing, discarding, the used pile;
 - ``life``: Hp gained and lost, elimination, declaring a winner;
 - ``combat``: the duel;

@@ -42,32 +42,28 @@ lessens the damage, a card only when the Hp it saves is worth more than
 What the two weigh (worth in Item cards, fight odds, Event and shield
 values, the block's parts) is in ``scores``; this module holds the ids,
 parameters and defaults, ``greedy``, the planner's look-ahead and
-``planner``, and the dispatch ``decide``.
+``planner``; the ids and the dispatch ``decide`` are the decision port
+``decision``.
 """
 import numpy as np
 
-from simcore.fnptr import FAILED, FAILED_BIT, call_address
 from simcore.jit import inlined, kernel
-from simcore.rng import STREAM_POLICY, randint
 from . import layout as L
 from . import tables as TB
 from .blunders import into_block, sure_block, winning_choice
+# the ids and the port, read from here by the registry and the entry points
+from .decision import (ARG_SPEC, POLICY_FIRST, POLICY_GREEDY, POLICY_GREEDY_V2, POLICY_PLANNER,  # noqa: F401
+                       POLICY_PLANNER_V2, POLICY_PLUGIN, POLICY_RANDOM, plays_sure)
 from .scores import (K_AIM, K_KILL, K_PATH, K_SHOE, K_THRIFT, NEW_PARAMS, OPB, SHOE_KEEP, aim_value,
                      attack_choice_value, attack_kills, card_value, castles_of, defend_value,
                      dist_to_new_castle, draws_values, forward, holds_shoe, move_values, outcome_draws,
                      outcome_value, pbase, square_draws, square_value, strength, symbol_value, walk_end, with_shoe)
 
-POLICY_RANDOM, POLICY_GREEDY, POLICY_FIRST, POLICY_PLANNER, POLICY_GREEDY_V2, POLICY_PLANNER_V2 = range(6)
-POLICY_PLUGIN = 100   # a plug-in policy, called through its entry point's address (simcore/fnptr.py)
 
 V2_OFF = (0.0,) * len(NEW_PARAMS)
 GREEDY_PARAMS = ("aggression", "castle_weight") + NEW_PARAMS
 PLANNER_PARAMS = ("aggression", "castle_weight", "lookahead", "threat") + NEW_PARAMS
 GREEDY_NEW, PLANNER_NEW = 2, 4            # where the block starts in each vector
-# a policy's arguments, in the order decide() passes them to an entry point
-# (C types: simcore.fnptr.c_signature; an array is (pointer, length))
-ARG_SPEC = (("s", "int32"), ("T", "int32"), ("legal", "int32"), ("n", None), ("rng", "uint64"),
-            ("pp", "float64"), ("seat", None))
 # the shipped defaults of the block: the NTBEA tuning runs of
 # experiments/qm-greedy-tune.toml and qm-planner-tune.toml (one seat against
 # three v2 players, four players; docs/questmaster/policies.md)
@@ -84,25 +80,6 @@ BUILTIN_POLICIES = (
     (POLICY_GREEDY_V2, "greedy_v2", GREEDY_PARAMS, (0.0, 3.0) + V2_OFF),
     (POLICY_PLANNER_V2, "planner_v2", PLANNER_PARAMS, (0.0, 3.0, 4.0, 1.0) + V2_OFF),
 )
-
-
-@inlined
-def plays_sure(s, seat):
-    """Whether ``seat``'s player takes sure wins and spares sure blocks:
-    greedy, the planner and the players built on them, but not the v2
-    players (kept exactly as behaviour v2 played)."""
-    pid = s[pbase(seat) + L.S_POLICY]
-    return pid != POLICY_GREEDY_V2 and pid != POLICY_PLANNER_V2
-
-
-@inlined
-def takes_sure_wins(s, seat):
-    """Whether ``seat``'s player is greedy or the planner as built in, which
-    choose a win at once whenever one is on offer (``winning_choice`` before
-    anything else): a choice of theirs never declines one, so the rules'
-    blunder judge need not look (a plug-in built on them is still judged)."""
-    pid = s[pbase(seat) + L.S_POLICY]
-    return pid == POLICY_GREEDY or pid == POLICY_PLANNER
 
 
 @inlined
@@ -369,24 +346,3 @@ def planner(s, T, legal, n, rng, pp, seat):
         if v > best:
             best, pick = v, c
     return pick
-
-
-@inlined
-def decide(s, T, legal, n, rng, pp, seat):
-    """Dispatch to seat's policy by its id in the state (``greedy_v2`` and
-    ``planner_v2`` are greedy and the planner with their own defaults);
-    ``pp`` is the seat's row of parameters."""
-    policy = s[pbase(seat) + L.S_POLICY]
-    if policy == POLICY_FIRST:
-        return legal[0]
-    if (policy == POLICY_GREEDY or policy == POLICY_GREEDY_V2 or policy == POLICY_PLANNER
-            or policy == POLICY_PLANNER_V2 or policy == POLICY_PLUGIN):
-        # compiled on its own (greedy and the planner: questsim/entries.py),
-        # not into every rule kernel that asks; the address of its entry
-        # point is the row's last element
-        c = call_address(np.int64(pp[pp.shape[0] - 1]), (s, T, legal, n, rng, pp, seat))
-        if c == FAILED:
-            s[L.G_ILLEGAL] |= FAILED_BIT
-            return legal[0]
-        return c
-    return legal[randint(rng, STREAM_POLICY, n)]

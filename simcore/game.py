@@ -33,7 +33,7 @@ PARTS = {
     "ruleset": "the rules as data with provenance; strict validation; effective_rows",
     "tables": "compiling a ruleset into the flat int32 array T",
     "engine": "the compiled entry points run_batch / play_logged",
-    "policies": "the built-in policies and decide (plug-ins through their address)",
+    "policies": "the built-in policies, BUILTIN_POLICIES (the rules ask through decision.py)",
     "plugins": "the policy registry REGISTRY (a simcore.plugins.PolicyRegistry)",
     "sim": "the Python API: prepare, Config, run_games, to_frame, simulate",
     "replay": "replay(): one game's event log decoded into records and text",

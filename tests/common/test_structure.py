@@ -1,6 +1,7 @@
 """The shape of the code: the imports run one way (no module imports, even
-late inside a function, a module that imports it back), and each game's
-generated constants are what its declarations give (simcore.shape)."""
+late inside a function, a module that imports it back; the rules import no
+player), and each game's generated constants are what its declarations give
+(simcore.shape)."""
 from __future__ import annotations
 
 import ast
@@ -104,6 +105,32 @@ def test_no_import_cycle_anywhere():
     graph = import_graph()
     assert graph["mournesim.replay"] >= {"mournesim.events", "mournesim.sim"}   # the graph is read at all
     assert cycles(graph) == []
+
+
+@pytest.mark.parametrize("package", ["mournesim", "questsim"])
+def test_the_rules_import_no_player(package):
+    """Players beside the rules: no engine module that is not a player
+    (the package's PLAYER_SOURCES) imports a player, directly or through
+    another module; the rules ask through the decision port (decision.py)."""
+    import importlib
+    pkg = importlib.import_module(package)
+    graph = import_graph()
+    players = {f"{package}.{f[:-3]}" for f in pkg.PLAYER_SOURCES}
+    assert players <= set(graph) and f"{package}.decision" in graph
+
+    def reached(m):
+        seen, todo = set(), [m]
+        while todo:
+            for n in graph.get(todo.pop(), ()):
+                if n not in seen:
+                    seen.add(n)
+                    todo.append(n)
+        return seen
+
+    rules = {f"{package}.{f[:-3]}" for f in pkg.ENGINE_SOURCES} - players
+    wrong = {m: sorted(reached(m) & players) for m in sorted(rules)}
+    assert {m: p for m, p in wrong.items() if p} == {}
+    assert f"{package}.decision" in reached(f"{package}.game")
 
 
 def test_simcore_names_no_game():

@@ -205,7 +205,7 @@ def test_an_entry_point_gives_the_policy_its_parameters_only():
     game as the kernel itself does when given the parameters alone: the entry
     point's address at the end of ``pp`` never reaches the policy."""
     import numpy as np
-    from mournesim import layout as L, policies
+    from mournesim import decision, layout as L, policies
     from mournesim.policies import POLICY_GREEDY
     rules_ = sim.prepare()
     rp = replay(seed=4, game=2, players=4, policy="greedy", rules=rules_)
@@ -224,7 +224,7 @@ def test_an_entry_point_gives_the_policy_its_parameters_only():
             continue
         rng = np.zeros(rng_.N_STREAMS * 4, np.uint64)
         rng_.seed_streams(np.uint64(asked), 0, rng)
-        a = policies._decide(s.copy(), rules_.T, legal, np.int64(n), rng.copy(), pp, np.int64(h))
+        a = decision._decide(s.copy(), rules_.T, legal, np.int64(n), rng.copy(), pp, np.int64(h))
         b = policies.greedy(s.copy(), rules_.T, legal, np.int64(n), rng.copy(), params, np.int64(h))
         assert a == b
         asked += 1

@@ -111,12 +111,12 @@ def test_the_search_starts_when_a_seat_still_playing_is_near_a_win():
 
 def test_the_planners_choices_judged_in_full_decline_no_win():
     """QM-END-04, QM-END-05: the rule kernels skip the declined-win judge for
-    the built-in greedy and planner (policies.takes_sure_wins), which take a
+    the built-in greedy and planner (decision.takes_sure_wins), which take a
     win on offer before anything else. The expert is a plug-in that plays the
     planner's answers (raced, in the endgame, against others that cannot
     beat a win), and a plug-in is judged in full: whole games of it, each
     won by a move, a card or a fight some seat chose, count no declined win."""
-    from questsim.policies import POLICY_GREEDY, POLICY_PLANNER, POLICY_PLANNER_V2, takes_sure_wins
+    from questsim.decision import POLICY_GREEDY, POLICY_PLANNER, POLICY_PLANNER_V2, takes_sure_wins
     out, _, _ = _counted(("expert", "planner"), n=12, seed=4)
     assert (out[:, L.RESULT_INDEX["winner_seat"]] == 0).sum() >= 3       # the judged seat won games
     assert out[:, L.RESULT_INDEX["blunder_declined_win"]].sum() == 0
