@@ -21,10 +21,7 @@ def mark_castle(s, T, ev, seat, sq):
     b = pb(seat)
     s[b + L.S_CASTLES] |= 1 << c
     track_lead(s, T)
-    k = 0
-    for i in range(T[TB.P_N_CASTLES]):
-        k += (s[b + L.S_CASTLES] >> i) & 1
-    if k >= T[TB.P_CASTLES_TO_WIN]:
+    if castle_count(T, s[b + L.S_CASTLES]) >= T[TB.P_CASTLES_TO_WIN]:
         declare_win(s, ev, seat, L.WIN_CASTLES)
 
 

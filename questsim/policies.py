@@ -51,13 +51,14 @@ from simcore.jit import inlined, kernel
 from . import layout as L
 from . import tables as TB
 from .blunders import into_block, sure_block, winning_choice
+from .core import pb
 # the ids and the port, read from here by the registry and the entry points
 from .decision import (ARG_SPEC, POLICY_FIRST, POLICY_GREEDY, POLICY_GREEDY_V2, POLICY_PLANNER,  # noqa: F401
                        POLICY_PLANNER_V2, POLICY_PLUGIN, POLICY_RANDOM, plays_sure)
 from .scores import (K_AIM, K_KILL, K_PATH, K_SHOE, K_THRIFT, NEW_PARAMS, OPB, SHOE_KEEP, aim_value,
                      attack_choice_value, attack_kills, card_value, castles_of, defend_value,
                      dist_to_new_castle, draws_values, forward, holds_shoe, move_values, outcome_draws,
-                     outcome_value, pbase, square_draws, square_value, strength, symbol_value, walk_end, with_shoe)
+                     outcome_value, square_draws, square_value, strength, symbol_value, walk_end, with_shoe)
 
 
 V2_OFF = (0.0,) * len(NEW_PARAMS)
@@ -87,7 +88,7 @@ def greedy(s, T, legal, n, rng, pp, seat, o):
     """Score every legal code and take the best (ties: the first). The
     parameters behaviour v3 added start at ``pp[o]`` (greedy's own vector, or
     the planner's, which calls this for the decisions it leaves to greedy)."""
-    b = pbase(seat)
+    b = pb(seat)
     ctx = s[L.G_CTX]
     sure = plays_sure(s, seat)
     if sure:
@@ -228,7 +229,7 @@ def castle_chance(s, T, seat, sq, moves):
     numbers: the sum; ``moves``: move_counts). Each number of squares is
     weighed by its face pairs' chance, summed one pair at a time: the same
     doubles as a histogram of the pairs."""
-    b = pbase(seat)
+    b = pb(seat)
     lo, hi, top = moves
     inv = 1.0 / (T[TB.P_N_FACES_RED] * T[TB.P_N_FACES_RED + 1])
     p = 0.0
@@ -248,7 +249,7 @@ def castle_chance(s, T, seat, sq, moves):
 @kernel
 def threat(s, T, p):
     """How near opponent ``p`` is to winning: castles, and Hp towards 40."""
-    return castles_of(s, T, p) / T[TB.P_CASTLES_TO_WIN] + s[pbase(p) + L.S_HP] / (T[TB.P_WIN_HP_ABOVE] + 1.0)
+    return castles_of(s, T, p) / T[TB.P_CASTLES_TO_WIN] + s[pb(p) + L.S_HP] / (T[TB.P_WIN_HP_ABOVE] + 1.0)
 
 
 @kernel
@@ -265,7 +266,7 @@ def planner_outcome(s, T, seat, c, pp, need, evv, fv, moves):
     """The planner's worth of movement result ``c``: greedy's, a castle
     weighted by how near the player is to five, plus the chance that next
     turn's roll lands on a new castle from where the pawn ends."""
-    b = pbase(seat)
+    b = pb(seat)
     kind, arg = c // OPB, c % OPB
     if kind == L.A_MOVE:
         return planner_square(s, T, seat, forward(T, s[b + L.S_POS], arg), pp, need, evv, fv, moves)
@@ -281,7 +282,7 @@ def planner(s, T, legal, n, rng, pp, seat):
     module docstring); falls back on greedy's choice where it adds nothing.
     The parameters behaviour v3 added start at ``pp[PLANNER_NEW]``."""
     o = PLANNER_NEW
-    b = pbase(seat)
+    b = pb(seat)
     ctx = s[L.G_CTX]
     keep = pp[o + K_SHOE]
     # with ``shoe_keep``, a Shoe on its own roll is weighed by the planner's
@@ -339,7 +340,7 @@ def planner(s, T, legal, n, rng, pp, seat):
         elif ctx == L.CTX_TARGET:
             # the leader, or whoever the free attack and a paid one could
             # finish; ``aim`` and ``kill`` add greedy's aimed terms
-            hp = s[pbase(arg) + L.S_HP]
+            hp = s[pb(arg) + L.S_HP]
             v = pp[3] * threat(s, T, arg) - strength(s, T, arg) / 40.0 + (1.0 if hp <= 4 else 0.0)
             if pp[o + K_AIM] > 0 or pp[o + K_KILL] > 0:
                 v += aim_value(s, T, seat, arg, pp, o)

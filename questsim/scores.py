@@ -9,6 +9,7 @@ import numpy as np
 from simcore.jit import inlined, kernel
 from . import layout as L
 from . import tables as TB
+from .core import pb
 
 OPB = L.OPB
 
@@ -17,11 +18,6 @@ OPB = L.OPB
 # part of the play exactly as in behaviour v2 (tests/questmaster/test_qm_planner.py).
 NEW_PARAMS = ("aim", "kill", "shoe_keep", "thrift", "path")
 K_AIM, K_KILL, K_SHOE, K_THRIFT, K_PATH = range(len(NEW_PARAMS))
-
-
-@kernel
-def pbase(seat):
-    return L.G_P + seat * L.PS
 
 
 @inlined
@@ -38,7 +34,7 @@ def strength(s, T, seat):
     """Hp plus the worth of the combat cards in hand: a crude fighting power
     (inlined: a few additions, asked for every seat whenever a fight is
     weighed, cheaper than a call that passes both arrays)."""
-    b = pbase(seat)
+    b = pb(seat)
     v = float(s[b + L.S_HP])
     for i in range(s[b + L.S_HAND_N]):
         v += 0.5 * card_value(T, s[b + L.S_HAND + i])
@@ -49,7 +45,7 @@ def strength(s, T, seat):
 def weakest_opponent(s, T, seat):
     best, who = 1e9, -1
     for p in range(np.int64(s[L.G_NP])):      # int64 seats, as every other caller passes: one compile each
-        if p != seat and s[pbase(p) + L.S_ALIVE]:
+        if p != seat and s[pb(p) + L.S_ALIVE]:
             v = strength(s, T, p)
             if v < best:
                 best, who = v, p
@@ -67,7 +63,7 @@ def forward(T, pos, k):
 @kernel
 def dist_to_new_castle(s, T, seat, pos):
     """Steps forward to the nearest castle not yet landed on (first branch)."""
-    b = pbase(seat)
+    b = pb(seat)
     n = T[TB.P_N_SQUARES]
     for k in range(n + 1):
         if T[TB.O_SQ_KIND + pos] == L.SQ_CASTLE and (s[b + L.S_CASTLES] >> T[TB.O_SQ_CASTLE + pos]) & 1 == 0:
@@ -97,7 +93,7 @@ SHOE_KEEP = 1.0
 @kernel
 def has_revive(s, T, seat):
     """Whether ``seat`` holds a card played when its Hp would reach 0 (Phoenix)."""
-    b = pbase(seat)
+    b = pb(seat)
     for i in range(s[b + L.S_HAND_N]):
         if T[TB.O_ITEM + s[b + L.S_HAND + i] * TB.IK + 4] == L.W_HP_ZERO:
             return True
@@ -107,7 +103,7 @@ def has_revive(s, T, seat):
 @kernel
 def holds_shoe(s, T, seat):
     """Whether ``seat`` holds a card played after a movement roll (Yellow Bird Shoe)."""
-    b = pbase(seat)
+    b = pb(seat)
     for i in range(s[b + L.S_HAND_N]):
         if T[TB.O_ITEM + s[b + L.S_HAND + i] * TB.IK + 4] == L.W_AFTER_ROLL:
             return True
@@ -133,7 +129,7 @@ def basic_value(s, T, seat, row, pp, hp, hand_n, revive, fv):
     or discarded, a fight, an Event card opened (0.4, what the shipped deck
     is worth on average), a move (0: where it ends is unknown)."""
     m = T[row + L.E_RACES]
-    if m != 0 and (m >> s[pbase(seat) + L.S_RACE]) & 1 == 0:
+    if m != 0 and (m >> s[pb(seat) + L.S_RACE]) & 1 == 0:
         return 0.0
     op = T[row + L.E_OP]
     n = T[row + L.E_N]
@@ -171,7 +167,7 @@ def basic_value(s, T, seat, row, pp, hp, hand_n, revive, fv):
 def home_value(s, T, seat, pp, hp, hand_n, revive, fv):
     """Worth to ``seat`` of being sent home: the home castle's own (lower)
     ability, and the castle itself if not yet landed on."""
-    b = pbase(seat)
+    b = pb(seat)
     home = T[TB.O_HOME + s[b + L.S_RACE]]
     c = T[TB.O_SQ_CASTLE + home]
     v = 0.5 + (pp[1] if (s[b + L.S_CASTLES] >> c) & 1 == 0 else 0.0)
@@ -192,7 +188,7 @@ def event_value(s, T, seat, pp, fv):
     one pass over a few rows. ``fv`` is ``seat``'s fight_value, which the
     caller computes once for the whole decision (a fight's worth is also
     asked of its sword squares and symbol)."""
-    b = pbase(seat)
+    b = pb(seat)
     hp, hand_n = s[b + L.S_HP], s[b + L.S_HAND_N]
     revive = has_revive(s, T, seat)
     v = 0.0
@@ -212,7 +208,7 @@ def square_value(s, T, seat, sq, pp, evv, fv):
     computed by the caller once per decision where an Event card may open;
     ``fv``: fight_value, likewise where a fight may start: outcome_draws)."""
     kind = T[TB.O_SQ_KIND + sq]
-    b = pbase(seat)
+    b = pb(seat)
     if kind == L.SQ_CASTLE:
         new = (s[b + L.S_CASTLES] >> T[TB.O_SQ_CASTLE + sq]) & 1 == 0
         return (pp[1] if new else 0.0) + 0.5
@@ -246,7 +242,7 @@ def symbol_value(s, T, seat, sym, pp, evv, fv):
     if sym == 1:
         return fv
     if sym == 3:
-        return 1.0 if s[pbase(seat) + L.S_HAND_N] < T[TB.P_HAND_LIMIT] else 0.3
+        return 1.0 if s[pb(seat) + L.S_HAND_N] < T[TB.P_HAND_LIMIT] else 0.3
     return evv
 
 
@@ -263,7 +259,7 @@ def outcome_draws(s, T, seat, c):
     fight_value."""
     kind, arg = c // OPB, c % OPB
     if kind == L.A_MOVE:
-        sq = T[TB.O_SQ_KIND + forward(T, s[pbase(seat) + L.S_POS], arg)]
+        sq = T[TB.O_SQ_KIND + forward(T, s[pb(seat) + L.S_POS], arg)]
         return DRAWS_EVENT if sq == L.SQ_EVENT else (DRAWS_FIGHT if sq == L.SQ_SWORD else 0)
     if kind == L.A_SYMBOL:
         return DRAWS_EVENT if arg == 2 else (DRAWS_FIGHT if arg == 1 else 0)
@@ -306,7 +302,7 @@ def outcome_value(s, T, seat, c, pp, evv, fv):
     square_value)."""
     kind, arg = c // OPB, c % OPB
     if kind == L.A_MOVE:
-        sq = forward(T, s[pbase(seat) + L.S_POS], arg)
+        sq = forward(T, s[pb(seat) + L.S_POS], arg)
         return square_value(s, T, seat, sq, pp, evv, fv) - 0.02 * dist_to_new_castle(s, T, seat, sq)
     if kind == L.A_SYMBOL:
         return symbol_value(s, T, seat, arg, pp, evv, fv)
@@ -318,7 +314,7 @@ def shield_option(s, T, seat, i, at, fresh):
     """Cost and shield of defence option ``i`` of ``seat``: a hand card
     (i < hand size) or a defend ability; cost -1 if it cannot shield now
     (``fresh``: in a combat not yet begun, every ability unused)."""
-    b = pbase(seat)
+    b = pb(seat)
     nh = s[b + L.S_HAND_N]
     if i < nh:
         o = TB.O_ITEM + s[b + L.S_HAND + i] * TB.IK
@@ -355,7 +351,7 @@ def _best_shield(s, T, seat, mp, at, fresh):
     Mp: the shield cards and defend abilities whose costs fit together (every
     combination of up to 10 of them tried; an absorbing card stops it all),
     capped at ``at`` (``fresh``: as shield_option)."""
-    b = pbase(seat)
+    b = pb(seat)
     total = s[b + L.S_HAND_N] + T[TB.O_CHAR + s[b + L.S_CHAR] * TB.CH + TB.C_NAB]
     cand, k = 0, 0
     for i in range(total):
@@ -382,7 +378,7 @@ def _best_shield(s, T, seat, mp, at, fresh):
 def next_attack_at(s, T, seat, mp):
     """The At of the strongest paid attack ``seat`` can pay with ``mp`` Mp
     (0: it cannot pay for one)."""
-    ch = TB.O_CHAR + s[pbase(seat) + L.S_CHAR] * TB.CH
+    ch = TB.O_CHAR + s[pb(seat) + L.S_CHAR] * TB.CH
     best = 0
     for k in range(T[ch + TB.C_NATT]):
         if T[ch + TB.C_ATT + 2 * k] <= mp and T[ch + TB.C_ATT + 2 * k + 1] > best:
@@ -400,9 +396,9 @@ def attack_choice_value(s, T, seat, c):
     false, declining ends the combat and spares the player the rest). An
     attack that knocks the opponent out, or a hit that would knock the
     player out, outweighs the rest."""
-    b = pbase(seat)
+    b = pb(seat)
     opp = np.int64(s[L.G_DUEL_D] if s[L.G_DUEL_A] == seat else s[L.G_DUEL_A])
-    ob = pbase(opp)
+    ob = pb(opp)
     mp, omp = s[b + L.S_MP], s[ob + L.S_MP]
     threat = 0 if s[ob + L.S_OUT] else next_attack_at(s, T, opp, omp)
     if c // OPB == L.A_DECLINE:
@@ -429,7 +425,7 @@ def attack_choice_value(s, T, seat, c):
 def effect_applies(s, T, seat, row):
     """Whether effect ``row`` applies to ``seat``'s race (a race-worded card)."""
     m = T[row + L.E_RACES]
-    return m == 0 or (m >> s[pbase(seat) + L.S_RACE]) & 1 == 1
+    return m == 0 or (m >> s[pb(seat) + L.S_RACE]) & 1 == 1
 
 
 @inlined
@@ -437,7 +433,7 @@ def attack_option(s, T, seat, i):
     """Cost and At bonus of attack option ``i`` of ``seat`` in a combat not
     yet begun: a hand card (i < hand size) or an attack ability; cost -1 if
     it adds no At."""
-    b = pbase(seat)
+    b = pb(seat)
     nh = s[b + L.S_HAND_N]
     if i < nh:
         o = TB.O_ITEM + s[b + L.S_HAND + i] * TB.IK
@@ -462,7 +458,7 @@ def best_attack(s, T, seat, mp):
     """The most At ``seat`` can add to an attack with ``mp`` Mp: the attack
     cards and abilities whose costs fit together (every combination of up to
     10 of them), as best_shield does for a defence."""
-    b = pbase(seat)
+    b = pb(seat)
     total = s[b + L.S_HAND_N] + T[TB.O_CHAR + s[b + L.S_CHAR] * TB.CH + TB.C_NAB]
     cand, k = 0, 0
     for i in range(total):
@@ -489,7 +485,7 @@ def best_attack(s, T, seat, mp):
 def attack_bound(s, T, seat):
     """The At all of ``seat``'s attack cards and abilities add together,
     whatever they cost: no Mp pays for more (best_attack's bound)."""
-    b = pbase(seat)
+    b = pb(seat)
     total = s[b + L.S_HAND_N] + T[TB.O_CHAR + s[b + L.S_CHAR] * TB.CH + TB.C_NAB]
     ub = 0
     for i in range(total):
@@ -508,8 +504,8 @@ def kill_chance(s, T, seat, p):
     0 when ``p`` holds a Phoenix."""
     if has_revive(s, T, p):
         return 0.0
-    hp = s[pbase(p) + L.S_HP]
-    at0 = T[TB.O_CHAR + s[pbase(seat) + L.S_CHAR] * TB.CH + TB.C_AT]
+    hp = s[pb(p) + L.S_HP]
+    at0 = T[TB.O_CHAR + s[pb(seat) + L.S_CHAR] * TB.CH + TB.C_AT]
     if at0 + attack_bound(s, T, seat) < hp:
         return 0.0          # no face can pay for enough At: every face below fails its first test
     nr, nb = T[TB.P_N_FACES_RED], T[TB.P_N_FACES_RED + 1]
@@ -539,7 +535,7 @@ def danger(s, T, p):
     (squares, so that the player one castle or a few Hp from a win stands
     out from the field)."""
     c = castles_of(s, T, p) / T[TB.P_CASTLES_TO_WIN]
-    h = min(1.0, s[pbase(p) + L.S_HP] / (T[TB.P_WIN_HP_ABOVE] + 1.0))
+    h = min(1.0, s[pb(p) + L.S_HP] / (T[TB.P_WIN_HP_ABOVE] + 1.0))
     return c * c + h * h
 
 
@@ -566,7 +562,7 @@ def defend_value(s, T, seat, c, thrift):
     kind, arg = c // OPB, c % OPB
     if kind == L.A_DONE:
         return 0.0
-    b = pbase(seat)
+    b = pb(seat)
     remaining = 0 if s[L.G_DUEL_ABSORB] >= 0 else max(0, s[L.G_DUEL_AT] - s[L.G_DUEL_SHIELD])
     if kind == L.A_PLAY:
         o = TB.O_ITEM + arg * TB.IK
@@ -613,14 +609,14 @@ def attack_kills(s, T, seat):
     if s[L.G_DUEL_ABSORB] >= 0 or has_revive(s, T, opp):
         return False
     at = s[L.G_DUEL_AT]
-    return at - best_shield(s, T, opp, s[pbase(opp) + L.S_MP], at, False) >= s[pbase(opp) + L.S_HP]
+    return at - best_shield(s, T, opp, s[pb(opp) + L.S_MP], at, False) >= s[pb(opp) + L.S_HP]
 
 
 @kernel
 def walk_end(s, T, seat):
     """At a warp decision: the square the walk reaches if it goes on
     (``G_WALK_LEFT`` squares, negative: back; first branches)."""
-    pos = s[pbase(seat) + L.S_POS]
+    pos = s[pb(seat) + L.S_POS]
     left = s[L.G_WALK_LEFT]
     if left >= 0:
         return forward(T, pos, left)
@@ -633,6 +629,6 @@ def walk_end(s, T, seat):
 def castles_of(s, T, seat):
     k = 0
     for i in range(T[TB.P_N_CASTLES]):
-        k += (s[pbase(seat) + L.S_CASTLES] >> i) & 1
+        k += (s[pb(seat) + L.S_CASTLES] >> i) & 1
     return k
 
