@@ -596,7 +596,7 @@ def test_every_way_out_of_play_puts_the_tile_on_the_discard_pile():
     picked up: each tile goes on top of the discard pile, and the tiles stay
     conserved. With all three sets in, an empty bag stays empty and the pile
     stays where it is (the other value of toggle bag_reuses_discards:
-    tests/mournequest/test_toggles.py)."""
+    tests/mournequest/test_toggles_enemies.py)."""
     g = quiet_game(heroes=(JACK, 1, 2, 3), park=("path_e1",) + far_spaces()[1:])
     fix_die(g.T, 0, L.FACE_DANDELION)
     tiles = g.R.tables.tiles

@@ -228,7 +228,7 @@ def test_shimnavore_always_attacks_with_its_strongest_ability():
     """"The Shimnavore will always attack using its strongest Ability depending on
     the current phase of the Moon."  MQ-FINAL-17 (MQ-GAP-32): it keeps its
     strongest Ability even once beaten twice (the other value of toggle
-    shimnavore_skips_beaten: tests/mournequest/test_toggles.py)."""
+    shimnavore_skips_beaten: tests/mournequest/test_toggles_combat.py)."""
     g = _fb(park=("keystone_e",) + far_spaces()[1:])
     vals = [int(rules.enemy_value(g.s, g.T, L.ENEMY_SHIM, a)) for a in range(3)]
     order = sorted(range(3), key=lambda a: (-vals[a], a))
