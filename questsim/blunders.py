@@ -32,7 +32,6 @@ from simcore.jit import inlined, kernel
 from . import layout as L
 from . import tables as TB
 
-OPB = L.OPB
 
 
 @kernel
@@ -114,12 +113,12 @@ def gain_bounds(s, T):
                 castle = max(castle, sure_gain(T, T[o + 2 * c], T[o + 2 * c + 1], race))
         for k in range(T[TB.P_N_ITEM_KINDS]):
             o = TB.O_ITEM + k * TB.IK
-            card = max(card, sure_gain(T, T[o + 5], T[o + 6], race), combat_gain(T, T[o + 5], T[o + 6], race))
+            card = max(card, sure_gain(T, T[o + TB.IK_EFF], T[o + TB.IK_EFF_N], race), combat_gain(T, T[o + TB.IK_EFF], T[o + TB.IK_EFF_N], race))
         for ch in range(T[TB.P_N_CHARACTERS]):
             chb = TB.O_CHAR + ch * TB.CH
             for k in range(T[chb + TB.C_NAB]):
-                o = chb + TB.C_AB + 5 * k
-                card = max(card, combat_gain(T, T[o + 3], T[o + 4], race))
+                o = chb + TB.C_AB + TB.AB * k
+                card = max(card, combat_gain(T, T[o + TB.AB_EFF], T[o + TB.AB_EFF_N], race))
     s[L.G_BL_GAIN] = castle
     s[L.G_BL_GAIN + 1] = card
 
@@ -219,11 +218,11 @@ def shoe_extra(T, kind, race):
     """Squares a card adds to a movement roll (a Yellow Bird Shoe's 1; 0 for
     any other card)."""
     o = TB.O_ITEM + kind * TB.IK
-    if T[o + 4] != L.W_AFTER_ROLL:
+    if T[o + TB.IK_WHEN] != L.W_AFTER_ROLL:
         return 0
     x = 0
-    for j in range(T[o + 6]):
-        row = TB.O_EFF + (T[o + 5] + j) * L.EW
+    for j in range(T[o + TB.IK_EFF_N]):
+        row = TB.O_EFF + (T[o + TB.IK_EFF] + j) * L.EW
         if T[row + L.E_OP] == L.EK_EXTRA_MOVE and _applies(T, row, race):
             x += T[row + L.E_N]
     return x
@@ -254,7 +253,7 @@ def roll_wins(s, T, seat, c, sums):
     wins at once once the roller adds any of the Shoe sums ``sums``: a move
     of k squares becomes k + e, a symbol or staying a move of e squares
     (QM-RULING-07..09, QM-GAP-49)."""
-    kind, arg = c // OPB, c % OPB
+    kind, arg = L.code_op(c), L.code_arg(c)
     pos = s[_pb(seat) + L.S_POS]
     e = -1
     rest = sums << 1
@@ -330,7 +329,7 @@ def _option_wins(s, T, seat, ctx, c):
     surely passes the win; ``done`` in a defence only when an absorb already
     played gives the attack's At as Hp (QM-RULING-04)."""
     b = _pb(seat)
-    kind, arg = c // OPB, c % OPB
+    kind, arg = L.code_op(c), L.code_arg(c)
     race = s[b + L.S_RACE]
     hp = s[b + L.S_HP]
     win = T[TB.P_WIN_HP_ABOVE]
@@ -341,14 +340,14 @@ def _option_wins(s, T, seat, ctx, c):
         if kind == L.A_DONE:
             now = ch
             if s[L.G_EXTRA] > 0:
-                now = L.A_MOVE * OPB + (ch % OPB if ch // OPB == L.A_MOVE else 0) + s[L.G_EXTRA]
-            return now // OPB == L.A_MOVE and roll_wins(s, T, seat, now, np.int64(1))
+                now = L.code(L.A_MOVE, (L.code_arg(ch) if L.code_op(ch) == L.A_MOVE else 0) + s[L.G_EXTRA])
+            return L.code_op(now) == L.A_MOVE and roll_wins(s, T, seat, now, np.int64(1))
         if kind != L.A_PLAY:
             return False
         extra = s[L.G_EXTRA] + shoe_extra(T, arg, race)
-        if extra <= 0 and ch // OPB != L.A_MOVE:
+        if extra <= 0 and L.code_op(ch) != L.A_MOVE:
             return False
-        now = L.A_MOVE * OPB + (ch % OPB if ch // OPB == L.A_MOVE else 0) + extra
+        now = L.code(L.A_MOVE, (L.code_arg(ch) if L.code_op(ch) == L.A_MOVE else 0) + extra)
         return roll_wins(s, T, seat, now, shoe_sums(s, T, seat, arg))
     if ctx == L.CTX_FORK:
         return reach_wins(s, T, seat, arg, s[L.G_WALK_LEFT], s[L.G_WALK_CARD])
@@ -360,17 +359,17 @@ def _option_wins(s, T, seat, ctx, c):
         if kind != L.A_PLAY:
             return False
         o = TB.O_ITEM + arg * TB.IK
-        return hp + sure_gain(T, T[o + 5], T[o + 6], race) > win
+        return hp + sure_gain(T, T[o + TB.IK_EFF], T[o + TB.IK_EFF_N], race) > win
     if ctx == L.CTX_ATTACK_CARDS or ctx == L.CTX_DEFEND:
         at = s[L.G_DUEL_AT]
         if kind == L.A_DONE:
             return ctx == L.CTX_DEFEND and s[L.G_DUEL_ABSORB] == L.GAIN_HP and hp + at > win
         if kind == L.A_PLAY:
             o = TB.O_ITEM + arg * TB.IK
-            start, count = T[o + 5], T[o + 6]
+            start, count = T[o + TB.IK_EFF], T[o + TB.IK_EFF_N]
         elif kind == L.A_ABILITY:
-            o = TB.O_CHAR + s[b + L.S_CHAR] * TB.CH + TB.C_AB + 5 * arg
-            start, count = T[o + 3], T[o + 4]
+            o = TB.O_CHAR + s[b + L.S_CHAR] * TB.CH + TB.C_AB + TB.AB * arg
+            start, count = T[o + TB.AB_EFF], T[o + TB.AB_EFF_N]
         else:
             return False
         g = combat_gain(T, start, count, race)
@@ -414,7 +413,7 @@ def declined_win(s, T, legal, n, seat, ctx, c):
     in the same window."""
     windows = ctx == L.CTX_BEFORE_ROLL or ctx == L.CTX_AFTER_MOVE or ctx == L.CTX_ATTACK_CARDS or \
         ctx == L.CTX_DEFEND
-    if windows and c // OPB != L.A_DONE:
+    if windows and L.code_op(c) != L.A_DONE:
         return False
     if not may_win(s, T, seat, ctx) or _option_wins(s, T, seat, ctx, c):
         return False
@@ -460,7 +459,7 @@ def mp_spare(s, T, seat):
 def holds_revive(s, T, seat):
     b = _pb(seat)
     for i in range(s[b + L.S_HAND_N]):
-        if T[TB.O_ITEM + s[b + L.S_HAND + i] * TB.IK + 4] == L.W_HP_ZERO:
+        if T[TB.O_ITEM + s[b + L.S_HAND + i] * TB.IK + TB.IK_WHEN] == L.W_HP_ZERO:
             return True
     return False
 
@@ -485,11 +484,11 @@ def free_defence(s, T, seat):
     race = s[b + L.S_RACE]
     ch = TB.O_CHAR + s[b + L.S_CHAR] * TB.CH
     for k in range(T[ch + TB.C_NAB]):
-        o = ch + TB.C_AB + 5 * k
-        if T[o] != 1 or T[o + 1] > mp or s[b + L.S_ABIL + k] >= T[o + 2]:
+        o = ch + TB.C_AB + TB.AB * k
+        if T[o + TB.AB_WHEN] != 1 or T[o + TB.AB_COST] > mp or s[b + L.S_ABIL + k] >= T[o + TB.AB_PER_COMBAT]:
             continue
-        for j in range(T[o + 4]):
-            row = TB.O_EFF + (T[o + 3] + j) * L.EW
+        for j in range(T[o + TB.AB_EFF_N]):
+            row = TB.O_EFF + (T[o + TB.AB_EFF] + j) * L.EW
             if not _applies(T, row, race):
                 continue
             op, n = T[row + L.E_OP], T[row + L.E_N]
@@ -524,11 +523,11 @@ def sure_block(s, T, dfn):
     race = s[b + L.S_RACE]
     absorbs = False
     for k in range(T[ch + TB.C_NAB]):
-        o = ch + TB.C_AB + 5 * k
-        if T[o] != 1 or T[o + 1] > mp or s[b + L.S_ABIL + k] >= T[o + 2]:
+        o = ch + TB.C_AB + TB.AB * k
+        if T[o + TB.AB_WHEN] != 1 or T[o + TB.AB_COST] > mp or s[b + L.S_ABIL + k] >= T[o + TB.AB_PER_COMBAT]:
             continue
-        for j in range(T[o + 4]):
-            row = TB.O_EFF + (T[o + 3] + j) * L.EW
+        for j in range(T[o + TB.AB_EFF_N]):
+            row = TB.O_EFF + (T[o + TB.AB_EFF] + j) * L.EW
             if T[row + L.E_OP] == L.EK_ABSORB and _applies(T, row, race):
                 absorbs = True
     if not absorbs or not mp_spare(s, T, dfn):
@@ -536,8 +535,8 @@ def sure_block(s, T, dfn):
     if s[b + L.S_HAND_N] > 0:
         for kind in range(T[TB.P_N_ITEM_KINDS]):
             o = TB.O_ITEM + kind * TB.IK
-            for j in range(T[o + 6]):
-                row = TB.O_EFF + (T[o + 5] + j) * L.EW
+            for j in range(T[o + TB.IK_EFF_N]):
+                row = TB.O_EFF + (T[o + TB.IK_EFF] + j) * L.EW
                 if T[row + L.E_OP] == L.EK_REVIVE and s[b + L.S_HP] <= T[row + L.E_N]:
                     return False
     return True
@@ -549,16 +548,16 @@ def into_block(s, T, seat, dfn, c):
     added to its attack) goes into a sure block and adds nothing but At
     (an Item card's At only when its bonus does not last the combat, toggle
     ``attack_bonus_lasts_combat``)."""
-    kind, arg = c // OPB, c % OPB
+    kind, arg = L.code_op(c), L.code_arg(c)
     race = s[_pb(seat) + L.S_RACE]
     if kind == L.A_PLAY:
         if T[TB.P_ATTACK_BONUS_LASTS_COMBAT]:
             return False
         o = TB.O_ITEM + arg * TB.IK
-        start, count = T[o + 5], T[o + 6]
+        start, count = T[o + TB.IK_EFF], T[o + TB.IK_EFF_N]
     elif kind == L.A_ABILITY:
-        o = TB.O_CHAR + s[_pb(seat) + L.S_CHAR] * TB.CH + TB.C_AB + 5 * arg
-        start, count = T[o + 3], T[o + 4]
+        o = TB.O_CHAR + s[_pb(seat) + L.S_CHAR] * TB.CH + TB.C_AB + TB.AB * arg
+        start, count = T[o + TB.AB_EFF], T[o + TB.AB_EFF_N]
     else:
         return False
     return only_at(T, start, count, race) and sure_block(s, T, dfn)

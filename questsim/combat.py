@@ -9,7 +9,7 @@ from simcore.jit import inlined, kernel
 from . import layout as L
 from . import tables as TB
 from .blunders import castle_count, free_defence, into_block
-from .core import OPB, add_legal, ask, declined, log, over, pb, race_ok, roll
+from .core import add_legal, ask, declined, log, over, pb, race_ok, roll
 from .hand import discard_choice, draw_item, remove_card, to_used
 from .life import gain_hp, lose_hp
 
@@ -19,9 +19,9 @@ def combat_card_ok(T, kind, attacking, mp):
     """A blue card usable now: sword/sword-and-shield when attacking, shield
     or sword-and-shield when defending, casting cost within Mp (QM-CARD-04..08)."""
     o = TB.O_ITEM + kind * TB.IK
-    if T[o + 1] != 1 or T[o + 3] > mp:
+    if T[o + TB.IK_COLOUR] != 1 or T[o + TB.IK_COST] > mp:
         return False
-    sym = T[o + 2]
+    sym = T[o + TB.IK_SYMBOL]
     if sym == L.IS_SWORD_SHIELD:
         return True
     return sym == (L.IS_SWORD if attacking else L.IS_SHIELD)
@@ -75,19 +75,19 @@ def card_window(s, T, ev, rng, legal, pp, seat, opp, attacking):
     while not over(s) and s[b + L.S_ALIVE]:
         mp = s[b + L.S_MP]
         n = 0
-        legal[n] = L.A_DONE * OPB
+        legal[n] = L.code(L.A_DONE, 0)
         n += 1
         if items == 0 or not T[TB.P_ONE_ITEM_PER_STEP]:   # the toggle limits Item cards, not abilities
             for i in range(s[b + L.S_HAND_N]):
                 kind = s[b + L.S_HAND + i]
                 if combat_card_ok(T, kind, attacking, mp):
-                    n = add_legal(legal, n, L.A_PLAY * OPB + kind)
+                    n = add_legal(legal, n, L.code(L.A_PLAY, kind))
         if n == 1 and T[ch + TB.C_NAB] == 0:
             break
         for k in range(T[ch + TB.C_NAB]):
-            o = ch + TB.C_AB + 5 * k
-            if T[o] == (0 if attacking else 1) and T[o + 1] <= mp and s[b + L.S_ABIL + k] < T[o + 2]:
-                legal[n] = L.A_ABILITY * OPB + k
+            o = ch + TB.C_AB + TB.AB * k
+            if T[o + TB.AB_WHEN] == (0 if attacking else 1) and T[o + TB.AB_COST] <= mp and s[b + L.S_ABIL + k] < T[o + TB.AB_PER_COMBAT]:
+                legal[n] = L.code(L.A_ABILITY, k)
                 n += 1
         ctx = L.CTX_ATTACK_CARDS if attacking else L.CTX_DEFEND
         c = ask(s, T, legal, n, rng, pp, seat, ctx, s[L.G_DUEL_AT])
@@ -99,43 +99,43 @@ def card_window(s, T, ev, rng, legal, pp, seat, opp, attacking):
         # nothing to an attack
         if n > 1 and declined(s, T, legal, n, seat, ctx, c):
             s[L.G_BL + L.BL_DECLINED_WIN] += 1
-        if attacking and c // OPB != L.A_DONE and into_block(s, T, np.int64(seat), np.int64(opp), np.int64(c)):
+        if attacking and L.code_op(c) != L.A_DONE and into_block(s, T, np.int64(seat), np.int64(opp), np.int64(c)):
             s[L.G_BL + L.BL_ATTACK_INTO_BLOCK] += 1
-        if not attacking and n > 1 and c // OPB == L.A_DONE and free_defence(s, T, np.int64(seat)):
+        if not attacking and n > 1 and L.code_op(c) == L.A_DONE and free_defence(s, T, np.int64(seat)):
             s[L.G_BL + L.BL_FREE_DEFENCE_DECLINED] += 1
-        if c // OPB == L.A_DONE:
+        if L.code_op(c) == L.A_DONE:
             break
         # the decision counters: which kind of option, and a shield or
         # absorb played when the attack is already stopped (absorbed, or its
         # At no more than the Shield), which cannot lessen the damage
-        is_card = c // OPB == L.A_PLAY
+        is_card = L.code_op(c) == L.A_PLAY
         if is_card:
-            o = TB.O_ITEM + (c % OPB) * TB.IK
-            start, count = T[o + 5], T[o + 6]
+            o = TB.O_ITEM + (L.code_arg(c)) * TB.IK
+            start, count = T[o + TB.IK_EFF], T[o + TB.IK_EFF_N]
             s[L.G_DEC + (L.DEC_ATTACK_CARDS if attacking else L.DEC_DEFEND_CARDS)] += 1
         else:
-            o = ch + TB.C_AB + 5 * (c % OPB)
-            start, count = T[o + 3], T[o + 4]
+            o = ch + TB.C_AB + TB.AB * (L.code_arg(c))
+            start, count = T[o + TB.AB_EFF], T[o + TB.AB_EFF_N]
             s[L.G_DEC + (L.DEC_ATTACK_ABILITIES if attacking else L.DEC_DEFEND_ABILITIES)] += 1
         if not attacking and (s[L.G_DUEL_ABSORB] >= 0 or s[L.G_DUEL_AT] <= s[L.G_DUEL_SHIELD]) and \
                 only_shields(T, start, count):
             s[L.G_DEC + L.DEC_DEFEND_WASTED] += 1
         if is_card:
             items += 1
-            kind = c % OPB
+            kind = L.code_arg(c)
             o = TB.O_ITEM + kind * TB.IK
-            s[b + L.S_MP] -= T[o + 3]
+            s[b + L.S_MP] -= T[o + TB.IK_COST]
             remove_card(s, seat, kind)
             to_used(s, kind)
-            log(s, ev, L.EVT_PLAY_ITEM, seat, kind, T[o + 3], s[b + L.S_MP], 0)
-            combat_effects(s, T, ev, rng, legal, pp, seat, opp, T[o + 5], T[o + 6], np.bool_(attacking), np.bool_(True))
+            log(s, ev, L.EVT_PLAY_ITEM, seat, kind, T[o + TB.IK_COST], s[b + L.S_MP], 0)
+            combat_effects(s, T, ev, rng, legal, pp, seat, opp, T[o + TB.IK_EFF], T[o + TB.IK_EFF_N], np.bool_(attacking), np.bool_(True))
         else:
-            k = c % OPB
-            o = ch + TB.C_AB + 5 * k
-            s[b + L.S_MP] -= T[o + 1]
+            k = L.code_arg(c)
+            o = ch + TB.C_AB + TB.AB * k
+            s[b + L.S_MP] -= T[o + TB.AB_COST]
             s[b + L.S_ABIL + k] += 1
-            log(s, ev, L.EVT_PLAY_ITEM, seat, -1 - k, T[o + 1], s[b + L.S_MP], 0)
-            combat_effects(s, T, ev, rng, legal, pp, seat, opp, T[o + 3], T[o + 4], np.bool_(attacking), np.bool_(False))
+            log(s, ev, L.EVT_PLAY_ITEM, seat, -1 - k, T[o + TB.AB_COST], s[b + L.S_MP], 0)
+            combat_effects(s, T, ev, rng, legal, pp, seat, opp, T[o + TB.AB_EFF], T[o + TB.AB_EFF_N], np.bool_(attacking), np.bool_(False))
 
 
 @kernel
@@ -199,7 +199,7 @@ def count_target(s, T, legal, n, att, dfn):
     hp, cas = s[db + L.S_HP], castle_count(T, s[db + L.S_CASTLES])
     lowest, highest, leader = True, True, cas > 0
     for i in range(n):
-        q = pb(legal[i] % OPB)
+        q = pb(L.code_arg(legal[i]))
         if s[q + L.S_HP] < hp:
             lowest = False
         if s[q + L.S_HP] > hp:
@@ -220,30 +220,20 @@ def duel(s, T, ev, rng, legal, pp, att):
     n = 0
     for p in range(s[L.G_NP]):
         if p != att and s[pb(p) + L.S_ALIVE]:
-            legal[n] = L.A_TARGET * OPB + p
+            legal[n] = L.code(L.A_TARGET, p)
             n += 1
     if n == 0 or not s[pb(att) + L.S_ALIVE]:
         return
-    dfn = ask(s, T, legal, n, rng, pp, att, L.CTX_TARGET, 0) % OPB
+    dfn = L.code_arg(ask(s, T, legal, n, rng, pp, att, L.CTX_TARGET, 0))
     count_target(s, T, legal, np.int64(n), att, dfn)
     duel_with(s, T, ev, rng, legal, pp, att, dfn)
 
 
-@kernel
-def duel_with(s, T, ev, rng, legal, pp, att, dfn):
-    """The combat of ``att`` against ``dfn`` (QM-DUEL-01..12): roll Mp
-    (attacker red, defender blue; QM-GAP-30), the compulsory free first
-    attack at At (QM-RULING-01), then the sides alternate paid attacks.
-
-    When the side due to attack cannot pay for any attack, the combat ends
-    for both (QM-DUEL-12, step 9: "when a player can no longer attack because
-    they have no Mp left"); toggle ``lone_attacker_continues`` lets the other
-    side keep attacking instead. A side that declines a paid attack makes no
-    more attacks (QM-DUEL-11) and the other keeps attacking until it stops or
-    cannot pay ("when both players have stopped attacking"); toggle
-    ``attacker_continues_after_decline`` false ends the combat at the
-    decline. Every stop and the end are logged (``decline``, ``cannot_pay``,
-    ``duel_end``)."""
+@inlined
+def start_duel(s, T, ev, rng, att, dfn):
+    """A combat's start (QM-DUEL-01/02, QM-GAP-30): each side rolls its Mp
+    (the attacker the red die, the defender the blue; a symbol counts
+    ``mp_symbol_value``), and its combat-long marks are cleared."""
     s[L.G_DUELS] += 1
     s[L.G_DUEL_A] = att
     s[L.G_DUEL_D] = dfn
@@ -265,6 +255,64 @@ def duel_with(s, T, ev, rng, legal, pp, att, dfn):
     log(s, ev, L.EVT_FIGHT, att, dfn, s[pb(att) + L.S_MP], s[pb(dfn) + L.S_MP], 0)
     log(s, ev, L.EVT_DIE, att, L.DIE_RED, fa, s[pb(att) + L.S_MP], 0)     # the Mp dice as rolled
     log(s, ev, L.EVT_DIE, dfn, L.DIE_BLUE, fd, s[pb(dfn) + L.S_MP], 0)
+
+
+@inlined
+def end_duel(s, ev, att, dfn, why, attacks):
+    """A combat's end, logged with why it ended (``L.END_*``) and its
+    number of attacks; Mp exists only within a combat (QM-GAP-31)."""
+    log(s, ev, L.EVT_DUEL_END, att, dfn, why, attacks, 0)
+    for p in (att, dfn):
+        s[pb(p) + L.S_MP] = 0
+    s[L.G_DUEL_A] = -1
+    s[L.G_DUEL_D] = -1
+
+
+@inlined
+def attack_options(T, legal, ch, mp, first):
+    """The attacks a side with ``mp`` Mp can pay for (its character's block
+    at ``ch``): ``(n, cost, at, cheapest)``. The free first attack is
+    compulsory (QM-RULING-01, QM-GAP-34): n is 1 with its cost and At, and
+    only a ruleset that gives it a cost can make it unaffordable. A paid
+    attack is a choice: its n codes go into ``legal`` (cost and At 0 until
+    chosen). ``cheapest`` is the cheapest attack's cost, for the log."""
+    cost = 0
+    at = 0
+    n = 0
+    cheapest = 1 << 20
+    if first:
+        cheapest = T[TB.P_FREE_ATTACK_COST]
+        if mp >= cheapest:
+            cost = cheapest
+            at = T[ch + TB.C_AT]
+            n = 1
+    else:
+        for k in range(T[ch + TB.C_NATT]):
+            c_k = T[ch + TB.C_ATT + 2 * k]
+            if c_k < cheapest:
+                cheapest = c_k
+            if c_k <= mp:
+                legal[n] = L.code(L.A_ATTACK, k)
+                n += 1
+    return n, cost, at, cheapest
+
+
+@kernel
+def duel_with(s, T, ev, rng, legal, pp, att, dfn):
+    """The combat of ``att`` against ``dfn`` (QM-DUEL-01..12): roll Mp
+    (attacker red, defender blue; QM-GAP-30), the compulsory free first
+    attack at At (QM-RULING-01), then the sides alternate paid attacks.
+
+    When the side due to attack cannot pay for any attack, the combat ends
+    for both (QM-DUEL-12, step 9: "when a player can no longer attack because
+    they have no Mp left"); toggle ``lone_attacker_continues`` lets the other
+    side keep attacking instead. A side that declines a paid attack makes no
+    more attacks (QM-DUEL-11) and the other keeps attacking until it stops or
+    cannot pay ("when both players have stopped attacking"); toggle
+    ``attacker_continues_after_decline`` false ends the combat at the
+    decline. Every stop and the end are logged (``decline``, ``cannot_pay``,
+    ``duel_end``)."""
+    start_duel(s, T, ev, rng, att, dfn)
     cur = att
     attacks = 0
     first = True
@@ -291,26 +339,7 @@ def duel_with(s, T, ev, rng, legal, pp, att, dfn):
             continue
         ch = TB.O_CHAR + s[b + L.S_CHAR] * TB.CH
         mp = s[b + L.S_MP]
-        cost = 0
-        at = 0
-        n = 0
-        cheapest = 1 << 20
-        if first:
-            # the free first attack is compulsory (QM-RULING-01, QM-GAP-34);
-            # only a ruleset that gives it a cost can make it unaffordable
-            cheapest = T[TB.P_FREE_ATTACK_COST]
-            if mp >= cheapest:
-                cost = cheapest
-                at = T[ch + TB.C_AT]
-                n = 1
-        else:
-            for k in range(T[ch + TB.C_NATT]):
-                c_k = T[ch + TB.C_ATT + 2 * k]
-                if c_k < cheapest:
-                    cheapest = c_k
-                if c_k <= mp:
-                    legal[n] = L.A_ATTACK * OPB + k
-                    n += 1
+        n, cost, at, cheapest = attack_options(T, legal, ch, mp, first)
         if n == 0:
             # cannot pay: step 9 ends the combat for both sides
             log(s, ev, L.EVT_CANNOT_PAY, cur, mp, cheapest, 0, 0)
@@ -325,10 +354,10 @@ def duel_with(s, T, ev, rng, legal, pp, att, dfn):
             cur = opp
             continue
         if not first:
-            legal[n] = L.A_DECLINE * OPB
+            legal[n] = L.code(L.A_DECLINE, 0)
             n += 1
             c = ask(s, T, legal, n, rng, pp, cur, L.CTX_ATTACK, 0)
-            if c // OPB == L.A_DECLINE:
+            if L.code_op(c) == L.A_DECLINE:
                 s[L.G_DEC + L.DEC_DECLINE_ATTACK] += 1
                 log(s, ev, L.EVT_DECLINE, cur, opp, mp, 0, 0)
                 s[b + L.S_OUT] = 1
@@ -340,7 +369,7 @@ def duel_with(s, T, ev, rng, legal, pp, att, dfn):
                     break
                 cur = opp
                 continue
-            k = c % OPB
+            k = L.code_arg(c)
             cost = T[ch + TB.C_ATT + 2 * k]
             at = T[ch + TB.C_ATT + 2 * k + 1]
             s[L.G_DEC + L.DEC_PAID_ATTACKS] += 1
@@ -350,8 +379,4 @@ def duel_with(s, T, ev, rng, legal, pp, att, dfn):
         one_attack(s, T, ev, rng, legal, pp, cur, opp, at, cost)
         if not s[pb(opp) + L.S_OUT]:
             cur = opp
-    log(s, ev, L.EVT_DUEL_END, att, dfn, why, attacks, 0)
-    for p in (att, dfn):
-        s[pb(p) + L.S_MP] = 0      # Mp exists only within a combat (QM-GAP-31)
-    s[L.G_DUEL_A] = -1
-    s[L.G_DUEL_D] = -1
+    end_duel(s, ev, att, dfn, why, attacks)

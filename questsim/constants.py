@@ -134,3 +134,34 @@ P_N_FACES_BLUE = 28  # n.faces_blue
 P_LAST_PLAYER_EXTRA_ITEMS = 29  # rules.last_player_extra_items
 P_ATTACKER_CONTINUES_AFTER_DECLINE = 30  # toggles.attacker_continues_after_decline
 P_SHOE_ANY_PLAYER = 31  # toggles.shoe_any_player
+
+# tables.CHAR_FIELDS: a field of a character's block (O_CHAR + character * CH)
+C_RACE = 0
+C_HP = 1
+C_AT = 2
+C_NATT = 3
+C_ATT = 4
+C_NAB = 12
+C_AB = 13
+
+# tables.ABILITY_FIELDS: a field of an ability's row (C_AB + ability * AB in a character's block)
+AB_WHEN = 0
+AB_COST = 1
+AB_PER_COMBAT = 2
+AB_EFF = 3
+AB_EFF_N = 4
+
+# tables.ITEM_FIELDS: a field of an Item card kind's row (O_ITEM + kind * IK)
+IK_COUNT = 0
+IK_COLOUR = 1
+IK_SYMBOL = 2
+IK_COST = 3
+IK_WHEN = 4
+IK_EFF = 5
+IK_EFF_N = 6
+IK_WORTH = 7
+
+# tables.EVENT_FIELDS: a field of an Event card kind's row (O_EVENT + kind * EK)
+EC_COUNT = 0
+EC_EFF = 1
+EC_EFF_N = 2

@@ -18,7 +18,6 @@ from . import tables as TB
 from .blunders import declined_win
 from .decision import decide, takes_sure_wins
 
-OPB = L.OPB
 
 
 @kernel

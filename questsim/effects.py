@@ -38,7 +38,7 @@ def open_event(s, T, ev, rng, seat):
     s[L.G_EVENT_USED_N] += 1
     log(s, ev, L.EVT_EVENT, seat, kind, 0, 0, 0)
     o = TB.O_EVENT + kind * TB.EK
-    push(s, T[o + 1], T[o + 2])
+    push(s, T[o + TB.EC_EFF], T[o + TB.EC_EFF_N])
 
 
 @inlined

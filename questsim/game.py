@@ -10,7 +10,7 @@ from simcore.jit import kernel, needs_nrt
 from simcore.rng import N_STREAMS, STREAM_SETUP, randint, seed_streams, shuffle
 from . import layout as L
 from . import tables as TB
-from .blunders import gain_bounds
+from .blunders import castle_count, gain_bounds
 from .core import log, over, pb, roll
 from .hand import draw_item
 from .turn import take_turn
@@ -173,10 +173,7 @@ def result_row(s, T, out):
         b = pb(p)
         out[L.RI_CHAR1 + p] = s[b + L.S_CHAR]
         out[L.RI_HP1 + p] = s[b + L.S_HP]
-        k = 0
-        for i in range(T[TB.P_N_CASTLES]):
-            k += (s[b + L.S_CASTLES] >> i) & 1
-        out[L.RI_CASTLES1 + p] = k
+        out[L.RI_CASTLES1 + p] = castle_count(T, s[b + L.S_CASTLES])
         out[L.RI_POS1 + p] = s[b + L.S_TURNPOS]
     out[L.RI_LEAD_CHANGES] = s[L.G_LEAD_CHANGES]
     out[L.RI_WINNER_DEFICIT] = s[L.G_DEFICIT + w] if w >= 0 else -1

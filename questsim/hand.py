@@ -6,7 +6,7 @@ from simcore.jit import kernel
 from simcore.rng import STREAM_SETUP, shuffle
 from . import layout as L
 from . import tables as TB
-from .core import OPB, add_legal, ask, log, pb
+from .core import add_legal, ask, log, pb
 
 
 @kernel
@@ -35,10 +35,10 @@ def discard_choice(s, T, ev, rng, legal, pp, seat, ctx):
     b = pb(seat)
     n = 0
     for i in range(s[b + L.S_HAND_N]):
-        n = add_legal(legal, n, L.A_DISCARD * OPB + s[b + L.S_HAND + i])
+        n = add_legal(legal, n, L.code(L.A_DISCARD, s[b + L.S_HAND + i]))
     if n == 0:
         return
-    kind = ask(s, T, legal, n, rng, pp, seat, ctx, 0) % OPB
+    kind = L.code_arg(ask(s, T, legal, n, rng, pp, seat, ctx, 0))
     remove_card(s, seat, kind)
     to_used(s, kind)
     log(s, ev, L.EVT_DISCARD, seat, kind, 0, 0, 0)

@@ -26,6 +26,7 @@ prefix     what it names
 =========  ================================================================
 """
 from simcore import shape
+from simcore.jit import inlined
 from . import constants
 from .constants import *  # noqa: F401,F403  (the RI_ and EVT_ rows the kernels read as L.RI_...)
 
@@ -64,7 +65,7 @@ E_OP, E_N, E_ARG, E_RACES, E_BR = 0, 1, 2, 3, 4
 WIN_NONE, WIN_LAST_STANDING, WIN_CASTLES, WIN_HP, WIN_CAP, WIN_NOBODY = range(6)
 WIN_NAMES = ("running", "last_standing", "five_castles", "hp_over_40", "cap", "no_winner")
 
-# ---- decisions: code = kind * OPB + argument ---------------------------------
+# ---- decisions: a legal code is op * OPB + argument (code, code_op, code_arg) ---
 OPB = 1000
 A_DONE = 0            # end a window / stop adding cards
 A_MOVE = 1            # move arg squares (the movement choice)
@@ -82,6 +83,26 @@ A_DISCARD = 12        # discard item kind arg
 FREE_ATTACK = 100
 ACTION_NAMES = ("done", "move", "symbol", "stay", "play", "warp", "no_warp", "step", "target", "attack",
                 "decline", "ability", "discard")
+
+
+@inlined
+def code(op, arg):
+    """The legal code of decision ``op`` (A_*) with argument ``arg``."""
+    return op * OPB + arg
+
+
+@inlined
+def code_op(c):
+    """The decision (A_*) of legal code ``c``."""
+    return c // OPB
+
+
+@inlined
+def code_arg(c):
+    """The argument of legal code ``c``: a number of squares, a symbol, an
+    Item card kind, a square, a seat, an attack or an ability, by its op."""
+    return c % OPB
+
 
 # contexts of a pending decision (what a policy is asked)
 CTX_BEFORE_ROLL, CTX_AFTER_ROLL, CTX_MOVE, CTX_WARP, CTX_FORK, CTX_AFTER_MOVE, CTX_TARGET, CTX_ATTACK, \

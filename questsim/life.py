@@ -81,10 +81,10 @@ def lose_hp(s, T, ev, seat, n):
     for i in range(s[b + L.S_HAND_N]):
         kind = s[b + L.S_HAND + i]
         o = TB.O_ITEM + kind * TB.IK
-        if T[o + 4] != L.W_HP_ZERO:
+        if T[o + TB.IK_WHEN] != L.W_HP_ZERO:
             continue
-        for j in range(T[o + 6]):
-            row = TB.O_EFF + (T[o + 5] + j) * L.EW
+        for j in range(T[o + TB.IK_EFF_N]):
+            row = TB.O_EFF + (T[o + TB.IK_EFF] + j) * L.EW
             if T[row + L.E_OP] == L.EK_REVIVE and race_ok(T, row, s[b + L.S_RACE]):
                 # always played: it can only help (the card says "may")
                 remove_card(s, seat, kind)

@@ -10,7 +10,7 @@ from . import layout as L
 from . import tables as TB
 from .blunders import castle_count
 from .combat import count_target, duel_with
-from .core import OPB, ask, declined, log, over, pb, push
+from .core import ask, declined, log, over, pb, push
 from .life import declare_win
 
 
@@ -61,11 +61,11 @@ def fork_step(s, T, rng, legal, pp, seat, pos, back):
         n = T[TB.O_NEXT_N + pos]
         base = TB.O_NEXT + pos * TB.MAX_NEXT
     for k in range(n):
-        legal[k] = L.A_STEP * OPB + T[base + k]
+        legal[k] = L.code(L.A_STEP, T[base + k])
     c = ask(s, T, legal, n, rng, pp, seat, L.CTX_FORK, pos)
     if n > 1 and declined(s, T, legal, n, seat, L.CTX_FORK, c):
         s[L.G_BL + L.BL_DECLINED_WIN] += 1
-    return c % OPB
+    return L.code_arg(c)
 
 
 @kernel
@@ -94,10 +94,10 @@ def walk(s, T, ev, rng, legal, pp, seat, steps):
         if T[TB.O_SQ_KIND + pos] == L.SQ_WARP and T[TB.O_WARP_N + pos] > 0 and \
                 (i < k - 1 or T[TB.P_WARP_ON_LANDING]):
             n = 0
-            legal[n] = L.A_NO_WARP * OPB
+            legal[n] = L.code(L.A_NO_WARP, 0)
             n += 1
             for j in range(T[TB.O_WARP_N + pos]):
-                legal[n] = L.A_WARP * OPB + T[TB.O_WARP + pos * TB.MAX_WARP + j]
+                legal[n] = L.code(L.A_WARP, T[TB.O_WARP + pos * TB.MAX_WARP + j])
                 n += 1
             # what is left of the walk if it goes on: a policy weighs the
             # square it would reach against the warp
@@ -105,10 +105,10 @@ def walk(s, T, ev, rng, legal, pp, seat, steps):
             c = ask(s, T, legal, n, rng, pp, seat, L.CTX_WARP, pos)
             if declined(s, T, legal, n, seat, L.CTX_WARP, c):
                 s[L.G_BL + L.BL_DECLINED_WIN] += 1
-            if c // OPB == L.A_WARP:
+            if L.code_op(c) == L.A_WARP:
                 s[L.G_DEC + L.DEC_WARP] += 1
-                log(s, ev, L.EVT_WARP, seat, pos, c % OPB, 0, 0)
-                pos = c % OPB
+                log(s, ev, L.EVT_WARP, seat, pos, L.code_arg(c), 0, 0)
+                pos = L.code_arg(c)
                 s[b + L.S_POS] = pos
                 return pos, True
             s[L.G_DEC + L.DEC_NO_WARP] += 1
@@ -131,10 +131,10 @@ def land(s, T, ev, rng, legal, pp, seat, sq, by_card):
         n = 0
         for p in range(s[L.G_NP]):
             if p != seat and s[pb(p) + L.S_ALIVE] and s[pb(p) + L.S_POS] == sq:
-                legal[n] = L.A_TARGET * OPB + p
+                legal[n] = L.code(L.A_TARGET, p)
                 n += 1
         if n > 0:
-            dfn = ask(s, T, legal, n, rng, pp, seat, L.CTX_TARGET, 0) % OPB
+            dfn = L.code_arg(ask(s, T, legal, n, rng, pp, seat, L.CTX_TARGET, 0))
             count_target(s, T, legal, np.int64(n), seat, dfn)
             duel_with(s, T, ev, rng, legal, pp, seat, dfn)
             if over(s) or not s[b + L.S_ALIVE]:
@@ -152,9 +152,9 @@ def land(s, T, ev, rng, legal, pp, seat, sq, by_card):
         log(s, ev, L.EVT_CASTLE, seat, c, int(T[TB.O_CASTLE_RACE + c] == s[b + L.S_RACE]), 0, 0)
     elif kind != L.SQ_WARP:
         if T[TB.P_SQUARE_CARDS_OPTIONAL] and (kind == L.SQ_ITEM or kind == L.SQ_EVENT):
-            legal[0] = L.A_PLAY * OPB + kind
-            legal[1] = L.A_DONE * OPB
-            if ask(s, T, legal, 2, rng, pp, seat, L.CTX_SQUARE, kind) // OPB == L.A_DONE:
+            legal[0] = L.code(L.A_PLAY, kind)
+            legal[1] = L.code(L.A_DONE, 0)
+            if L.code_op(ask(s, T, legal, 2, rng, pp, seat, L.CTX_SQUARE, kind)) == L.A_DONE:
                 s[L.G_DEC + L.DEC_DECLINE_SQUARE] += 1
                 log(s, ev, L.EVT_DECLINE_SQUARE, seat, sq, kind, 0, 0)
                 return

@@ -55,7 +55,7 @@ from .core import pb
 # the ids and the port, read from here by the registry and the entry points
 from .decision import (ARG_SPEC, POLICY_FIRST, POLICY_GREEDY, POLICY_GREEDY_V2, POLICY_PLANNER,  # noqa: F401
                        POLICY_PLANNER_V2, POLICY_PLUGIN, POLICY_RANDOM, plays_sure)
-from .scores import (K_AIM, K_KILL, K_PATH, K_SHOE, K_THRIFT, NEW_PARAMS, OPB, SHOE_KEEP, aim_value,
+from .scores import (K_AIM, K_KILL, K_PATH, K_SHOE, K_THRIFT, NEW_PARAMS, SHOE_KEEP, aim_value,
                      attack_choice_value, attack_kills, card_value, castles_of, defend_value,
                      dist_to_new_castle, draws_values, forward, holds_shoe, move_values, outcome_draws,
                      outcome_value, square_draws, square_value, strength, symbol_value, walk_end, with_shoe)
@@ -81,6 +81,36 @@ BUILTIN_POLICIES = (
     (POLICY_GREEDY_V2, "greedy_v2", GREEDY_PARAMS, (0.0, 3.0) + V2_OFF),
     (POLICY_PLANNER_V2, "planner_v2", PLANNER_PARAMS, (0.0, 3.0, 4.0, 1.0) + V2_OFF),
 )
+
+
+@inlined
+def defence_choice_value(s, T, seat, c, thrift):
+    """Greedy's worth of defence choice ``c``: with ``thrift``, what the Hp
+    it saves are worth against the card kept (defend_value); without it,
+    any card or ability, stopping only when the attack does no damage."""
+    kind, arg = L.code_op(c), L.code_arg(c)
+    if thrift > 0:
+        return defend_value(s, T, seat, c, thrift)
+    if kind == L.A_DONE:
+        return 0.5 if s[L.G_DUEL_AT] - s[L.G_DUEL_SHIELD] > 0 else 10.0
+    if kind == L.A_PLAY:
+        return card_value(T, arg)
+    return 1.0
+
+
+@inlined
+def shoe_play_value(s, T, seat, pp, keep):
+    """Greedy's worth of playing a Yellow Bird Shoe on the roll just made:
+    on one's own, the longer move (or 1 square instead of the symbol) less
+    the Shoe kept (``keep``, ``shoe_keep``; 0: any gain); on another
+    player's, how much it spoils the roller's choice, less the Shoe kept
+    (``keep``, or 1 when it is 0)."""
+    roller = np.int64(s[L.G_ACTIVE])
+    now = with_shoe(s[L.G_MOVE_CHOICE], s[L.G_EXTRA])
+    then = with_shoe(s[L.G_MOVE_CHOICE], s[L.G_EXTRA] + 1)
+    rev, rfv = draws_values(s, T, roller, pp, outcome_draws(s, T, roller, now) | outcome_draws(s, T, roller, then))
+    gain = outcome_value(s, T, roller, then, pp, rev, rfv) - outcome_value(s, T, roller, now, pp, rev, rfv)
+    return gain - keep if roller == seat else -gain - (keep if keep > 0 else SHOE_KEEP)
 
 
 @inlined
@@ -117,7 +147,7 @@ def greedy(s, T, legal, n, rng, pp, seat, o):
     best, pick = -1e18, legal[0]
     for i in range(n):
         c = legal[i]
-        kind, arg = c // OPB, c % OPB
+        kind, arg = L.code_op(c), L.code_arg(c)
         v = 0.0
         if ctx == L.CTX_MOVE:
             # each result (a move, a symbol, staying), or what a Shoe in hand
@@ -164,35 +194,13 @@ def greedy(s, T, legal, n, rng, pp, seat, o):
                 # defender out through its best shield gets no more cards
                 v = 10.0 if kills else 0.5
         elif ctx == L.CTX_DEFEND:
-            if thrift > 0:
-                v = defend_value(s, T, seat, c, thrift)
-            elif kind == L.A_DONE:
-                v = 0.5 if s[L.G_DUEL_AT] - s[L.G_DUEL_SHIELD] > 0 else 10.0
-            elif kind == L.A_PLAY:
-                v = card_value(T, arg)
-            else:
-                v = 1.0
+            v = defence_choice_value(s, T, seat, c, thrift)
         elif ctx == L.CTX_DISCARD:
             v = -card_value(T, arg)
         elif ctx == L.CTX_BEFORE_ROLL or ctx == L.CTX_AFTER_MOVE:
             v = 1.0 if kind == L.A_PLAY else 0.0      # Hp and cards now are never worse
         elif ctx == L.CTX_AFTER_ROLL:
-            if kind == L.A_PLAY:
-                # a Shoe on the roll just made: on one's own, when the longer
-                # move (or 1 square instead of the symbol) is worth more than
-                # the Shoe kept (``shoe_keep``; 0: any gain); on another
-                # player's, when it spoils the roller's choice by more than
-                # the Shoe is worth kept (``shoe_keep``, or 1 when it is 0)
-                roller = np.int64(s[L.G_ACTIVE])
-                now = with_shoe(s[L.G_MOVE_CHOICE], s[L.G_EXTRA])
-                then = with_shoe(s[L.G_MOVE_CHOICE], s[L.G_EXTRA] + 1)
-                rev, rfv = draws_values(s, T, roller, pp,
-                                        outcome_draws(s, T, roller, now) | outcome_draws(s, T, roller, then))
-                gain = outcome_value(s, T, roller, then, pp, rev, rfv) - \
-                    outcome_value(s, T, roller, now, pp, rev, rfv)
-                v = gain - keep if roller == seat else -gain - (keep if keep > 0 else SHOE_KEEP)
-            else:
-                v = 0.0
+            v = shoe_play_value(s, T, seat, pp, keep) if kind == L.A_PLAY else 0.0
         if v > best:
             best, pick = v, c
     return pick
@@ -267,7 +275,7 @@ def planner_outcome(s, T, seat, c, pp, need, evv, fv, moves):
     weighted by how near the player is to five, plus the chance that next
     turn's roll lands on a new castle from where the pawn ends."""
     b = pb(seat)
-    kind, arg = c // OPB, c % OPB
+    kind, arg = L.code_op(c), L.code_arg(c)
     if kind == L.A_MOVE:
         return planner_square(s, T, seat, forward(T, s[b + L.S_POS], arg), pp, need, evv, fv, moves)
     look = pp[2] * (1.0 + need) * castle_chance(s, T, seat, s[b + L.S_POS], moves)
@@ -314,7 +322,7 @@ def planner(s, T, legal, n, rng, pp, seat):
     best, pick = -1e18, legal[0]
     for i in range(n):
         c = legal[i]
-        kind, arg = c // OPB, c % OPB
+        kind, arg = L.code_op(c), L.code_arg(c)
         v = 0.0
         if ctx == L.CTX_MOVE:
             # as greedy: a Shoe in hand offers number + 1, or 1 square

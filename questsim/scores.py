@@ -11,7 +11,6 @@ from . import layout as L
 from . import tables as TB
 from .core import pb
 
-OPB = L.OPB
 
 # The parameters behaviour v3 added, the same block after each scoring policy's
 # own (greedy's at pp[2:7], the planner's at pp[4:9]); each at 0 leaves that
@@ -26,7 +25,7 @@ def card_value(T, kind):
     beats a +2; a Phoenix's revival counts its Hp), summed once by the
     tables (``tables._item_worth``), less 0.3 a point of its cost."""
     o = TB.O_ITEM + kind * TB.IK
-    return float(T[o + TB.IK_WORTH]) - 0.3 * T[o + 3]
+    return float(T[o + TB.IK_WORTH]) - 0.3 * T[o + TB.IK_COST]
 
 
 @inlined
@@ -95,7 +94,7 @@ def has_revive(s, T, seat):
     """Whether ``seat`` holds a card played when its Hp would reach 0 (Phoenix)."""
     b = pb(seat)
     for i in range(s[b + L.S_HAND_N]):
-        if T[TB.O_ITEM + s[b + L.S_HAND + i] * TB.IK + 4] == L.W_HP_ZERO:
+        if T[TB.O_ITEM + s[b + L.S_HAND + i] * TB.IK + TB.IK_WHEN] == L.W_HP_ZERO:
             return True
     return False
 
@@ -105,7 +104,7 @@ def holds_shoe(s, T, seat):
     """Whether ``seat`` holds a card played after a movement roll (Yellow Bird Shoe)."""
     b = pb(seat)
     for i in range(s[b + L.S_HAND_N]):
-        if T[TB.O_ITEM + s[b + L.S_HAND + i] * TB.IK + 4] == L.W_AFTER_ROLL:
+        if T[TB.O_ITEM + s[b + L.S_HAND + i] * TB.IK + TB.IK_WHEN] == L.W_AFTER_ROLL:
             return True
     return False
 
@@ -230,9 +229,9 @@ def with_shoe(c, extra):
     engine's shoe_move, repeated here so policies do not import the engine)."""
     if extra <= 0:
         return c
-    if c // OPB == L.A_MOVE:
+    if L.code_op(c) == L.A_MOVE:
         return c + extra
-    return L.A_MOVE * OPB + extra
+    return L.code(L.A_MOVE, extra)
 
 
 @kernel
@@ -257,7 +256,7 @@ def outcome_draws(s, T, seat, c):
     fight (a move onto a sword square, or the sword symbol:
     ``DRAWS_FIGHT``), as bits: what its worth needs of event_value and
     fight_value."""
-    kind, arg = c // OPB, c % OPB
+    kind, arg = L.code_op(c), L.code_arg(c)
     if kind == L.A_MOVE:
         sq = T[TB.O_SQ_KIND + forward(T, s[pb(seat) + L.S_POS], arg)]
         return DRAWS_EVENT if sq == L.SQ_EVENT else (DRAWS_FIGHT if sq == L.SQ_SWORD else 0)
@@ -300,7 +299,7 @@ def outcome_value(s, T, seat, c, pp, evv, fv):
     """Greedy's worth to ``seat`` of movement result ``c`` (a move, a
     symbol, or staying) from its own square (``evv``, ``fv``: as for
     square_value)."""
-    kind, arg = c // OPB, c % OPB
+    kind, arg = L.code_op(c), L.code_arg(c)
     if kind == L.A_MOVE:
         sq = forward(T, s[pb(seat) + L.S_POS], arg)
         return square_value(s, T, seat, sq, pp, evv, fv) - 0.02 * dist_to_new_castle(s, T, seat, sq)
@@ -318,15 +317,15 @@ def shield_option(s, T, seat, i, at, fresh):
     nh = s[b + L.S_HAND_N]
     if i < nh:
         o = TB.O_ITEM + s[b + L.S_HAND + i] * TB.IK
-        if T[o + 1] != 1 or (T[o + 2] != L.IS_SHIELD and T[o + 2] != L.IS_SWORD_SHIELD):
+        if T[o + TB.IK_COLOUR] != 1 or (T[o + TB.IK_SYMBOL] != L.IS_SHIELD and T[o + TB.IK_SYMBOL] != L.IS_SWORD_SHIELD):
             return -1, 0
-        cost, start, count = T[o + 3], T[o + 5], T[o + 6]
+        cost, start, count = T[o + TB.IK_COST], T[o + TB.IK_EFF], T[o + TB.IK_EFF_N]
     else:
         ch = TB.O_CHAR + s[b + L.S_CHAR] * TB.CH
-        o = ch + TB.C_AB + 5 * (i - nh)
-        if T[o] != 1 or (not fresh and s[b + L.S_ABIL + i - nh] >= T[o + 2]):
+        o = ch + TB.C_AB + TB.AB * (i - nh)
+        if T[o + TB.AB_WHEN] != 1 or (not fresh and s[b + L.S_ABIL + i - nh] >= T[o + TB.AB_PER_COMBAT]):
             return -1, 0
-        cost, start, count = T[o + 1], T[o + 3], T[o + 4]
+        cost, start, count = T[o + TB.AB_COST], T[o + TB.AB_EFF], T[o + TB.AB_EFF_N]
     sh = 0
     for j in range(count):
         row = TB.O_EFF + (start + j) * L.EW
@@ -401,13 +400,13 @@ def attack_choice_value(s, T, seat, c):
     ob = pb(opp)
     mp, omp = s[b + L.S_MP], s[ob + L.S_MP]
     threat = 0 if s[ob + L.S_OUT] else next_attack_at(s, T, opp, omp)
-    if c // OPB == L.A_DECLINE:
+    if L.code_op(c) == L.A_DECLINE:
         if threat == 0 or not T[TB.P_ATTACKER_CONTINUES_AFTER_DECLINE]:
             return 0.0
         hit = threat - best_shield(s, T, seat, mp, threat, False)
         return -100.0 if hit >= s[b + L.S_HP] and not has_revive(s, T, seat) else -float(hit)
     ch = TB.O_CHAR + s[b + L.S_CHAR] * TB.CH
-    k = c % OPB
+    k = L.code_arg(c)
     cost, at = T[ch + TB.C_ATT + 2 * k], T[ch + TB.C_ATT + 2 * k + 1]
     dmg = at - best_shield(s, T, opp, omp, at, False)
     if dmg >= s[ob + L.S_HP] and not has_revive(s, T, opp):
@@ -437,14 +436,14 @@ def attack_option(s, T, seat, i):
     nh = s[b + L.S_HAND_N]
     if i < nh:
         o = TB.O_ITEM + s[b + L.S_HAND + i] * TB.IK
-        if T[o + 1] != 1 or (T[o + 2] != L.IS_SWORD and T[o + 2] != L.IS_SWORD_SHIELD):
+        if T[o + TB.IK_COLOUR] != 1 or (T[o + TB.IK_SYMBOL] != L.IS_SWORD and T[o + TB.IK_SYMBOL] != L.IS_SWORD_SHIELD):
             return -1, 0
-        cost, start, count = T[o + 3], T[o + 5], T[o + 6]
+        cost, start, count = T[o + TB.IK_COST], T[o + TB.IK_EFF], T[o + TB.IK_EFF_N]
     else:
-        o = TB.O_CHAR + s[b + L.S_CHAR] * TB.CH + TB.C_AB + 5 * (i - nh)
-        if T[o] != 0:
+        o = TB.O_CHAR + s[b + L.S_CHAR] * TB.CH + TB.C_AB + TB.AB * (i - nh)
+        if T[o + TB.AB_WHEN] != 0:
             return -1, 0
-        cost, start, count = T[o + 1], T[o + 3], T[o + 4]
+        cost, start, count = T[o + TB.AB_COST], T[o + TB.AB_EFF], T[o + TB.AB_EFF_N]
     bonus = 0
     for j in range(count):
         row = TB.O_EFF + (start + j) * L.EW
@@ -559,18 +558,18 @@ def defend_value(s, T, seat, c, thrift):
     out into a hit, any Hp or card it gives, less ``thrift`` × what a card is
     worth kept for a later combat; done is worth 0, so a shield that cannot
     matter is never paid for."""
-    kind, arg = c // OPB, c % OPB
+    kind, arg = L.code_op(c), L.code_arg(c)
     if kind == L.A_DONE:
         return 0.0
     b = pb(seat)
     remaining = 0 if s[L.G_DUEL_ABSORB] >= 0 else max(0, s[L.G_DUEL_AT] - s[L.G_DUEL_SHIELD])
     if kind == L.A_PLAY:
         o = TB.O_ITEM + arg * TB.IK
-        cost, start, count = T[o + 3], T[o + 5], T[o + 6]
+        cost, start, count = T[o + TB.IK_COST], T[o + TB.IK_EFF], T[o + TB.IK_EFF_N]
         keep = thrift * HP_WORTH * card_value(T, arg)
     else:
-        o = TB.O_CHAR + s[b + L.S_CHAR] * TB.CH + TB.C_AB + 5 * arg
-        cost, start, count = T[o + 1], T[o + 3], T[o + 4]
+        o = TB.O_CHAR + s[b + L.S_CHAR] * TB.CH + TB.C_AB + TB.AB * arg
+        cost, start, count = T[o + TB.AB_COST], T[o + TB.AB_EFF], T[o + TB.AB_EFF_N]
         keep = 0.0                       # an ability comes back next combat
     sh, heal, cards, absorb = 0, 0, 0, False
     for j in range(count):

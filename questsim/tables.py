@@ -15,6 +15,9 @@ from simcore.errors import InputError
 from . import constants
 from . import layout as L
 from .constants import *  # noqa: F401,F403  (the P_ rows the kernels read as TB.P_...)
+from .constants import (AB_COST, AB_EFF, AB_EFF_N, AB_PER_COMBAT, AB_WHEN, C_AB, C_AT, C_ATT, C_HP,  # the
+                        C_NAB, C_NATT, C_RACE, EC_COUNT, EC_EFF, EC_EFF_N, IK_COLOUR,  # fields this
+                        IK_COST, IK_COUNT, IK_EFF, IK_EFF_N, IK_SYMBOL, IK_WHEN, IK_WORTH)  # file writes
 from .ruleset import (DICE, FOOT_TIMES, ITEM_SYMBOLS, MAX_CHARACTERS, MAX_EVENT_KINDS, MAX_FACES, MAX_ITEM_KINDS,
                       MAX_NEXT, MAX_SQUARES, OPS, RACES, SQUARE_KINDS, Ruleset, home_squares, predecessors,
                       successors)
@@ -43,8 +46,31 @@ RULE_ROWS = (
     "rules.last_player_extra_items", "toggles.attacker_continues_after_decline", "toggles.shoe_any_player")
 NPARAM = 40    # the rules vector's room in T
 assert len(RULE_ROWS) <= NPARAM
+# ---- the fields of the rows of T's sections --------------------------------
+# A character's block (O_CHAR + c * CH): its race, Hp, At, number of paid
+# attacks and their (cost, At) pairs, number of abilities and their rows.
+CHAR_FIELDS = (("race", 1), ("hp", 1), ("at", 1), ("natt", 1), ("att", 2 * MAX_ATTACKS), ("nab", 1),
+               ("ab", 0))
+# an ability's row (C_AB + AB * k in the block): when (0 attack, 1 defence),
+# its Mp cost, uses per combat, its effect list (start, count)
+ABILITY_FIELDS = ("when", "cost", "per_combat", "eff", "eff_n")
+# an Item card kind's row (O_ITEM + kind * IK): copies in the deck, colour
+# (0 red, 1 blue), symbol, Mp cost, when a foot card is played (-1: not
+# one), its effect list (start, count), its worth (_item_worth)
+ITEM_FIELDS = ("count", "colour", "symbol", "cost", "when", "eff", "eff_n", "worth")
+# an Event card kind's row (O_EVENT + kind * EK): copies, effect list
+EVENT_FIELDS = ("count", "eff", "eff_n")
 CONSTANTS = (shape.Family("P_", tuple(shape.row_name(p) for p in RULE_ROWS), 0, "tables.RULE_ROWS",
-                          "a row of the rules vector (the start of T), by its ruleset path", notes=RULE_ROWS),)
+                          "a row of the rules vector (the start of T), by its ruleset path", notes=RULE_ROWS),
+             shape.Family("C_", tuple(n for n, _ in CHAR_FIELDS), 0, "tables.CHAR_FIELDS",
+                          "a field of a character's block (O_CHAR + character * CH)",
+                          sizes=tuple(k for _, k in CHAR_FIELDS)),
+             shape.Family("AB_", ABILITY_FIELDS, 0, "tables.ABILITY_FIELDS",
+                          "a field of an ability's row (C_AB + ability * AB in a character's block)"),
+             shape.Family("IK_", ITEM_FIELDS, 0, "tables.ITEM_FIELDS",
+                          "a field of an Item card kind's row (O_ITEM + kind * IK)"),
+             shape.Family("EC_", EVENT_FIELDS, 0, "tables.EVENT_FIELDS",
+                          "a field of an Event card kind's row (O_EVENT + kind * EK)"))
 shape.require(CONSTANTS, constants, "questsim/constants.py")
 
 _o = NPARAM
@@ -70,12 +96,12 @@ O_HOME = _sec(len(RACES))                     # home square by race
 O_CASTLE_RACE = _sec(8)
 O_CASTLE_UP = _sec(16)                        # (start, count) per castle
 O_CASTLE_LOW = _sec(16)
-CH = 4 + 2 * MAX_ATTACKS + 5 * MAX_ABILITIES  # race, hp, at, n_attacks, attacks, n_ab... (see _char_block)
+AB = len(ABILITY_FIELDS)                      # an ability's row
+CH = sum(k for _, k in CHAR_FIELDS) + AB * MAX_ABILITIES   # a character's block: its fields, then the abilities' rows
 O_CHAR = _sec(MAX_CHARACTERS * CH)
-IK = 8                                        # count, colour(0 red/1 blue), symbol, cost, when, eff start, eff n, worth
-IK_WORTH = 7                                  # the card's effect amounts summed, see _item_worth
+IK = len(ITEM_FIELDS)                         # an Item card kind's row
 O_ITEM = _sec(MAX_ITEM_KINDS * IK)
-EK = 3                                        # count, eff start, eff n
+EK = len(EVENT_FIELDS)                        # an Event card kind's row
 O_EVENT = _sec(MAX_EVENT_KINDS * EK)
 O_LAND = _sec(2 * 6)                          # landing effects (start, count) by square kind
 O_SYMBOL = _sec(2 * 4)                        # symbol effects (start, count) by symbol index 1..3
@@ -90,11 +116,6 @@ EV_N, EV_DEN = 0, 1
 O_EV = _sec(2 + MAX_EV_ROWS * L.EW)
 EV_W = L.E_BR
 T_SIZE = _o
-
-# character block fields
-C_RACE, C_HP, C_AT, C_NATT, C_ATT = 0, 1, 2, 3, 4           # attacks: (cost, at) pairs
-C_NAB = C_ATT + 2 * MAX_ATTACKS
-C_AB = C_NAB + 1                                            # abilities: when, cost, per_combat, eff start, eff n
 
 
 @dataclass(frozen=True)
@@ -117,8 +138,8 @@ def _item_worth(T, o):
     every hand it weighs): its effect amounts summed, an absorb counting 4
     and a revival its Hp plus 3."""
     v = 0
-    for i in range(int(T[o + 6])):
-        row = O_EFF + (int(T[o + 5]) + i) * L.EW
+    for i in range(int(T[o + IK_EFF_N])):
+        row = O_EFF + (int(T[o + IK_EFF]) + i) * L.EW
         op = int(T[row + L.E_OP])
         if op == L.EK_ABSORB:
             v += 4
@@ -185,7 +206,7 @@ def _event_outcomes(T):
     total = 0
     for k in range(int(T[constants.P_N_EVENT_KINDS])):
         o = O_EVENT + k * EK
-        cnt, start, n = int(T[o]), int(T[o + 1]), int(T[o + 2])
+        cnt, start, n = int(T[o + EC_COUNT]), int(T[o + EC_EFF]), int(T[o + EC_EFF_N])
         total += cnt
         for j in range(n):
             row = O_EFF + (start + j) * L.EW
@@ -258,15 +279,17 @@ def compile_tables(rs: Ruleset):
             raise InputError(f"characters.{key}.abilities: at most {MAX_ABILITIES}")
         T[b + C_NAB] = len(abil)
         for k, a in enumerate(abil):
-            o = b + C_AB + 5 * k
-            T[o], T[o + 1], T[o + 2] = ("attack", "defend").index(a.when), a.cost, a.per_combat
-            T[o + 3: o + 5] = E.add(a.effects)
+            o = b + C_AB + AB * k
+            T[o + AB_WHEN], T[o + AB_COST] = ("attack", "defend").index(a.when), a.cost
+            T[o + AB_PER_COMBAT] = a.per_combat
+            T[o + AB_EFF: o + AB_EFF_N + 1] = E.add(a.effects)
     for k, key in enumerate(items):
         it = rs.items[key]
         o = O_ITEM + k * IK
-        T[o], T[o + 1], T[o + 2], T[o + 3] = it.count, int(it.colour == "blue"), ITEM_SYMBOLS.index(it.symbol), it.cost
-        T[o + 4] = FOOT_TIMES.index(it.when) if it.when else -1
-        T[o + 5: o + 7] = E.add(it.effects)
+        T[o + IK_COUNT], T[o + IK_COLOUR] = it.count, int(it.colour == "blue")
+        T[o + IK_SYMBOL], T[o + IK_COST] = ITEM_SYMBOLS.index(it.symbol), it.cost
+        T[o + IK_WHEN] = FOOT_TIMES.index(it.when) if it.when else -1
+        T[o + IK_EFF: o + IK_EFF_N + 1] = E.add(it.effects)
         T[o + IK_WORTH] = _item_worth(T, o)
     if sum(rs.items[k].count for k in items) > L.MAX_ITEM_CARDS:
         raise InputError(f"items: at most {L.MAX_ITEM_CARDS} cards in the deck")
@@ -275,8 +298,8 @@ def compile_tables(rs: Ruleset):
     for k, key in enumerate(events):
         ev = rs.events[key]
         o = O_EVENT + k * EK
-        T[o] = ev.count
-        T[o + 1: o + 3] = E.add(ev.effects)
+        T[o + EC_COUNT] = ev.count
+        T[o + EC_EFF: o + EC_EFF_N + 1] = E.add(ev.effects)
     for k, kind in enumerate(SQUARE_KINDS):
         if kind in ("item", "event", "sword", "plain"):
             T[O_LAND + 2 * k: O_LAND + 2 * k + 2] = E.add(getattr(rs.landing, kind))

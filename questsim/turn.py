@@ -9,7 +9,7 @@ import numpy as np
 from simcore.jit import inlined, kernel
 from . import layout as L
 from . import tables as TB
-from .core import OPB, add_legal, ask, declined, log, over, pb, push, race_ok, roll
+from .core import add_legal, ask, declined, log, over, pb, push, race_ok, roll
 from .effects import resolve
 from .hand import remove_card, to_used
 from .movement import land, walk
@@ -21,7 +21,7 @@ def holds_foot_card(s, T, seat, when):
     open with none, and this check is cheaper than calling foot_window."""
     b = pb(seat)
     for i in range(s[b + L.S_HAND_N]):
-        if T[TB.O_ITEM + s[b + L.S_HAND + i] * TB.IK + 4] == when:
+        if T[TB.O_ITEM + s[b + L.S_HAND + i] * TB.IK + TB.IK_WHEN] == when:
             return True
     return False
 
@@ -33,20 +33,20 @@ def foot_window(s, T, ev, rng, legal, pp, seat, when, ctx):
     b = pb(seat)
     while not over(s) and s[b + L.S_ALIVE]:
         n = 0
-        legal[n] = L.A_DONE * OPB
+        legal[n] = L.code(L.A_DONE, 0)
         n += 1
         for i in range(s[b + L.S_HAND_N]):
             kind = s[b + L.S_HAND + i]
-            if T[TB.O_ITEM + kind * TB.IK + 4] == when:
-                n = add_legal(legal, n, L.A_PLAY * OPB + kind)
+            if T[TB.O_ITEM + kind * TB.IK + TB.IK_WHEN] == when:
+                n = add_legal(legal, n, L.code(L.A_PLAY, kind))
         if n == 1:
             return
         c = ask(s, T, legal, n, rng, pp, seat, ctx, 0)
         if declined(s, T, legal, n, seat, ctx, c):
             s[L.G_BL + L.BL_DECLINED_WIN] += 1
-        if c // OPB == L.A_DONE:
+        if L.code_op(c) == L.A_DONE:
             return
-        kind = c % OPB
+        kind = L.code_arg(c)
         o = TB.O_ITEM + kind * TB.IK
         remove_card(s, seat, kind)
         to_used(s, kind)
@@ -56,12 +56,12 @@ def foot_window(s, T, ev, rng, legal, pp, seat, when, ctx):
         else:
             s[L.G_DEC + L.DEC_FOOT_CARDS] += 1
         if when == L.W_AFTER_ROLL:
-            for i in range(T[o + 6]):
-                row = TB.O_EFF + (T[o + 5] + i) * L.EW
+            for i in range(T[o + TB.IK_EFF_N]):
+                row = TB.O_EFF + (T[o + TB.IK_EFF] + i) * L.EW
                 if T[row + L.E_OP] == L.EK_EXTRA_MOVE and race_ok(T, row, s[b + L.S_RACE]):
                     s[L.G_EXTRA] += T[row + L.E_N]
         else:
-            push(s, T[o + 5], T[o + 6])
+            push(s, T[o + TB.IK_EFF], T[o + TB.IK_EFF_N])
             resolve(s, T, ev, rng, legal, pp, seat)
 
 
@@ -73,18 +73,18 @@ def movement_choices(s, T, legal, r, bl):
     Bird Shoe is played after this choice and transforms it (shoe_move)."""
     n = 0
     if r > 0 and bl > 0:
-        legal[0] = L.A_MOVE * OPB + r + bl
+        legal[0] = L.code(L.A_MOVE, r + bl)
         return 1
     if r > 0 or bl > 0:
         num = r if r > 0 else bl
         sym = -bl if r > 0 else -r
-        n = add_legal(legal, n, L.A_MOVE * OPB + num)
-        n = add_legal(legal, n, L.A_SYMBOL * OPB + sym)
+        n = add_legal(legal, n, L.code(L.A_MOVE, num))
+        n = add_legal(legal, n, L.code(L.A_SYMBOL, sym))
         return n
-    n = add_legal(legal, n, L.A_SYMBOL * OPB - r)
-    n = add_legal(legal, n, L.A_SYMBOL * OPB - bl)
+    n = add_legal(legal, n, L.code(L.A_SYMBOL, -r))
+    n = add_legal(legal, n, L.code(L.A_SYMBOL, -bl))
     if T[TB.P_TWO_SYMBOLS_MAY_PASS]:
-        n = add_legal(legal, n, L.A_STAY * OPB)
+        n = add_legal(legal, n, L.code(L.A_STAY, 0))
     return n
 
 
@@ -96,9 +96,9 @@ def shoe_move(c, extra):
     instead, so the symbol is not carried out. No other result is left."""
     if extra <= 0:
         return c
-    if c // OPB == L.A_MOVE:
+    if L.code_op(c) == L.A_MOVE:
         return c + extra
-    return L.A_MOVE * OPB + extra
+    return L.code(L.A_MOVE, extra)
 
 
 @inlined
@@ -149,19 +149,19 @@ def after_choice(s, T, ev, rng, legal, pp, seat, c):
     Shoes (shoe_windows, shoe_move), the move, cards after moving, the square
     (QM-TURN-01/03/04); or the symbol taken."""
     b = pb(seat)
-    log(s, ev, L.EVT_CHOICE, seat, c // OPB, c % OPB, 0, 0)
+    log(s, ev, L.EVT_CHOICE, seat, L.code_op(c), L.code_arg(c), 0, 0)
     s[L.G_MOVE_CHOICE] = c
     shoe_windows(s, T, ev, rng, legal, pp, seat)
     if s[L.G_EXTRA] > 0:
         c = shoe_move(c, s[L.G_EXTRA])
-        log(s, ev, L.EVT_EXTRA_MOVE, seat, s[L.G_EXTRA], c % OPB, 0, 0)
-    kind = c // OPB
+        log(s, ev, L.EVT_EXTRA_MOVE, seat, s[L.G_EXTRA], L.code_arg(c), 0, 0)
+    kind = L.code_op(c)
     if kind == L.A_STAY:
         s[L.G_DEC + L.DEC_STAY] += 1
     elif kind == L.A_SYMBOL and (s[L.G_DIE_RED] > 0 or s[L.G_DIE_BLUE] > 0):
         s[L.G_DEC + L.DEC_SYMBOL] += 1
     if kind == L.A_MOVE:
-        _pos, warped = walk(s, T, ev, rng, legal, pp, seat, np.int64(c % OPB))
+        _pos, warped = walk(s, T, ev, rng, legal, pp, seat, np.int64(L.code_arg(c)))
         s[L.G_CHAIN] = 0    # the chain guard counts card moves from here on
         if holds_foot_card(s, T, seat, L.W_AFTER_MOVE):
             foot_window(s, T, ev, rng, legal, pp, seat, L.W_AFTER_MOVE, L.CTX_AFTER_MOVE)
@@ -172,7 +172,7 @@ def after_choice(s, T, ev, rng, legal, pp, seat, c):
         if not warped and s[L.G_CHAIN] == 0:
             land(s, T, ev, rng, legal, pp, seat, np.int64(s[b + L.S_POS]), np.int64(0))
     elif kind == L.A_SYMBOL:
-        sym = c % OPB
+        sym = L.code_arg(c)
         push(s, T[TB.O_SYMBOL + 2 * sym], T[TB.O_SYMBOL + 2 * sym + 1])
     resolve(s, T, ev, rng, legal, pp, seat)
 

@@ -616,3 +616,27 @@ def test_rulings_quote_the_rulebook():
         for part in quote.group(1).split(" … "):
             assert part.startswith('"') and part.endswith('"'), (block[:12], part)
             assert " ".join(part[1:-1].split()) in flat, (block[:12], part)
+
+
+def test_every_ability_row_fits_its_character_block(tmp_path):
+    """QM-CHAR-05: a character lists attacks and abilities; a ruleset may
+    give one the most abilities the tables hold (tables.MAX_ABILITIES) and
+    every field of the last one reads back from ``T`` as written, without
+    overlapping the next character's block (its race)."""
+    from questsim import tables as TB
+    extra = "".join(
+        f'\n[characters.swordsman.abilities.extra{k}]\nname = "Extra {k}"\nwhen = "attack"\ncost = {k + 1}\n'
+        f'per_combat = 1\neffects = [{{ op = "attack_bonus", n = 1 }}, {{ op = "attack_bonus", n = 2 }}]\n'
+        for k in range(TB.MAX_ABILITIES - 1))
+    path = tmp_path / "four.toml"
+    path.write_text(Path(SHIPPED).read_text() + extra)
+    rs = load_ruleset(str(path))
+    T, names = TB.compile_tables(rs)
+    c = names.characters.index("swordsman")
+    block = TB.O_CHAR + c * TB.CH
+    assert T[block + TB.C_NAB] == TB.MAX_ABILITIES
+    last = block + TB.C_AB + TB.AB * (TB.MAX_ABILITIES - 1)
+    assert (T[last + TB.AB_WHEN], T[last + TB.AB_COST], T[last + TB.AB_PER_COMBAT], T[last + TB.AB_EFF_N]) == \
+        (0, TB.MAX_ABILITIES - 1, 1, 2)
+    nxt = names.characters[c + 1]
+    assert T[block + TB.CH + TB.C_RACE] == RACES.index(rs.characters[nxt].race)

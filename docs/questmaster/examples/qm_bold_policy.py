@@ -16,9 +16,9 @@ def bold(s, T, legal, n, rng, pp, seat):
     """Fight whenever the dice allow; otherwise play as the planner."""
     for i in range(n):
         c = legal[i]
-        if s[L.G_CTX] == L.CTX_MOVE and c == L.A_SYMBOL * L.OPB + 1:   # the sword symbol
+        if s[L.G_CTX] == L.CTX_MOVE and c == L.code(L.A_SYMBOL, 1):   # the sword symbol
             return c
-        if s[L.G_CTX] == L.CTX_ATTACK and c // L.OPB == L.A_ATTACK:
+        if s[L.G_CTX] == L.CTX_ATTACK and L.code_op(c) == L.A_ATTACK:
             return c
     return planner(s, T, legal, n, rng, pp, seat)
 
