@@ -19,7 +19,7 @@ from typing import Callable
 
 import click
 
-from . import identity
+from . import identity, yardstick
 from .cli import check_resume, compile_once, play_grid, ruleset_options, timed_start
 from .inputs import MAX_SEED, MAX_WORKERS, batch_option, cluster_address, games_option, parse_floats
 
@@ -150,15 +150,21 @@ def add_bench_command(main, game, bench: Bench, example_set: str):
             sim.simulate(games=1, seed=0, rules=rules, **kw)
             click.echo(f"{label} entry point ready in {time.perf_counter() - t:.1f}s")
             runs.append((label, kw, search_games))
-        click.echo("one core, in process:")
+        click.echo("one core, in process (ratio: games/s per million yardstick steps/s, timed before and "
+                   "after each run; simcore/yardstick.py):")
         rate = {}
+        before = yardstick.steps_per_second()
         for label, kw, n in runs:
             sim.simulate(games=1, seed=0, rules=rules, **kw)   # its entry point compiled or loaded, off the clock
             t = time.perf_counter()
             df = sim.simulate(games=n, seed=1, rules=rules, **kw)
             dt = time.perf_counter() - t
+            after = yardstick.steps_per_second()
             rate[label] = n / dt
-            click.echo(f"  {label:<8} {n:>9,} games  {dt:7.2f}s  {n / dt:10,.1f} games/s  {bench.measure(df)}")
+            click.echo(f"  {label:<8} {n:>9,} games  {dt:7.2f}s  {n / dt:10,.1f} games/s  "
+                       f"ratio {n / dt / ((before + after) / 2):7.2f}  {bench.measure(df)}")
+            before = after
+        click.echo(f"  yardstick: {before:,.0f} million steps/s")
         if "expert" in rate and "planner" in rate:
             click.echo(f"  expert at its default budget: 1/{rate['planner'] / rate['expert']:.0f} of the planner's "
                        "games per second in this run")
