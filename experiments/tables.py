@@ -435,7 +435,18 @@ def qm_expert_budget(root: Path) -> str:
 
 # block name -> (the Markdown file it sits in, the function that writes it)
 MQ, QM, COMMON = "docs/mournequest", "docs/questmaster", "docs/common"
+def qm_events(root: Path) -> str:
+    """Quest Master's event types, their fields and when each is logged,
+    from their one declaration (questsim.replay.EVENTS)."""
+    from questsim.replay import EVENTS
+    lines = ["| event | fields | when |", "|---|---|---|"]
+    for name, fields, when in EVENTS:
+        lines.append(f"| `{name}` | {', '.join(f'`{f}`' for f in fields) or '—'} | {when} |")
+    return "\n".join(lines)
+
+
 BLOCKS = {"readings": (f"{MQ}/rulings.md", readings),
+          "qm-events": (f"{QM}/replay.md", qm_events),
           "qm-readings": (f"{QM}/rulings.md", qm_readings),
           "mq-ladder": (f"{MQ}/policies.md", mq_ladder),
           "qm-ladder": (f"{QM}/policies.md", qm_ladder),

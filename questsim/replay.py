@@ -21,18 +21,60 @@ from . import layout as L, plugins
 from .gamedef import GAME
 from .sim import Config, Rules, illegal, prepare
 
-FIELDS = {   # names of the event columns a, b, c, d, by event
-    "setup": ("players",), "start_roll": ("total", "red", "blue"), "turn": ("hp", "square", "snapshot"),
-    "roll": ("red", "blue"), "choice": ("action", "arg"), "move": ("steps", "square"), "warp": ("from", "to"),
-    "no_warp": ("square",), "land": ("square", "kind", "by_card"), "castle": ("castle", "home_race"),
-    "draw_item": ("item",), "discard": ("item",), "play_item": ("item", "cost", "mp_left"), "event": ("card",),
-    "die": ("die", "face", "value"), "hp": ("change", "hp"), "fight": ("defender", "mp_attacker", "mp_defender"),
-    "attack": ("defender", "at", "cost", "mp_left"), "damage": ("at", "shield", "damage"), "absorb": ("at", "gain"),
-    "eliminated": (), "revive": ("item", "hp"), "win": ("condition",), "reshuffle": ("deck", "cards"),
-    "go_home": ("square",), "decline": ("opponent", "mp_left"), "cannot_pay": ("mp", "cost"),
-    "duel_end": ("defender", "reason", "attacks"), "extra_move": ("added", "steps"),
-    "decline_square": ("square", "kind"),
-}
+# Every event type: its fields (the log's columns a, b, c, d, in order) and
+# when it is logged. The jsonl records, the text replay and the viewer read
+# the fields by these names; docs/questmaster/replay.md's table is written
+# from this (python -m experiments.tables, block qm-events).
+EVENTS = (
+    ("setup", ("players",), "the set-up"),
+    ("start_roll", ("total", "red", "blue"),
+     "a start roll (the faces as rolled; `blue` is null when one die is rolled)"),
+    ("turn", ("hp", "square", "snapshot"), "a turn begins"),
+    ("roll", ("red", "blue"), "the movement roll"),
+    ("choice", ("action", "arg"),
+     "the roller's choice: `move` (squares), `symbol` (1 sword, 2 bomb, 3 chest) or `stay`"),
+    ("extra_move", ("added", "steps"),
+     "Yellow Bird Shoes were played on this roll: `added` squares, so the move is now `steps` squares (a "
+     "chosen symbol is replaced by the move)"),
+    ("move", ("steps", "square"), "the pawn moved (negative steps: back)"),
+    ("warp", ("from", "to"), "the pawn warped"),
+    ("no_warp", ("square",), "a warp was offered on this Warp square and declined"),
+    ("land", ("square", "kind", "by_card"), "a square takes effect"),
+    ("decline_square", ("square", "kind"), "an Item or Event square was declined (toggle `square_cards_optional`)"),
+    ("castle", ("castle", "home_race"), "a castle's ability (`home_race` 1: the lower one)"),
+    ("draw_item", ("item",), "an Item card drawn"),
+    ("discard", ("item",), "an Item card discarded (hand limit, a thief, a Fairy Bow)"),
+    ("play_item", ("item", "cost", "mp_left"),
+     "an Item card (or an ability) played; in a combat `mp_left` is the Mp after paying `cost`"),
+    ("event", ("card",), "an Event card opened"),
+    ("die", ("die", "face", "value"),
+     "a single die rolled (`red` or `blue`): an effect's die (the Church, the Haunted House, a card's "
+     "roll) or a combatant's Mp die; `face` as rolled, `value` what it counts for (a symbol counts the "
+     "effect's value: 1 at the Church, 0 at the Haunted House and for Mp; for a roll that picks a branch, "
+     "the number or 0)"),
+    ("hp", ("change", "hp"), "Hp changed; a blow that takes Hp to 0 is logged too (`hp` 0, `change` the Hp lost)"),
+    ("fight", ("defender", "mp_attacker", "mp_defender"), "a combat starts (the Mp dice follow as `die` records)"),
+    ("attack", ("defender", "at", "cost", "mp_left"),
+     "an attack is declared: its own At (before the cards played with it), its Mp cost (0 for the free "
+     "attack) and the Mp left after paying; the cards follow as `play_item` records, the result as "
+     "`damage` or `absorb` (with the final At)"),
+    ("damage", ("at", "shield", "damage"), "the attack's final At, the shield against it, the Hp lost"),
+    ("absorb", ("at", "gain"), "the attack was absorbed; `gain`: `hp`, `mp` or `none`"),
+    ("decline", ("opponent", "mp_left"),
+     "a side able to pay declined its attack (it makes no more attacks this combat)"),
+    ("cannot_pay", ("mp", "cost"), "the side due to attack has `mp`, less than its cheapest attack's `cost`"),
+    ("duel_end", ("defender", "reason", "attacks"),
+     "the combat ended: `reason` `cannot_pay`, `both_stopped`, `declined` (toggle "
+     "`attacker_continues_after_decline` false), `eliminated`, `game_over` (a win during the combat) or "
+     "`attack_cap`; `attacks` made in it"),
+    ("eliminated", (), "the player is out"),
+    ("revive", ("item", "hp"), "a Phoenix saved the player"),
+    ("win", ("condition",), "the game is won"),
+    ("reshuffle", ("deck", "cards"),
+     "an empty deck (`item` or `event`) was rebuilt from its used pile of `cards` cards"),
+    ("go_home", ("square",), "a card sent the pawn home"),
+)
+FIELDS = {name: fields for name, fields, _when in EVENTS}   # an event's fields by its name
 KINDS = ("castle", "event", "item", "sword", "warp", "plain")
 DICE = ("red", "blue")
 
