@@ -9,10 +9,11 @@ outcome it has not enumerated), it does not count it.
 """
 import numpy as np
 
-from simcore.jit import kernel, needs_nrt
+from simcore.jit import inlined, kernel, needs_nrt
 from . import layout as L
 from . import tables as TB
-from .core import OPB, fumbled, hb, life_left, score_roll
+from .core import fumbled, hb, life_left, score_roll
+from .layout import code_arg, code_op
 
 # =============================================================================
 # a reaction spent on a combat that can no longer be won
@@ -28,15 +29,42 @@ def combat_winnable(s, T, legal, k, faces, levels, n, rolled, ability, bonus, ta
     Every combat bonus on offer is added (a Skill as often as its tokens
     allow); a Talisman may change one die to any of its faces, a re-roll
     every die; each extra die may add any face of the next die up. The roll
-    can be won if any such outcome wins. An extra die's level is read from
-    the dice left, so a roll with more than five dice in play counts as
-    winnable (never judged)."""
+    can be won if any such outcome wins (``any_outcome_wins``). An extra
+    die's level is read from the dice left, so a roll with more than five
+    dice in play counts as winnable (never judged)."""
     tal = s[L.G_TALISMANS]
+    bonus, reroll_all, extra = help_on_offer(s, T, legal, k, bonus)
+    changes = n if reroll_all else min(tal, n)
+    ne, spare = extra_dice(s, T, levels, n, extra)
+    if changes == 0 and ne == 0:
+        # the common window: only bonuses on offer, so the roll as it stands
+        # (nothing allocated: this runs at every reaction window)
+        win, _v = score_roll(T, faces, n, ability, bonus, target, blue, defending)
+        return win and not (n > rolled and fumbled(T, faces, rolled, defending))
+    lv_extra = np.full(4, -1, np.int64)
+    k2 = 0
+    for lv in range(3, -1, -1):
+        if (spare >> lv) & 1:
+            lv_extra[k2] = lv
+            k2 += 1
+    m = n + ne
+    if m > 5:
+        return True
+    return any_outcome_wins(T, faces, levels, n, rolled, lv_extra, m, changes, reroll_all, ability, bonus, target,
+                            blue, defending)
+
+
+@inlined
+def help_on_offer(s, T, legal, k, bonus):
+    """``combat_winnable``'s reading of the reaction window ``legal[:k]``: the
+    roll's ``bonus`` with every combat bonus on offer added (a Skill as
+    often as its tokens allow), whether a re-roll of every die is on offer,
+    and how many extra dice."""
     reroll_all = False
     extra = 0
     for i in range(1, k):
-        op = legal[i] // OPB
-        arg = legal[i] % OPB
+        op = code_op(legal[i])
+        arg = code_arg(legal[i])
         e = -1
         uses = 1
         if op == L.R_RELIC:
@@ -54,8 +82,14 @@ def combat_winnable(s, T, legal, k, faces, levels, n, rolled, ability, bonus, ta
             reroll_all = True
         elif kind == L.EK_EXTRA_DIE:
             extra += amt * uses
-    changes = n if reroll_all else min(tal, n)
-    # extra dice: the unlocked levels not yet rolled, highest first
+    return bonus, reroll_all, extra
+
+
+@inlined
+def extra_dice(s, T, levels, n, extra):
+    """``combat_winnable``'s extra dice: up to ``extra`` of the unlocked levels
+    not among ``levels[:n]``, highest first. Returns how many, and their
+    levels as bits."""
     top = 3 if T[TB.P_EXTRA_DIE_ANY_LEVEL] == 1 else s[L.G_POOL] - 1
     ne = 0
     spare = 0   # the extra dice's levels, as bits
@@ -69,20 +103,15 @@ def combat_winnable(s, T, legal, k, faces, levels, n, rolled, ability, bonus, ta
         if not used:
             spare |= 1 << lv
             ne += 1
-    if changes == 0 and ne == 0:
-        # the common window: only bonuses on offer, so the roll as it stands
-        # (nothing allocated: this runs at every reaction window)
-        win, _v = score_roll(T, faces, n, ability, bonus, target, blue, defending)
-        return win and not (n > rolled and fumbled(T, faces, rolled, defending))
-    lv_extra = np.full(4, -1, np.int64)
-    k2 = 0
-    for lv in range(3, -1, -1):
-        if (spare >> lv) & 1:
-            lv_extra[k2] = lv
-            k2 += 1
-    m = n + ne
-    if m > 5:
-        return True
+    return ne, spare
+
+
+@inlined
+def any_outcome_wins(T, faces, levels, n, rolled, lv_extra, m, changes, reroll_all, ability, bonus, target, blue,
+                     defending):
+    """``combat_winnable``'s search: whether any outcome of changing at most
+    ``changes`` of the dice ``faces[:n]`` and adding any of the extra dice
+    of levels ``lv_extra`` (``m`` dice in all) wins."""
     # odometer over each die's choice: 0 keeps it (an extra die: not added),
     # j >= 1 gives it face j - 1
     idx = np.zeros(m, np.int64)
@@ -236,8 +265,8 @@ def turn_ends(s, legal, n):
     if s[L.G_ACTS] <= 0 or s[L.G_TURN_OVER] != 0:
         return
     for i in range(n):
-        op = legal[i] // OPB
+        op = code_op(legal[i])
         if op == L.A_REPAIR or op == L.A_HEAL or (
-                op == L.A_DEPOSIT and not (legal[i] % OPB == 0 and s[L.G_FINAL] != L.FB_NONE)):
+                op == L.A_DEPOSIT and not (code_arg(legal[i]) == 0 and s[L.G_FINAL] != L.FB_NONE)):
             s[L.CNT_BLUNDER_IDLE_TURNS] += 1   # noqa: F821
             return

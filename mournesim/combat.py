@@ -9,11 +9,9 @@ from . import layout as L
 from .audit import combat_winnable
 from . import tables as TB
 from .core import (
-    OPB,
     ability_total,
     bog_level,
     charms_held,
-    code,
     count_use,
     dice_for_combat,
     discard_equipped,
@@ -31,6 +29,7 @@ from .core import (
     xb,
 )
 from .effects import draw_equipment, draw_relic
+from .layout import code, code_arg, code_op, lose_relic_arg, loses_relic, lost_relic
 from .decision import decide
 
 # =============================================================================
@@ -53,7 +52,8 @@ def hero_combat(s, T, ev, rng, legal, pp, h, row, a, defending):
 def _hero_combat(s, T, ev, rng, legal, pp, h, row, a, defending):
     """Hero ``h`` fights enemy-table row ``row`` on ability ``a``: roll the
     dice pool, then the reaction window (talisman re-rolls, combat relics and
-    skills) while the roll is losing. Returns True if the hero wins."""
+    skills, ``reactions_on_offer``) while the roll is losing. Returns True
+    if the hero wins."""
     target = enemy_value(s, T, row, a)
     ha = a
     if defending and T[TB.P_DEFEND_WITH_COURAGE] == 1:
@@ -75,41 +75,11 @@ def _hero_combat(s, T, ev, rng, legal, pp, h, row, a, defending):
         if n > rolled and fumbled(T, faces, rolled, defending):
             win, total = False, -1
         if s[L.G_LOG] == 1:
-            packed = 0
-            for i in range(min(n, 6)):
-                packed = packed * 16 + (faces[i] if faces[i] < 16 else 15)
-            log(s, ev, L.EVT_DICE, h, n, packed, levels[0] * 1000 + (levels[1] if n > 1 else 9) * 100
-                + (levels[2] if n > 2 else 9) * 10 + (levels[3] if n > 3 else 9), total, bonus)
+            log_roll(s, ev, h, faces, levels, n, total, bonus)
         if win:
             break
         # reaction window: any hero may help (MQ-GAP-03)
-        k = 0
-        legal[k] = code(L.R_ACCEPT, 0)
-        k += 1
-        if s[L.G_TALISMANS] > 0:
-            for i in range(n):
-                legal[k] = code(L.R_TALISMAN, i)
-                k += 1
-        # an extra-die effect needs a die it may add (MQ-GAP-36)
-        room = dice_for_combat(s, T, spare, n - min(s[L.G_POOL], T[TB.P_MAX_COMBAT_DICE]) + 1) > n
-        for r in range(T[TB.P_N_RELICS]):
-            if s[L.G_RELIC_OWNER + r] >= 0 and T[TB.O_EFFECTS + (T[TB.O_RELICS + r * TB.RELIC_W + TB.RL_EFFECT]) * L.EF_COLS + L.EF_WHEN] == L.WHEN_COMBAT:
-                e = T[TB.O_RELICS + r * TB.RELIC_W + TB.RL_EFFECT]
-                if T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_TARGET] == L.ET_SELF and s[L.G_RELIC_OWNER + r] != h:
-                    continue
-                if T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_KIND] == L.EK_EXTRA_DIE and not room:
-                    continue
-                legal[k] = code(L.R_RELIC, r)
-                k += 1
-        for u in range(s[L.G_NHEROES]):
-            e = T[TB.O_HERO_SKILL + (s[hb(u) + L.H_ID])]
-            if s[hb(u) + L.H_SKILLS] > 0 and T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_WHEN] == L.WHEN_COMBAT:
-                if T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_TARGET] == L.ET_SELF and u != h:
-                    continue
-                if T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_KIND] == L.EK_EXTRA_DIE and not room:
-                    continue
-                legal[k] = code(L.R_SKILL, u)
-                k += 1
+        k = reactions_on_offer(s, T, legal, h, n, spare)
         if k == 1:
             break
         s[L.G_CTX] = L.CTX_DEFENCE if defending else L.CTX_ATTACK
@@ -121,8 +91,8 @@ def _hero_combat(s, T, ev, rng, legal, pp, h, row, a, defending):
                                                    target, blue, defending) else 0
         ch = decide(s, T, legal, k, rng, pp, h)
         s[L.G_CTX] = L.CTX_TURN
-        op = ch // OPB
-        arg = ch % OPB
+        op = code_op(ch)
+        arg = code_arg(ch)
         if op == L.R_ACCEPT:
             break
         if s[L.G_CTX_WINNABLE] == 0:
@@ -135,16 +105,7 @@ def _hero_combat(s, T, ev, rng, legal, pp, h, row, a, defending):
             log(s, ev, L.EVT_TALISMAN, h, arg, faces[arg], 0, 0, 0)
             faces[arg] = roll_die(T, rng, levels[arg])
             continue
-        if op == L.R_RELIC:
-            e = T[TB.O_RELICS + arg * TB.RELIC_W + TB.RL_EFFECT]
-            log(s, ev, L.EVT_RELIC_USED, s[L.G_RELIC_OWNER + arg], arg, e, h, 1, 0)   # d=1: in a combat, for hero h
-            s[L.G_RELIC_OWNER + arg] = -2
-            count_use(s, L.CNT_RELICS_USED)
-        else:
-            e = T[TB.O_HERO_SKILL + (s[hb(arg) + L.H_ID])]
-            s[hb(arg) + L.H_SKILLS] -= 1
-            count_use(s, L.CNT_SKILLS_USED)
-            log(s, ev, L.EVT_SKILL_USED, arg, e, h, 1, 0, 0)   # c=1: in a combat, for hero h
+        e = spend_reaction(s, T, ev, h, op, arg)
         kind = T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_KIND]
         amt = T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_AMOUNT]
         if kind == L.EK_COMBAT_BONUS:
@@ -163,6 +124,73 @@ def _hero_combat(s, T, ev, rng, legal, pp, h, row, a, defending):
         s[L.CNT_REACTIONS_WASTED] += spent
     log(s, ev, L.EVT_COMBAT, h, row, a, target, total, int(win) + 2 * int(defending))
     return win
+
+
+@inlined
+def log_roll(s, ev, h, faces, levels, n, total, bonus):
+    """``_hero_combat``'s dice record of hero ``h``'s roll ``faces[:n]``: up to
+    six faces, four bits each, and the first four dice's levels as decimal
+    digits (9: none), with the ``total`` and ``bonus`` it scores."""
+    packed = 0
+    for i in range(min(n, 6)):
+        packed = packed * 16 + (faces[i] if faces[i] < 16 else 15)
+    log(s, ev, L.EVT_DICE, h, n, packed, levels[0] * 1000 + (levels[1] if n > 1 else 9) * 100
+        + (levels[2] if n > 2 else 9) * 10 + (levels[3] if n > 3 else 9), total, bonus)
+
+
+@inlined
+def reactions_on_offer(s, T, legal, h, n, spare):
+    """``_hero_combat``'s reaction window for hero ``h``'s losing roll of ``n``
+    dice, written to ``legal``: accepting the roll, a Talisman re-roll of
+    each die, and every combat relic and skill that may help ``h`` (an
+    extra-die effect only while a die is left to add, MQ-GAP-36; ``spare``
+    is scratch for that count). Returns how many."""
+    k = 0
+    legal[k] = code(L.R_ACCEPT, 0)
+    k += 1
+    if s[L.G_TALISMANS] > 0:
+        for i in range(n):
+            legal[k] = code(L.R_TALISMAN, i)
+            k += 1
+    # an extra-die effect needs a die it may add (MQ-GAP-36)
+    room = dice_for_combat(s, T, spare, n - min(s[L.G_POOL], T[TB.P_MAX_COMBAT_DICE]) + 1) > n
+    for r in range(T[TB.P_N_RELICS]):
+        if s[L.G_RELIC_OWNER + r] >= 0 and T[TB.O_EFFECTS + (T[TB.O_RELICS + r * TB.RELIC_W + TB.RL_EFFECT]) * L.EF_COLS + L.EF_WHEN] == L.WHEN_COMBAT:
+            e = T[TB.O_RELICS + r * TB.RELIC_W + TB.RL_EFFECT]
+            if T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_TARGET] == L.ET_SELF and s[L.G_RELIC_OWNER + r] != h:
+                continue
+            if T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_KIND] == L.EK_EXTRA_DIE and not room:
+                continue
+            legal[k] = code(L.R_RELIC, r)
+            k += 1
+    for u in range(s[L.G_NHEROES]):
+        e = T[TB.O_HERO_SKILL + (s[hb(u) + L.H_ID])]
+        if s[hb(u) + L.H_SKILLS] > 0 and T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_WHEN] == L.WHEN_COMBAT:
+            if T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_TARGET] == L.ET_SELF and u != h:
+                continue
+            if T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_KIND] == L.EK_EXTRA_DIE and not room:
+                continue
+            legal[k] = code(L.R_SKILL, u)
+            k += 1
+    return k
+
+
+@inlined
+def spend_reaction(s, T, ev, h, op, arg):
+    """``_hero_combat``'s combat relic ``arg`` (``op`` R_RELIC) or skill token
+    of hero ``arg`` spent for hero ``h``: used up, counted and logged.
+    Returns its effect."""
+    if op == L.R_RELIC:
+        e = T[TB.O_RELICS + arg * TB.RELIC_W + TB.RL_EFFECT]
+        log(s, ev, L.EVT_RELIC_USED, s[L.G_RELIC_OWNER + arg], arg, e, h, 1, 0)   # d=1: in a combat, for hero h
+        s[L.G_RELIC_OWNER + arg] = -2
+        count_use(s, L.CNT_RELICS_USED)
+    else:
+        e = T[TB.O_HERO_SKILL + (s[hb(arg) + L.H_ID])]
+        s[hb(arg) + L.H_SKILLS] -= 1
+        count_use(s, L.CNT_SKILLS_USED)
+        log(s, ev, L.EVT_SKILL_USED, arg, e, h, 1, 0, 0)   # c=1: in a combat, for hero h
+    return e
 
 
 @inlined
@@ -217,9 +245,9 @@ def _bogbean_drops(s, T, ev, rng, legal, pp, h, c, reward):
             legal[k] = code(L.A_REWARD_DECLINED, 0)   # "may also draw": declining is allowed
             k += 1
             ch = decide(s, T, legal, k, rng, pp, h)
-            if ch // OPB == L.A_REWARD_EQUIPMENT:
+            if code_op(ch) == L.A_REWARD_EQUIPMENT:
                 draw_equipment(s, T, ev, rng, legal, pp, h)
-            elif ch // OPB == L.A_REWARD_RELIC:
+            elif code_op(ch) == L.A_REWARD_RELIC:
                 draw_relic(s, T, ev, rng, legal, pp, h)
             else:
                 s[L.CNT_REWARDS_DECLINED] += 1
@@ -241,7 +269,7 @@ def bogbean_theft(s, T, ev, rng, legal, pp, h, c):
                     legal[k] = code(L.A_LOSE_CHARM, ty)
                     k += 1
             ch = decide(s, T, legal, k, rng, pp, h)
-            drop_charms(s, ev, h, ch % OPB, 1)
+            drop_charms(s, ev, h, code_arg(ch), 1)
     else:
         ncards = 0
         k = 0
@@ -251,17 +279,17 @@ def bogbean_theft(s, T, ev, rng, legal, pp, h, c):
                 k += 1
         for r in range(T[TB.P_N_RELICS]):
             if s[L.G_RELIC_OWNER + r] == h:
-                legal[k] = code(L.A_LOSE_CARD, 3 + r)
+                legal[k] = code(L.A_LOSE_CARD, lose_relic_arg(r))
                 k += 1
         ncards = k
         if ncards > 0:
             ch = decide(s, T, legal, k, rng, pp, h)
-            arg = ch % OPB
-            if arg < 3:
+            arg = code_arg(ch)
+            if not loses_relic(arg):
                 discard_equipped(s, ev, h, arg, False)
             else:
-                s[L.G_RELIC_OWNER + arg - 3] = -2
-                log(s, ev, L.EVT_CARD_LOST, h, 1, arg - 3, 0, 0, 0)
+                s[L.G_RELIC_OWNER + lost_relic(arg)] = -2
+                log(s, ev, L.EVT_CARD_LOST, h, 1, lost_relic(arg), 0, 0, 0)
             if T[TB.P_PARTIAL_THEFT_TAKES_CHARMS] == 1:
                 lose_most_plentiful_charms(s, ev, h, held)
         elif held > 0:

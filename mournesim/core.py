@@ -12,33 +12,6 @@ from simcore.rng import STREAM_DICE, randint
 from . import layout as L
 from . import tables as TB
 
-OPB = L.OP_BASE
-
-
-@inlined
-def code(op, arg):
-    """The action code of operation ``op`` with argument ``arg``."""
-    return op * OPB + arg
-
-
-@inlined
-def sub_code(owner):
-    """The part of a relic or skill action's argument naming its owner (relic
-    or hero ``owner``); the target is added as ``target + 1`` (layout.SUB)."""
-    return owner * L.SUB
-
-
-@inlined
-def sub_owner(arg):
-    """The relic or hero of a relic or skill action's argument."""
-    return arg // L.SUB
-
-
-@inlined
-def sub_target(arg):
-    """The target of a relic or skill action's argument (-1: none)."""
-    return arg % L.SUB - 1
-
 
 @kernel
 def running(s):

@@ -11,10 +11,8 @@ from simcore.jit import inlined, kernel
 from . import layout as L
 from . import tables as TB
 from .core import (
-    OPB,
     charms_held,
     click_disc,
-    code,
     db,
     discard_equipped,
     discard_tile,
@@ -31,6 +29,7 @@ from .core import (
     to_surplus,
 )
 from .audit import charm_found, wall_rebuilt
+from .layout import code, code_op, move_to_corner, move_to_hero, move_to_param
 from .decision import decide
 
 # =============================================================================
@@ -52,7 +51,7 @@ def offer_card(s, T, ev, rng, legal, pp, h, c):
     legal[n] = code(L.A_DISCARD_CARD, c)
     n += 1
     ch = decide(s, T, legal, n, rng, pp, h)
-    if ch // OPB == L.A_EQUIP:
+    if code_op(ch) == L.A_EQUIP:
         if cur >= 0:
             discard_equipped(s, ev, h, a, True)
         s[hb(h) + L.H_EQ + a] = c
@@ -194,10 +193,10 @@ def apply_effect(s, T, ev, rng, legal, pp, e, user, param):
 @kernel
 def _apply_effect(s, T, ev, rng, legal, pp, e, user, param):
     """Carry out a skill or relic effect chosen in a turn; move_to moves hero
-    ``param // 4`` to the crossroads of corner ``param % 4``."""
+    ``move_to_hero(param)`` to the crossroads of corner ``move_to_corner(param)``."""
     if T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_KIND] == L.EK_MOVE_TO:
-        h = param // 4
-        sp = T[TB.O_CROSSROADS + param % 4]
+        h = move_to_hero(param)
+        sp = T[TB.O_CROSSROADS + move_to_corner(param)]
         log(s, ev, L.EVT_MOVE, h, s[hb(h) + L.H_POS], sp, 1, 0, 0)
         if h == s[L.G_CUR] and (s[L.G_MUST_MOVE] & 1) != 0:
             s[L.G_FORBID] = s[hb(h) + L.H_POS]
@@ -211,7 +210,9 @@ def _apply_effect(s, T, ev, rng, legal, pp, e, user, param):
 @kernel
 def put_target(legal, n, base, param):
     """Append action code ``base + param + 1`` to ``legal[:n]`` while there is
-    room (``MAX_LEGAL``); returns the new count."""
+    room (``MAX_LEGAL``); returns the new count. ``base`` is the code of a
+    relic or skill action with its owner (``layout.sub_code``), ``param`` the
+    target, so the argument is ``layout.sub_arg(owner, param)``."""
     if n < L.MAX_LEGAL:
         legal[n] = base + param + 1
         return n + 1
@@ -267,7 +268,7 @@ def effect_targets(s, T, e, user, active, legal, n, base):
                 if h == active and sp == s[L.G_FORBID]:
                     continue
                 if s[hb(h) + L.H_POS] != sp and room[c]:
-                    n = put_target(legal, n, base, h * 4 + c)
+                    n = put_target(legal, n, base, move_to_param(h, c))
     return n
 
 # =============================================================================

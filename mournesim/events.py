@@ -13,6 +13,13 @@ from __future__ import annotations
 
 from . import layout as L
 
+# the kernels' unpack helpers (layout), called here as the Python functions
+# they are written as: decoding compiles nothing and dispatches nothing
+(attack_ability, attack_target, move_to_corner, move_to_hero, pass_hero, pass_slot, relic_trade_count, sub_owner,
+ sub_target, trade_give, trade_take) = (f.py_func for f in (
+    L.attack_ability, L.attack_target, L.move_to_corner, L.move_to_hero, L.pass_hero, L.pass_slot,
+    L.relic_trade_count, L.sub_owner, L.sub_target, L.trade_give, L.trade_take))
+
 
 CH = L.CHARM_NAMES
 AB = L.ABILITY_NAMES
@@ -168,7 +175,8 @@ def _effect_param(e, param, ctx):
     if param < 0:
         return None
     if kind == L.EK_MOVE_TO:
-        return f"{ctx.hero(param // 4)} to {ctx.space(int(ctx.rp.rules.tables.crossroads[param % 4]))}"
+        corner = move_to_corner(param)
+        return f"{ctx.hero(move_to_hero(param))} to {ctx.space(int(ctx.rp.rules.tables.crossroads[corner]))}"
     if kind == L.EK_HEAL:
         return ctx.hero(param)
     if kind == L.EK_ROTATE_DISC:
@@ -181,7 +189,7 @@ def _effect_param(e, param, ctx):
 
 
 def _target_name(tgt, ctx):
-    """The enemy an attack argument (``arg // 4``) names."""
+    """The enemy an attack argument's target (``attack_target``) names."""
     if tgt < L.TGT_BOGBEAN:
         return ctx.n.nightmares[tgt - L.TGT_NIGHTMARE]
     if tgt < L.TGT_SHIM:
@@ -201,24 +209,23 @@ def _action_text(op, arg, ctx):
     if op == L.A_DISCARD_CHARM:
         return f"discards 1 {CH[arg]} (free)"
     if op == L.A_ATTACK:
-        tgt, a = divmod(arg, 4)
-        return f"attacks the {_target_name(tgt, ctx)} on {AB[a]}"
+        return f"attacks the {_target_name(attack_target(arg), ctx)} on {AB[attack_ability(arg)]}"
     if op == L.A_TRADE:
-        return f"trades 2 {CH[arg // 4]} for 1 {CH[arg % 4]} at the trading post"
+        return f"trades 2 {CH[trade_give(arg)]} for 1 {CH[trade_take(arg)]} at the trading post"
     if op == L.A_TRADE_RELIC:
-        gave = ", ".join(f"{(arg >> (2 * t)) & 3} {CH[t]}" for t in range(4) if (arg >> (2 * t)) & 3)
+        gave = ", ".join(f"{relic_trade_count(arg, t)} {CH[t]}" for t in range(4) if relic_trade_count(arg, t))
         return f"trades {gave} for a relic"
     if op == L.A_PASS:
-        return f"passes the {AB[arg // 4]} card to {ctx.hero(arg % 4)}"
+        return f"passes the {AB[pass_slot(arg)]} card to {ctx.hero(pass_hero(arg))}"
     if op == L.A_RELIC:
-        r = arg // L.SUB
+        r = sub_owner(arg)
         e = int(ctx.rp.rules.tables.relics[r, 0])
-        t = _effect_param(e, arg % L.SUB - 1, ctx)
+        t = _effect_param(e, sub_target(arg), ctx)
         return f"uses the relic {ctx.relic(r)}" + (f" on {t}" if t else "")
     if op == L.A_SKILL:
-        u = arg // L.SUB
+        u = sub_owner(arg)
         e = int(ctx.rp.rules.tables.hero_skill[ctx.hero_ids[u]])
-        t = _effect_param(e, arg % L.SUB - 1, ctx)
+        t = _effect_param(e, sub_target(arg), ctx)
         # a hero's own skill, or another's (some skills act for any hero)
         whose = "the" if u == ctx.cur else f"{ctx.hero(u)}'s"
         return f"uses {whose} skill {ctx.effect(e)}" + (f" on {t}" if t else "")
@@ -349,7 +356,7 @@ def _turn_start(a, b, c, d, e, ctx):
 
 def _action(a, b, c, d, e, ctx):
     if a == L.A_ATTACK:
-        ctx.foe = _target_name(b // 4, ctx)
+        ctx.foe = _target_name(attack_target(b), ctx)
     # c: actions before it; d, e: patched by the engine once it is carried
     # out (actions left, turn over)
     return {"action": L.OP_NAMES.get(a, str(a)), "arg": b, "text": _action_text(a, b, ctx),
@@ -437,7 +444,7 @@ def _shimnavore_attack(a, b, c, d, e, ctx):
 
 def _trade(a, b, c, d, e, ctx):
     if a < 0:
-        return {"gave": {CH[t]: (b >> (2 * t)) & 3 for t in range(4) if (b >> (2 * t)) & 3}, "for": "relic"}
+        return {"gave": {CH[t]: relic_trade_count(b, t) for t in range(4) if relic_trade_count(b, t)}, "for": "relic"}
     return {"gave": {CH[a]: 2}, "for": CH[b]}
 
 

@@ -33,11 +33,11 @@ from simcore import race as racing, search
 from simcore.jit import needs_nrt
 from simcore.rng import N_STREAMS
 from . import layout as L
+from .layout import code_op
 from .plan import NP_PLANNER, PLANNER_DEFAULTS, PLANNER_PARAMS, moon_left
 from .policies import planner
 from .rollout import planner_plays, replay, replayed_candidates, resume, scripted_answer, turn_candidates, value
 
-OPB = L.OP_BASE
 # the default budget: the cheapest the race allows, at twice budget 1's speed
 # (docs/mournequest/policies.md, "The default budget")
 PARAMS = dict(zip(PLANNER_PARAMS, PLANNER_DEFAULTS)) | {"budget": 0.5}
@@ -65,7 +65,7 @@ DESCRIPTION = ("search: the planner's three best actions raced on sampled future
 def choose(s, T, legal, n, rng, pp, h):
     """Pick one of ``legal[:n]`` for hero ``h`` (see the module docstring);
     in a copy that replays the game, the script's answer."""
-    resumable = legal[0] // OPB < L.R_ACCEPT      # a turn action: the engine resumes a copy here
+    resumable = code_op(legal[0]) < L.R_ACCEPT      # a turn action: the engine resumes a copy here
     if pp.shape[0] < BASE + SCRATCH + 2:
         # parameters only (not the pp a run gives): no planner for the copies, no search
         return planner(s, T, legal, n, rng, pp, h)

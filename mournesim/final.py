@@ -12,9 +12,7 @@ from . import layout as L
 from . import tables as TB
 from .combat import hero_combat, strongest_ability
 from .core import (
-    OPB,
     click_disc,
-    code,
     disc_occupied,
     first_hero_at,
     hb,
@@ -28,6 +26,7 @@ from .core import (
     xb,
 )
 from .audit import wall_falls
+from .layout import code, code_op
 from .enemies import emergences
 from .decision import decide
 
@@ -53,7 +52,7 @@ def _reroll_offer(s, T, ev, rng, legal, pp, h, face, ctx):
     s[L.G_CTX_ARG] = face
     ch = decide(s, T, legal, 2, rng, pp, h)
     s[L.G_CTX] = L.CTX_TURN
-    if ch // OPB == L.R_TALISMAN:
+    if code_op(ch) == L.R_TALISMAN:
         s[L.G_TALISMANS] -= 1
         s[L.CNT_TALISMAN_WALL if ctx == L.CTX_WALL else L.CNT_TALISMAN_COMPASS] += 1
         log(s, ev, L.EVT_TALISMAN, h, -1, face, ctx, 0, 0)

@@ -7,21 +7,27 @@ with its full event log for replay. Game ``i`` of seed ``S`` depends only on
 """
 import numpy as np
 
-from simcore.jit import kernel, needs_nrt
+from simcore.jit import inlined, kernel, needs_nrt
 from simcore.rng import N_STREAMS, STREAM_SETUP, randint, seed_streams, shuffle
 
 from . import layout as L
 from . import tables as TB
-from .core import code, db, hb, log, nb, raise_encounter_level, running, xb
+from .core import db, hb, log, nb, raise_encounter_level, running, xb
 from .enemies import draw_encounters, enemy_phase
 from .final import end_of_turn, start_final_battle
 from .decision import decide
+from .layout import code, code_arg
 from .rules import hero_turn
 
 
 @needs_nrt
 def setup(s, T, ev, rng, legal, pp, level, players, heroes, policy, logging):
-    """Lay out a new game (MQ-SETUP-01..11, MQ-SOLO-01..04, MQ-LEVEL-02..05).
+    """Lay out a new game (MQ-SETUP-01..11, MQ-SOLO-01..04, MQ-LEVEL-02..05),
+    part by part in the order of the random draws: the heroes' seats, the
+    nightmare discs, the supplies, the equipment and relic decks and the
+    encounter tiles. The parts are inlined: those that allocate, called as
+    kernels of their own, would count references to every array passed to
+    them, once a game.
 
     ``heroes[i]`` is the hero of seat ``i`` or -1 to draw one at random among
     those not taken."""
@@ -36,7 +42,33 @@ def setup(s, T, ev, rng, legal, pp, level, players, heroes, policy, logging):
     s[L.G_FORBID] = -1
     s[L.G_ARRIVED] = -1
     s[L.G_SHIM_FACING] = -1
-    # heroes
+    seat_heroes(s, T, rng, heroes, nh)
+    perm = place_discs(s, T, rng, level, players)
+    for c in range(4):
+        o = xb(c)
+        s[o + L.X_TILE] = -1
+        s[o + L.X_KIND] = -1
+        s[o + L.X_BOG_POS] = -1
+    s[L.G_POOL] = T[TB.P_STARTING_DICE]     # 1: only the Grey die (MQ-COMBAT-03)
+    s[L.G_TALISMAN_SUPPLY] = T[TB.P_TALISMANS]
+    for t in range(4):
+        s[L.G_POOL_CHARMS + t] = T[TB.P_CHARM_SUPPLY]
+    deal_equipment(s, T, ev, rng, legal, pp, players, nh)
+    deal_relics(s, T, rng)
+    sort_encounter_tiles(s, T, rng, players)
+    s[L.G_ENC_LEVEL] = 0
+    raise_encounter_level(s, T, ev)
+    log(s, ev, L.EVT_SETUP, L.ACTOR_GAME, level, players, perm[0] * 1000 + perm[1] * 100 + perm[2] * 10 + perm[3],
+        s[L.G_SURPLUS] if s[L.G_SURPLUS_N] > 0 else -1, 0)
+    if level == 2 and T[TB.P_PREGAME_ENCOUNTERS] == 1:
+        draw_encounters(s, T, ev, rng, legal, pp)
+
+
+@inlined
+def seat_heroes(s, T, rng, heroes, nh):
+    """``setup``'s heroes: seat ``i`` of ``nh`` plays ``heroes[i]``, or one drawn
+    at random among those not taken (-1), from its seat's Start Point with
+    its skill tokens and no equipment; the seats beyond ``nh`` are empty."""
     nd = T[TB.P_N_HEROES]
     taken = np.zeros(nd, np.int32)
     for i in range(nh):
@@ -70,7 +102,13 @@ def setup(s, T, ev, rng, legal, pp, level, players, heroes, policy, logging):
         s[o + L.H_POS] = -1
         for a in range(3):
             s[o + L.H_EQ + a] = -1
-    # nightmare discs at random positions, set to the level's marker
+
+
+@inlined
+def place_discs(s, T, rng, level, players):
+    """``setup``'s nightmare discs: the nightmares at random directions, each
+    disc set to the level's marker for this many players. Returns the
+    nightmare of each direction."""
     perm = np.arange(4).astype(np.int32)
     shuffle(rng, STREAM_SETUP, perm, 4)
     clicks = T[TB.P_EASY_DISC_CLICKS_1 + 4 * level + players - 1]     # the level's length for this many players
@@ -83,16 +121,14 @@ def setup(s, T, ev, rng, legal, pp, level, players, heroes, policy, logging):
         s[o + L.D_STATE] = L.DS_ON
         s[nb(k) + L.NM_DIR] = d
         s[nb(k) + L.NM_POS] = -1
-    for c in range(4):
-        o = xb(c)
-        s[o + L.X_TILE] = -1
-        s[o + L.X_KIND] = -1
-        s[o + L.X_BOG_POS] = -1
-    s[L.G_POOL] = T[TB.P_STARTING_DICE]     # 1: only the Grey die (MQ-COMBAT-03)
-    s[L.G_TALISMAN_SUPPLY] = T[TB.P_TALISMANS]
-    for t in range(4):
-        s[L.G_POOL_CHARMS + t] = T[TB.P_CHARM_SUPPLY]
-    # equipment: hags out, shuffle, (solo Level-5 picks), first Surplus card, hags back in
+    return perm
+
+
+@inlined
+def deal_equipment(s, T, ev, rng, legal, pp, players, nh):
+    """``setup``'s equipment: the Hags out, the deck shuffled, in solo each of
+    the ``nh`` heroes' Level-5 card picked (``solo_picks``), the first
+    Surplus card turned up, then the Hags shuffled back in."""
     nc = T[TB.P_N_CARDS]
     deck = np.zeros(nc, np.int32)
     m = 0
@@ -102,25 +138,8 @@ def setup(s, T, ev, rng, legal, pp, level, players, heroes, policy, logging):
             m += 1
     shuffle(rng, STREAM_SETUP, deck, m)
     if players == 1:
-        for i in range(nh):
-            k = 0
-            for a in range(3):
-                for j in range(m):
-                    if T[TB.O_CARDS + (deck[j]) * TB.CARD_W + TB.CD_ABILITY] == a and T[TB.O_CARDS + (deck[j]) * TB.CARD_W + TB.CD_VALUE] == T[TB.P_SOLO_EQUIPMENT_VALUE]:
-                        legal[k] = code(L.A_SOLO_PICK, a)
-                        k += 1
-                        break
-            if k == 0:
-                continue
-            a = decide(s, T, legal, k, rng, pp, i) % L.OP_BASE
-            for j in range(m):
-                if T[TB.O_CARDS + (deck[j]) * TB.CARD_W + TB.CD_ABILITY] == a and T[TB.O_CARDS + (deck[j]) * TB.CARD_W + TB.CD_VALUE] == T[TB.P_SOLO_EQUIPMENT_VALUE]:
-                    s[hb(i) + L.H_EQ + a] = deck[j]
-                    log(s, ev, L.EVT_EQUIP, i, deck[j], a, T[TB.O_CARDS + (deck[j]) * TB.CARD_W + TB.CD_VALUE], 1, 0)
-                    for q in range(j, m - 1):
-                        deck[q] = deck[q + 1]
-                    m -= 1
-                    break
+        # int64, not the literal 0 ``m`` starts as: numba would compile solo_picks for both
+        m = solo_picks(s, T, ev, rng, legal, pp, nh, deck, np.int64(m))
     if m > 0:
         m -= 1
         s[L.G_SURPLUS] = deck[m]
@@ -133,7 +152,38 @@ def setup(s, T, ev, rng, legal, pp, level, players, heroes, policy, logging):
     for j in range(m):
         s[L.G_EQ_DECK + j] = deck[j]
     s[L.G_EQ_N] = m
-    # relics
+
+
+@kernel
+def solo_picks(s, T, ev, rng, legal, pp, nh, deck, m):
+    """``deal_equipment``'s solo Level-5 cards (MQ-SOLO): each of the ``nh``
+    heroes picks the ability of one, which it equips, taken out of
+    ``deck[:m]``. Returns the cards left in the deck."""
+    for i in range(nh):
+        k = 0
+        for a in range(3):
+            for j in range(m):
+                if T[TB.O_CARDS + (deck[j]) * TB.CARD_W + TB.CD_ABILITY] == a and T[TB.O_CARDS + (deck[j]) * TB.CARD_W + TB.CD_VALUE] == T[TB.P_SOLO_EQUIPMENT_VALUE]:
+                    legal[k] = code(L.A_SOLO_PICK, a)
+                    k += 1
+                    break
+        if k == 0:
+            continue
+        a = code_arg(decide(s, T, legal, k, rng, pp, i))
+        for j in range(m):
+            if T[TB.O_CARDS + (deck[j]) * TB.CARD_W + TB.CD_ABILITY] == a and T[TB.O_CARDS + (deck[j]) * TB.CARD_W + TB.CD_VALUE] == T[TB.P_SOLO_EQUIPMENT_VALUE]:
+                s[hb(i) + L.H_EQ + a] = deck[j]
+                log(s, ev, L.EVT_EQUIP, i, deck[j], a, T[TB.O_CARDS + (deck[j]) * TB.CARD_W + TB.CD_VALUE], 1, 0)
+                for q in range(j, m - 1):
+                    deck[q] = deck[q + 1]
+                m -= 1
+                break
+    return m
+
+
+@inlined
+def deal_relics(s, T, rng):
+    """``setup``'s relic deck: every relic card shuffled, none held."""
     nr = T[TB.P_N_RELICS]
     for r in range(L.MAX_RELICS):
         s[L.G_RELIC_OWNER + r] = -1
@@ -141,7 +191,13 @@ def setup(s, T, ev, rng, legal, pp, level, players, heroes, policy, logging):
         s[L.G_RELIC_DECK + r] = r
     shuffle(rng, STREAM_SETUP, s[L.G_RELIC_DECK:L.G_RELIC_DECK + nr], nr)
     s[L.G_RELIC_N] = nr
-    # encounter tiles by level, two bogbeans fewer each with 1-2 players
+
+
+@inlined
+def sort_encounter_tiles(s, T, rng, players):
+    """``setup``'s encounter tiles by level, two Bogbeans fewer of each with
+    1-2 players (drawn at random), kept aside until their level comes in
+    (``raise_encounter_level``)."""
     for lv in range(3):
         first = T[TB.O_LEVEL_TILES + lv * TB.LT_W + TB.LT_FIRST]
         cnt = T[TB.O_LEVEL_TILES + lv * TB.LT_W + TB.LT_COUNT]
@@ -167,12 +223,6 @@ def setup(s, T, ev, rng, legal, pp, level, players, heroes, policy, logging):
         for i in range(cnt):
             s[L.G_LV_TILES + lv * 32 + i] = ids[i]
         s[L.G_LV_N + lv] = cnt
-    s[L.G_ENC_LEVEL] = 0
-    raise_encounter_level(s, T, ev)
-    log(s, ev, L.EVT_SETUP, L.ACTOR_GAME, level, players, perm[0] * 1000 + perm[1] * 100 + perm[2] * 10 + perm[3],
-        s[L.G_SURPLUS] if s[L.G_SURPLUS_N] > 0 else -1, 0)
-    if level == 2 and T[TB.P_PREGAME_ENCOUNTERS] == 1:
-        draw_encounters(s, T, ev, rng, legal, pp)
 
 
 @kernel

@@ -42,9 +42,17 @@ prefix     what it names
 ``EV_``    the event log's layout (``EV_COLS``); ``EVT_`` an event type
 ``MAX_``   a size bound; ``N_`` (``N_DIRS``) a count
 =========  ================================================================
+
+An action code packs an op and its argument (``code``, ``code_op``,
+``code_arg``), and several arguments pack fields of their own; each packing
+has its pack and unpack helpers beside the op's declaration (``attack_arg``,
+``attack_target``, ``pass_arg``, ``sub_owner``, ``move_to_hero`` ...). They are
+``inlined`` kernels, copied into each numba caller, and plain functions for
+Python code (replay decoding, tests), so every reader decodes a code one way.
 """
 
 from simcore import shape
+from simcore.jit import inlined
 from . import constants
 from .constants import CNT_RELICS_FINAL, CNT_RELICS_USED, CNT_SKILLS_FINAL, CNT_SKILLS_USED
 from .constants import *  # noqa: F401,F403  (the CNT_, RI_ and EVT_ rows the kernels read as L.CNT_...)
@@ -80,6 +88,26 @@ EFFECT_KINDS = ("heal", "wound", "gain_charm", "lose_charm", "extra_die", "rerol
 (EK_HEAL, EK_WOUND, EK_GAIN_CHARM, EK_LOSE_CHARM, EK_EXTRA_DIE, EK_REROLL, EK_COMBAT_BONUS,
  EK_REPAIR_WALL, EK_ROTATE_DISC, EK_EXTRA_ACTION, EK_MOVE_TO, EK_LOSE_EQUIPMENT,
  EK_LOSE_SKILL, EK_EXTRA_MOVE) = range(14)
+
+
+# the target of a move_to effect: hero * 4 + the corner of the crossroads it moves to
+@inlined
+def move_to_param(hero, corner):
+    """The target of a move_to effect moving ``hero`` to the crossroads of ``corner``."""
+    return hero * 4 + corner
+
+
+@inlined
+def move_to_hero(param):
+    """The hero a move_to effect's target ``param`` moves."""
+    return param // 4
+
+
+@inlined
+def move_to_corner(param):
+    """The corner of the crossroads a move_to effect's target ``param`` moves to."""
+    return param % 4
+
 TARGETS = ("self", "any_hero", "heroes_near", "chosen_disc", "advanced_disc", "crossroads", "highest")
 (ET_SELF, ET_ANY_HERO, ET_HEROES_NEAR, ET_CHOSEN_DISC, ET_ADVANCED_DISC, ET_CROSSROADS, ET_HIGHEST) = range(7)
 WHEN = ("turn", "combat", "immediate")
@@ -132,19 +160,138 @@ FB_NONE, FB_TRIGGERED, FB_RUNNING = range(3)
 # every op is an A_* (an action a hero takes or a choice it makes) except the
 # combat / wall-die reactions R_*
 OP_BASE = 4096
+
+
+@inlined
+def code(op, arg):
+    """The action code of operation ``op`` with argument ``arg``."""
+    return op * OP_BASE + arg
+
+
+@inlined
+def code_op(c):
+    """The operation of action code ``c``."""
+    return c // OP_BASE
+
+
+@inlined
+def code_arg(c):
+    """The argument of action code ``c``."""
+    return c % OP_BASE
+
+
 # the argument of a relic or skill action: its owner (relic r or hero u) * SUB
-# + its target + 1 (0: no target); core.sub_code / sub_owner / sub_target
+# + its target + 1 (0: no target); ``effects.put_target`` adds the target
 SUB = 64
+
+
+@inlined
+def sub_code(owner):
+    """The part of a relic or skill action's argument naming its owner (relic
+    or hero ``owner``); the target is added as ``target + 1``."""
+    return owner * SUB
+
+
+@inlined
+def sub_arg(owner, target):
+    """The argument of a relic or skill action of ``owner`` on ``target`` (-1: none)."""
+    return owner * SUB + target + 1
+
+
+@inlined
+def sub_owner(arg):
+    """The relic or hero of a relic or skill action's argument."""
+    return arg // SUB
+
+
+@inlined
+def sub_target(arg):
+    """The target of a relic or skill action's argument (-1: none)."""
+    return arg % SUB - 1
+
 # hero turn
 A_END, A_MOVE, A_PICKUP, A_DEPOSIT, A_SURPLUS, A_PASS, A_HEAL, A_TRADE, A_TRADE_RELIC, \
     A_ATTACK, A_REPAIR, A_DRAW_EQ, A_RELIC, A_SKILL, A_DISCARD_CHARM = range(15)
+
+
+# A_PASS: the equipment slot (ability) passed * 4 + the hero it goes to
+@inlined
+def pass_arg(slot, hero):
+    """The argument of passing the card under ability ``slot`` to ``hero``."""
+    return slot * 4 + hero
+
+
+@inlined
+def pass_slot(arg):
+    """The ability (equipment slot) whose card a pass argument gives."""
+    return arg // 4
+
+
+@inlined
+def pass_hero(arg):
+    """The hero a pass argument gives the card to."""
+    return arg % 4
+
+
+# A_TRADE: the charm type given (two of it) * 4 + the charm type taken
+@inlined
+def trade_arg(give, take):
+    """The argument of trading two charms of type ``give`` for one of ``take``."""
+    return give * 4 + take
+
+
+@inlined
+def trade_give(arg):
+    """The charm type a trade argument gives two of."""
+    return arg // 4
+
+
+@inlined
+def trade_take(arg):
+    """The charm type a trade argument takes."""
+    return arg % 4
+
+
+# A_TRADE_RELIC: the three charms given, how many of each type in base 4
+# (type t in bits 2t, 2t+1); the event log's trade record keeps it as it is
+@inlined
+def relic_trade_arg(x0, x1, x2, x3):
+    """The argument of trading ``x0..x3`` charms of types 0..3 for a relic."""
+    return x0 + 4 * x1 + 16 * x2 + 64 * x3
+
+
+@inlined
+def relic_trade_count(arg, t):
+    """How many charms of type ``t`` a relic trade argument gives."""
+    return (arg >> (2 * t)) & 3
+
 # combat / wall-die reactions
 R_ACCEPT, R_TALISMAN, R_RELIC, R_SKILL = 20, 21, 22, 23
 # a card in hand: equip it or discard it to the Surplus Deck (A_DISCARD_CHARM
 # is the turn action that discards a charm)
 A_EQUIP, A_DISCARD_CARD = 30, 31
-# which thing a Bogbean steals
+# which thing a Bogbean steals: a charm type, or a card (the ability of an
+# equipped card 0..2, or 3 + a relic)
 A_LOSE_CHARM, A_LOSE_CARD = 40, 41
+
+
+@inlined
+def lose_relic_arg(r):
+    """The A_LOSE_CARD argument giving up relic ``r``."""
+    return 3 + r
+
+
+@inlined
+def loses_relic(arg):
+    """Whether an A_LOSE_CARD argument gives up a relic (else an equipped card)."""
+    return arg >= 3
+
+
+@inlined
+def lost_relic(arg):
+    """The relic an A_LOSE_CARD argument gives up (``loses_relic``)."""
+    return arg - 3
+
 # solo set-up: which Level-5 card
 A_SOLO_PICK = 50
 # Level-3 Bogbean reward
@@ -158,17 +305,39 @@ OP_NAMES = {A_END: "end_turn", A_MOVE: "move", A_PICKUP: "pick_up", A_DEPOSIT: "
             A_EQUIP: "equip", A_DISCARD_CARD: "discard_card", A_LOSE_CHARM: "lose_charm", A_LOSE_CARD: "lose_card",
             A_SOLO_PICK: "solo_pick", A_REWARD_EQUIPMENT: "reward_equipment", A_REWARD_RELIC: "reward_relic",
             A_REWARD_DECLINED: "reward_declined"}
-# attack targets (arg // 4; arg % 4 is the ability)
+# attack targets (the A_ATTACK argument // 4; % 4 is the ability)
 TGT_NIGHTMARE = 0   # 0..3 nightmare index
 TGT_BOGBEAN = 4     # 4..7 bogbean of nexus slot 0..3
 TGT_SHIM = 8
 
+
+@inlined
+def attack_arg(target, ability):
+    """The argument of attacking ``target`` (a ``TGT_*`` number) on ``ability``."""
+    return target * 4 + ability
+
+
+@inlined
+def attack_target(arg):
+    """The target (``TGT_*`` number) of an attack argument."""
+    return arg // 4
+
+
+@inlined
+def attack_ability(arg):
+    """The ability an attack argument fights on."""
+    return arg % 4
+
+
 # ---- sizes -----------------------------------------------------------------
+# declared once, here: the ruleset's checks (ruleset.py) and the rules
+# array's sections (tables.py) read the same bounds as the state layout
 MAX_HEROES = 4
 MAX_SPACES = 64
-MAX_EQUIP = 40
+MAX_EQUIP = 40      # equipment cards, Hags included
 MAX_RELICS = 32
 MAX_TILES = 96      # all three levels
+MAX_EFFECTS = 96    # skills, Hags, relic kinds and evil powers
 MAX_LEGAL = 512
 
 # ---- state layout -----------------------------------------------------------

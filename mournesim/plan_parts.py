@@ -16,7 +16,8 @@ from simcore.jit import inlined, kernel
 from . import layout as L
 from . import tables as TB
 from .core import (ability_total, charms_held, db, disc_occupied, enemies_in_play, first_hero_at, hb, life_left,
-                   moon_colour, nb, nightmare_at, sub_owner, sub_target, xb)
+                   moon_colour, nb, nightmare_at, xb)
+from .layout import pass_hero, pass_slot, relic_trade_count, sub_owner, sub_target
 from .odds import p_attack
 from .plan import (PP_LATE, PP_PASSES, PP_POST, PP_PREPARE, PP_REPAIR, PP_SKILLS, PP_TALISMAN, PP_TRADE,
                    disc_missing, hero_dist, moon_left, on, param)
@@ -90,8 +91,9 @@ def _post_for(s, T, h, fb, pp):
     """The Key Stone (space) hero ``h`` holds, or -1 (part ``post``).
 
     Every assignment of heroes to Key Stones that covers as many sections as
-    there are heroes free is tried (at most 4! = 24); the cheapest covers
-    damaged sections first, in the fewest steps. Before the Final Battle (``fb`` False) only Key Stones in front of
+    there are heroes free is tried (at most 4! = 24, ``cheapest_posts``); the
+    cheapest covers damaged sections first, in the fewest steps. Before the
+    Final Battle (``fb`` False) only Key Stones in front of
     empty Discs count: an emerging Nightmare knocks a hero there back to its
     Start Point (MQ-FINAL-04). In it a section with a Nightmare on its Key
     Stone needs no guard, for the Shimnavore does not attack there
@@ -100,8 +102,27 @@ def _post_for(s, T, h, fb, pp):
     free Key Stone) a hero already holding a Key Stone keeps it unless
     moving covers more."""
     nh = s[L.G_NHEROES]
-    allowed = 0
+    allowed, unc = posts_to_guard(s, T, fb)
+    if allowed == 0:
+        return -1
     busy = 0
+    for g in range(nh):
+        if life_left(s, T, g) <= 1:
+            busy |= 1 << g
+    if (busy >> h) & 1:
+        return -1
+    r0, r1, r2, r3 = post_costs(s, T, nh, fb)
+    # int64, not the literal 0 ``busy`` starts as: numba would compile cheapest_posts for both
+    mine = cheapest_posts(h, nh, allowed, np.int64(busy), unc, r0, r1, r2, r3)
+    return T[TB.O_KEYSTONE + mine] if mine >= 0 else -1
+
+
+@kernel
+def posts_to_guard(s, T, fb):
+    """``_post_for``'s Key Stones to guard, as bits by direction (in the Final
+    Battle, ``fb``, those without a Nightmare on them; before it, those in
+    front of an empty Disc), and what leaving each unguarded costs."""
+    allowed = 0
     unc0 = 0
     unc1 = 0
     unc2 = 0
@@ -124,14 +145,14 @@ def _post_for(s, T, h, fb, pp):
                 unc2 = u
             else:
                 unc3 = u
-    if allowed == 0:
-        return -1
-    for g in range(nh):
-        if life_left(s, T, g) <= 1:
-            busy |= 1 << g
-    if (busy >> h) & 1:
-        return -1
-    unc = (unc0, unc1, unc2, unc3)
+    return allowed, (unc0, unc1, unc2, unc3)
+
+
+@kernel
+def post_costs(s, T, nh, fb):
+    """``_post_for``'s steps (``post_cost``) for each of the ``nh`` heroes to
+    each Key Stone, a tuple by direction per hero (a seat beyond ``nh``
+    repeats hero 0's)."""
     r0 = (post_cost(s, T, 0, 0, fb), post_cost(s, T, 0, 1, fb), post_cost(s, T, 0, 2, fb), post_cost(s, T, 0, 3, fb))
     r1 = r0
     r2 = r0
@@ -142,6 +163,15 @@ def _post_for(s, T, h, fb, pp):
         r2 = (post_cost(s, T, 2, 0, fb), post_cost(s, T, 2, 1, fb), post_cost(s, T, 2, 2, fb), post_cost(s, T, 2, 3, fb))
     if nh > 3:
         r3 = (post_cost(s, T, 3, 0, fb), post_cost(s, T, 3, 1, fb), post_cost(s, T, 3, 2, fb), post_cost(s, T, 3, 3, fb))
+    return r0, r1, r2, r3
+
+
+@kernel
+def cheapest_posts(h, nh, allowed, busy, unc, r0, r1, r2, r3):
+    """``_post_for``'s search: the direction of the Key Stone hero ``h`` holds
+    in the cheapest assignment of the free heroes (not in ``busy``) to the
+    Key Stones in ``allowed`` (costs ``r0..r3`` by hero, ``unc`` for a
+    section left unguarded), or -1 for none."""
     # a free hero left out, or a section left unguarded, costs UNGUARDED (far
     # more than any way on the board): the best assignment covers
     # min(free heroes, sections to guard), so only those are tried
@@ -190,7 +220,7 @@ def _post_for(s, T, h, fb, pp):
                     if total < best:
                         best = total
                         mine = a0 if h == 0 else (a1 if h == 1 else (a2 if h == 2 else a3))
-    return T[TB.O_KEYSTONE + mine] if mine >= 0 else -1
+    return mine
 
 
 @kernel
@@ -538,7 +568,7 @@ def plan_turn(s, T, h, op, arg, goal, pp, need, v):
                     return -1.0
             elif charm_work(s, T, h):
                 return -1.0
-            gain = pass_gain(s, T, h, arg % 4, arg // 4)
+            gain = pass_gain(s, T, h, pass_hero(arg), pass_slot(arg))
             return 2.0 + 40.0 * gain if gain > 0.02 * pp[PP_PASSES] else -1.0
     elif op == L.A_DRAW_EQ:
         if on(pp, PP_LATE):
@@ -558,7 +588,7 @@ def plan_turn(s, T, h, op, arg, goal, pp, need, v):
                     and charms_held(s, h) >= T[TB.P_BACKPACK] and granite_goal(s, T, h, pp) >= 0):
                 return 6.0      # make room for Granite
     elif op == L.A_TRADE_RELIC:
-        if on(pp, PP_REPAIR) and reserving_granite(s, T, h, pp) and (arg & 3) > 0:
+        if on(pp, PP_REPAIR) and reserving_granite(s, T, h, pp) and relic_trade_count(arg, 0) > 0:
             return -1.0
         if on(pp, PP_TRADE) and not charm_work(s, T, h):
             return 6.0

@@ -29,11 +29,12 @@ its plan of behaviour v2) and ``plan_parts`` (the parts added in behaviour v3).
 """
 import numpy as np
 
-from simcore.jit import kernel
+from simcore.jit import inlined, kernel
 from simcore.rng import STREAM_POLICY, randint
 from . import layout as L
 from . import tables as TB
-from .core import charms_held, hb, life_left, nightmare_at, sub_owner, sub_target
+from .core import charms_held, hb, life_left, nightmare_at
+from .layout import code_arg, code_op, move_to_hero, sub_owner, sub_target
 # the ids and the port, read from here by the registry and the entry points
 from .decision import (ARG_SPEC, POLICY_FIRST, POLICY_GREEDY, POLICY_PLANNER, POLICY_PLUGIN,  # noqa: F401
                        POLICY_RANDOM)
@@ -50,7 +51,6 @@ BUILTIN_POLICIES = (
     (POLICY_GREEDY, "greedy", ("risk", "charm_weight", "talisman", "blunders"), (0.55, 1.0, 1.0, 1.0)),
     (POLICY_PLANNER, "planner", PLANNER_PARAMS, PLANNER_DEFAULTS),
 )
-OPB = L.OP_BASE
 # ``need`` outside a turn, where no score reads it: int64 like team_needs'
 # own result, which is inlined, so that numba types ``need`` as one tuple and
 # compiles plan_turn once (literal zeros made it a second type)
@@ -61,7 +61,7 @@ NO_NEED = (np.int64(0), np.int64(0), np.int64(0), np.int64(0))
 def greedy(s, T, legal, n, rng, pp, h):
     """Pick the legal choice with the best rule-of-thumb score (ties: random)."""
     # turn actions have ops below R_ACCEPT (END is absent on a first turn)
-    goal = goal_space(s, T, h) if legal[0] // OPB < L.R_ACCEPT else -1
+    goal = goal_space(s, T, h) if code_op(legal[0]) < L.R_ACCEPT else -1
     return best_scored_mode(s, T, legal, n, rng, pp, h, goal, None, None)
 
 
@@ -158,9 +158,9 @@ def planner(s, T, legal, n, rng, pp, h):
     """A coordinated team (docs/mournequest/policies.md): each hero works for one Disc,
     most urgent first; the team gets ready for the Shimnavore; talismans are
     kept for the Final Battle; in it each hero holds its own Key Stone."""
-    if legal[0] // OPB < L.R_ACCEPT:
+    if code_op(legal[0]) < L.R_ACCEPT:
         return best_scored_mode(s, T, legal, n, rng, pp, h, plan_goal(s, T, h, pp), True, None)
-    op0 = legal[n - 1] // OPB
+    op0 = code_op(legal[n - 1])
     if (op0 == L.R_TALISMAN or op0 == L.R_RELIC or op0 == L.R_SKILL) and param(pp, 3, 1.0) > 0 \
             and s[L.G_FINAL] == L.FB_NONE and life_left(s, T, h) > 1:
         # before the Final Battle a losing roll is accepted unless it would
@@ -169,7 +169,7 @@ def planner(s, T, legal, n, rng, pp, h):
         if s[L.G_CTX] == L.CTX_ATTACK or s[L.G_CTX] == L.CTX_DEFENCE:
             if s[L.G_CTX_ARG] < L.ENEMY_NM or life_left(s, T, h) > 2:
                 for i in range(n):
-                    if legal[i] // OPB == L.R_ACCEPT:
+                    if code_op(legal[i]) == L.R_ACCEPT:
                         return legal[i]
     return best_scored_mode(s, T, legal, n, rng, pp, h, np.int64(-1), True, None)
 
@@ -186,7 +186,7 @@ def moved_hero(s, T, op, arg):
         return -1
     if T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_KIND] != L.EK_MOVE_TO:
         return -1
-    return (sub_target(arg)) // 4
+    return move_to_hero(sub_target(arg))
 
 
 @kernel
@@ -227,14 +227,15 @@ def best_scored_mode(s, T, legal, n, rng, pp, h, goal, plan, scores):
 
     The ties are every choice scoring within 1e-9 of the best score, and one
     is drawn uniformly in legal order. They are tracked while scoring as a
-    bit mask, so no score array is allocated: when a new best arrives, the
+    bit mask (``track_ties``; ``draw_tie`` draws one from it), so no score
+    array is allocated: when a new best arrives, the
     earlier ties all stay (the lowest of them is within 1e-9 of it) or all
     drop (the old best is not). Anything else, or more than 62 choices, is
     settled exactly by scoring again (scores read the position only, so they
     come out the same): a second pass counts the ties of the best score and
     a third finds the one drawn. One scoring loop serves all three passes
     and rollout, so no other copy of the scoring is compiled."""
-    is_turn = legal[0] // OPB < L.R_ACCEPT
+    is_turn = code_op(legal[0]) < L.R_ACCEPT
     need = team_needs(s, T) if is_turn else NO_NEED
     # greedy's parameter ``blunders`` (index 3) or the planner's
     if plan is None:
@@ -253,8 +254,8 @@ def best_scored_mode(s, T, legal, n, rng, pp, h, goal, plan, scores):
         mg = -1
         mgoal = -1
         for i in range(n):
-            op = legal[i] // OPB
-            arg = legal[i] % OPB
+            op = code_op(legal[i])
+            arg = code_arg(legal[i])
             if is_turn:
                 g = moved_hero(s, T, op, arg)
                 if g >= 0 and g != h and g != mg:
@@ -274,23 +275,7 @@ def best_scored_mode(s, T, legal, n, rng, pp, h, goal, plan, scores):
             if scores is not None:
                 scores[i] = v
             if rnd == 0:
-                if v > best:
-                    if best < v - 1e-9:
-                        mask = 0
-                        nbest = 0
-                        lowest = v
-                    elif lowest < v - 1e-9:
-                        exact = False
-                    else:
-                        lowest = min(lowest, v)
-                    best = v
-                    if exact:
-                        mask |= 1 << i
-                        nbest += 1
-                elif v >= best - 1e-9 and exact:
-                    mask |= 1 << i
-                    nbest += 1
-                    lowest = min(lowest, v)
+                best, mask, nbest, lowest, exact = track_ties(v, i, best, mask, nbest, lowest, exact)
             elif v >= best - 1e-9:
                 if rnd == 1:
                     nbest += 1
@@ -301,15 +286,48 @@ def best_scored_mode(s, T, legal, n, rng, pp, h, goal, plan, scores):
         if scores is not None:
             return -1
         if rnd == 0 and exact:
-            pick = randint(rng, STREAM_POLICY, nbest) if nbest > 1 else 0
-            for i in range(n):
-                if (mask >> i) & 1:
-                    if pick == 0:
-                        return legal[i]
-                    pick -= 1
-            return legal[0]
+            return draw_tie(legal, n, rng, mask, nbest)
         if rnd == 0:
             nbest = 0
         elif rnd == 1:
             pick = randint(rng, STREAM_POLICY, nbest) if nbest > 1 else 0
+    return legal[0]
+
+
+@inlined
+def track_ties(v, i, best, mask, nbest, lowest, exact):
+    """``best_scored_mode``'s first pass over choice ``i`` scoring ``v``: the
+    best score so far, the bit mask of the choices tied with it and their
+    count, the lowest score among them, and whether the mask still holds
+    the ties exactly (a new best within 1e-9 of only some of them does not)."""
+    if v > best:
+        if best < v - 1e-9:
+            mask = 0
+            nbest = 0
+            lowest = v
+        elif lowest < v - 1e-9:
+            exact = False
+        else:
+            lowest = min(lowest, v)
+        best = v
+        if exact:
+            mask |= 1 << i
+            nbest += 1
+    elif v >= best - 1e-9 and exact:
+        mask |= 1 << i
+        nbest += 1
+        lowest = min(lowest, v)
+    return best, mask, nbest, lowest, exact
+
+
+@inlined
+def draw_tie(legal, n, rng, mask, nbest):
+    """One of the ``nbest`` choices in bit mask ``mask`` of ``legal[:n]``,
+    drawn uniformly in legal order (no draw when there is one)."""
+    pick = randint(rng, STREAM_POLICY, nbest) if nbest > 1 else 0
+    for i in range(n):
+        if (mask >> i) & 1:
+            if pick == 0:
+                return legal[i]
+            pick -= 1
     return legal[0]

@@ -44,13 +44,13 @@ from simcore.rng import N_STREAMS, STREAM_POLICY, STREAM_SETUP, next_u64, seed_s
 from . import layout as L
 from . import tables as TB
 from .core import running
+from .layout import code_op
 from .final import end_of_turn
 from .game import finish_round, play
 from .plan import NP_PLANNER, PLANNER_DEFAULTS, PLANNER_PARAMS, moon_left
 from .policies import POLICY_PLANNER, best_scored_mode, plan_goal, planner
 from .rules import apply_turn, turn_actions
 
-OPB = L.OP_BASE
 # the planner's parameters first (the continuations play the planner with
 # them), then the search's own, read from index NP_PLANNER on
 PARAMS = dict(zip(PLANNER_PARAMS, PLANNER_DEFAULTS)) | {
@@ -69,7 +69,7 @@ def continuation(s2, T, rng2, legal2, pp, h, ch):
     """Play a copied game from hero ``h``'s turn decision ``ch`` to its end."""
     ev = np.zeros((1, L.EV_COLS), np.int32)
     snaps = np.zeros((1, L.STATE_SIZE), np.int32)
-    if ch // OPB != L.A_END:
+    if code_op(ch) != L.A_END:
         apply_turn(s2, T, ev, rng2, legal2, pp, h, ch)
         turn_actions(s2, T, ev, rng2, legal2, pp, h)
     s2[L.G_MUST_MOVE] = 0
@@ -107,7 +107,7 @@ def forget_hidden(s2, rng2):
 def choose(s, T, legal, n, rng, pp, h):
     """Pick one of ``legal[:n]`` for hero ``h`` (see the module docstring);
     in a copy that replays the game, the script's answer."""
-    resumable = legal[0] // OPB < L.R_ACCEPT      # a turn action: the engine resumes a copy here
+    resumable = code_op(legal[0]) < L.R_ACCEPT      # a turn action: the engine resumes a copy here
     if pp.shape[0] < BASE + SCRATCH + 2:
         # parameters only (called directly, not with policy_vector's pp): no
         # planner's entry point for the copies to call, so no search

@@ -18,6 +18,7 @@ from simcore.rulesets import (NOT_RULES, apply_overrides, display_names, format_
 # the game's ruleset part (simcore.game) offers these as its own: rules show
 # reads effective_rows from here, the ruleset tests provenance_of
 from simcore.rulesets import effective_rows, provenance_of  # noqa: F401
+from .layout import MAX_EFFECTS, MAX_EQUIP, MAX_RELICS, MAX_SPACES
 
 CHARMS = ("granite", "gold", "blackthorn", "flax")
 ABILITIES = ("courage", "strength", "magic")
@@ -36,14 +37,11 @@ TARGETS = ("self", "any_hero", "heroes_near", "chosen_disc", "advanced_disc", "c
 WHEN = ("turn", "combat", "immediate")
 TILE_KINDS = ("bogbean", "pot", "move1", "move2")
 
-# Fixed maximum sizes of the compiled arrays (the engine's state layout).
-MAX_SPACES = 64
+# Fixed maximum sizes of the compiled arrays: those the engine's state layout
+# shares are declared there (layout.py), the ruleset's own here.
 MAX_DEGREE = 8
 MAX_TRACK = 64
-MAX_EQUIP = 40
-MAX_RELICS = 32
 MAX_TILES_PER_LEVEL = 32
-MAX_EFFECTS = 96
 
 NonNeg = Field(ge=0)
 

@@ -11,8 +11,9 @@ team still needs (``team_need``, ``team_needs``), the danger of a space.
 from simcore.jit import inlined, kernel
 from . import layout as L
 from . import tables as TB
-from .core import (ability_total, bog_level, charms_held, db, disc_occupied, hb, life_left, moon_colour, nb,
-                   sub_owner, sub_target, xb)
+from .core import ability_total, bog_level, charms_held, db, disc_occupied, hb, life_left, moon_colour, nb, xb
+from .layout import (attack_ability, attack_target, move_to_corner, move_to_hero, pass_hero, pass_slot,
+                     relic_trade_count, sub_owner, sub_target, trade_give, trade_take)
 from .odds import p_attack
 
 INF = 1000000
@@ -169,7 +170,9 @@ def danger_at(s, T, h, sp, risk):
 def score_turn(s, T, h, op, arg, goal, pp, need, other_goal):
     """Score of turn action ``op``/``arg`` for hero ``h`` heading for ``goal``;
     ``need`` is ``team_needs`` now and ``other_goal`` the ``goal_space`` of the
-    hero a move_to relic or skill would move (see ``moved_hero``)."""
+    hero a move_to relic or skill would move (see ``moved_hero``). Attacks,
+    moves and relics and skills are scored in their own parts (``score_attack``,
+    ``score_move``, ``score_relic_skill``), inlined here."""
     o = hb(h)
     pos = s[o + L.H_POS]
     risk = pp[0] if pp.shape[0] > 0 else 0.55
@@ -197,55 +200,24 @@ def score_turn(s, T, h, op, arg, goal, pp, need, other_goal):
     if op == L.A_REPAIR:
         return 15.0
     if op == L.A_ATTACK:
-        tgt = arg // 4
-        a = arg % 4
-        if tgt < L.TGT_BOGBEAN:
-            p = win_chance(s, T, h, L.ENEMY_NM + tgt, a)
-            if life_left(s, T, h) <= 1:
-                return -5.0
-            return 9.0 * p - 6.0 * (1 - p) if p >= risk else -1.0
-        if tgt < L.TGT_SHIM:
-            c = tgt - L.TGT_BOGBEAN
-            p = win_chance(s, T, h, L.ENEMY_BOG + bog_level(s, T, c) - 1, a)
-            if charms_held(s, h) == 0 and cards_or_none(s, T, h) and life_left(s, T, h) <= 1:
-                return -5.0
-            return 5.0 * p - 3.0 * (1 - p) if p >= risk else -1.0
-        p = win_chance(s, T, h, L.ENEMY_SHIM, a)
-        return 3.0 + 10.0 * p
+        return score_attack(s, T, h, arg, risk)
     if op == L.A_MOVE:
-        if goal < 0:
-            return -0.5
-        if (goal == pos and T[TB.O_KIND + pos] == L.K_NEXUS and s[L.G_ARRIVED] != pos and s[L.G_ACTS] >= 2
-                and s[L.G_NEXUS_USED] == 0 and s[L.G_EQ_N] > 0 and T[TB.P_NEXUS_DRAW_WHEN_STANDING] == 0):
-            # a Nexus gives Equipment to a hero who moves on to it (MQ-GAP-60):
-            # step off, to step back on
-            v = 0.5
-        else:
-            d0 = T[TB.O_DIST_H + pos * TB.DIST_W + goal]
-            d1 = T[TB.O_DIST_H + arg * TB.DIST_W + goal]
-            if T[TB.O_KIND + pos] == L.K_DISC:
-                d0 = 3
-                d1 = 0 if arg == goal else 2
-            v = 1.0 + 2.0 * (d0 - d1)
-            if T[TB.O_KIND + arg] == L.K_NEXUS and s[L.G_NEXUS_USED] == 0 and s[L.G_EQ_N] > 0:
-                v += 1.5
-        # one call site: danger_at is inlined
-        return v - danger_at(s, T, h, arg, risk)
+        return score_move(s, T, h, pos, arg, goal, risk)
     if op == L.A_TRADE:
-        a = arg // 4
-        b = arg % 4
+        a = trade_give(arg)
+        b = trade_take(arg)
         if need[a] < 0 and need[b] > 0:
             return 3.0
         return -1.0
     if op == L.A_TRADE_RELIC:
         for t in range(4):
-            if (arg >> (2 * t)) & 3 > 0 and need[t] >= 0:
+            if relic_trade_count(arg, t) > 0 and need[t] >= 0:
                 return -1.0
         return 2.0
     if op == L.A_PASS:
         # worth an action when the receiver gains more than the giver loses
-        a = arg // 4
-        g = arg % 4
+        a = pass_slot(arg)
+        g = pass_hero(arg)
         c = s[o + L.H_EQ + a]
         cur = s[hb(g) + L.H_EQ + a]
         gain = T[TB.O_CARDS + c * TB.CARD_W + TB.CD_VALUE] - (T[TB.O_CARDS + cur * TB.CARD_W + TB.CD_VALUE] if cur >= 0 else 0)
@@ -255,34 +227,91 @@ def score_turn(s, T, h, op, arg, goal, pp, need, other_goal):
             return 0.5
         return -1.0
     if op == L.A_RELIC or op == L.A_SKILL:
-        if op == L.A_RELIC:
-            e = T[TB.O_RELICS + sub_owner(arg) * TB.RELIC_W + TB.RL_EFFECT]
-        else:
-            e = T[TB.O_HERO_SKILL + (s[hb(sub_owner(arg)) + L.H_ID])]
-        param = sub_target(arg)
-        kind = T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_KIND]
-        if kind == L.EK_HEAL:
-            return 9.0 if life_left(s, T, param) <= 1 else -5.0
-        if kind == L.EK_REPAIR_WALL:
-            return 14.0
-        if kind == L.EK_ROTATE_DISC:
-            if T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_AMOUNT] < 0 and s[db(param) + L.D_CLICKS] <= 3:
-                return 7.0
-            return -5.0
-        if kind == L.EK_EXTRA_ACTION:
-            return 4.0 if s[L.G_ACTS] == 0 and s[L.G_TURN_OVER] == 0 else -5.0
-        if kind == L.EK_GAIN_CHARM:
-            return 5.0 if need[param] > 0 else -5.0
-        if kind == L.EK_MOVE_TO:
-            g = param // 4
-            gg = goal if g == h else other_goal
-            if gg < 0:
-                return -5.0
-            gp = s[hb(g) + L.H_POS]
-            sp = T[TB.O_CROSSROADS + (param % 4)]
-            return 4.0 if T[TB.O_DIST_H + gp * TB.DIST_W + gg] - T[TB.O_DIST_H + sp * TB.DIST_W + gg] >= 3 else -5.0
-        return -5.0
+        return score_relic_skill(s, T, h, op, arg, goal, need, other_goal)
     return -1.0
+
+
+@inlined
+def score_attack(s, T, h, arg, risk):
+    """``score_turn``'s score of hero ``h``'s attack ``arg``: worth its exact
+    chance of winning when that is at least ``risk`` (never on the last
+    life point against a Nightmare, or a Bogbean that would take it); the
+    Shimnavore always."""
+    tgt = attack_target(arg)
+    a = attack_ability(arg)
+    if tgt < L.TGT_BOGBEAN:
+        p = win_chance(s, T, h, L.ENEMY_NM + tgt, a)
+        if life_left(s, T, h) <= 1:
+            return -5.0
+        return 9.0 * p - 6.0 * (1 - p) if p >= risk else -1.0
+    if tgt < L.TGT_SHIM:
+        c = tgt - L.TGT_BOGBEAN
+        p = win_chance(s, T, h, L.ENEMY_BOG + bog_level(s, T, c) - 1, a)
+        if charms_held(s, h) == 0 and cards_or_none(s, T, h) and life_left(s, T, h) <= 1:
+            return -5.0
+        return 5.0 * p - 3.0 * (1 - p) if p >= risk else -1.0
+    p = win_chance(s, T, h, L.ENEMY_SHIM, a)
+    return 3.0 + 10.0 * p
+
+
+@inlined
+def score_move(s, T, h, pos, arg, goal, risk):
+    """``score_turn``'s score of hero ``h``'s move from ``pos`` to ``arg``: the
+    steps it gains towards ``goal`` (a step off and back onto a Nexus to
+    draw there), a Nexus on the way, less the danger of the space
+    (``danger_at``)."""
+    if goal < 0:
+        return -0.5
+    if (goal == pos and T[TB.O_KIND + pos] == L.K_NEXUS and s[L.G_ARRIVED] != pos and s[L.G_ACTS] >= 2
+            and s[L.G_NEXUS_USED] == 0 and s[L.G_EQ_N] > 0 and T[TB.P_NEXUS_DRAW_WHEN_STANDING] == 0):
+        # a Nexus gives Equipment to a hero who moves on to it (MQ-GAP-60):
+        # step off, to step back on
+        v = 0.5
+    else:
+        d0 = T[TB.O_DIST_H + pos * TB.DIST_W + goal]
+        d1 = T[TB.O_DIST_H + arg * TB.DIST_W + goal]
+        if T[TB.O_KIND + pos] == L.K_DISC:
+            d0 = 3
+            d1 = 0 if arg == goal else 2
+        v = 1.0 + 2.0 * (d0 - d1)
+        if T[TB.O_KIND + arg] == L.K_NEXUS and s[L.G_NEXUS_USED] == 0 and s[L.G_EQ_N] > 0:
+            v += 1.5
+    # one call site: danger_at is inlined
+    return v - danger_at(s, T, h, arg, risk)
+
+
+@inlined
+def score_relic_skill(s, T, h, op, arg, goal, need, other_goal):
+    """``score_turn``'s score of a relic or skill action (``op``) with
+    argument ``arg``, by its effect's kind and target; ``other_goal`` is the
+    goal of the hero a move_to would move when that is not ``h``."""
+    if op == L.A_RELIC:
+        e = T[TB.O_RELICS + sub_owner(arg) * TB.RELIC_W + TB.RL_EFFECT]
+    else:
+        e = T[TB.O_HERO_SKILL + (s[hb(sub_owner(arg)) + L.H_ID])]
+    param = sub_target(arg)
+    kind = T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_KIND]
+    if kind == L.EK_HEAL:
+        return 9.0 if life_left(s, T, param) <= 1 else -5.0
+    if kind == L.EK_REPAIR_WALL:
+        return 14.0
+    if kind == L.EK_ROTATE_DISC:
+        if T[TB.O_EFFECTS + e * L.EF_COLS + L.EF_AMOUNT] < 0 and s[db(param) + L.D_CLICKS] <= 3:
+            return 7.0
+        return -5.0
+    if kind == L.EK_EXTRA_ACTION:
+        return 4.0 if s[L.G_ACTS] == 0 and s[L.G_TURN_OVER] == 0 else -5.0
+    if kind == L.EK_GAIN_CHARM:
+        return 5.0 if need[param] > 0 else -5.0
+    if kind == L.EK_MOVE_TO:
+        g = move_to_hero(param)
+        gg = goal if g == h else other_goal
+        if gg < 0:
+            return -5.0
+        gp = s[hb(g) + L.H_POS]
+        sp = T[TB.O_CROSSROADS + move_to_corner(param)]
+        return 4.0 if T[TB.O_DIST_H + gp * TB.DIST_W + gg] - T[TB.O_DIST_H + sp * TB.DIST_W + gg] >= 3 else -5.0
+    return -5.0
 
 
 @kernel

@@ -63,12 +63,10 @@ def rule_value(rs, path, counts):
     return shape.rule_value(rs, path, counts)
 
 
-MAX_S = 64          # spaces
+# the bounds the state layout shares (MAX_SPACES, MAX_RELICS, MAX_TILES,
+# MAX_EFFECTS) are declared once, in layout.py; these are the tables' own
 MAX_HERO_DEFS = 16
-MAX_EFFECTS = 96
 MAX_CARDS = 40
-MAX_RELICS = 32
-MAX_TILES = 96
 # exact attack odds by dice pool (see odds.attack_counts): for pool 0..4 and
 # Blue Moon off/on, the winning face combinations for each needed value
 # 0 .. ODDS_W-1 (target minus ability, clamped)
@@ -76,7 +74,7 @@ ODDS_W = 160
 # Row widths of the tables in T: a kernel reads column c of row r of table X
 # as T[O_X + r * X_W + c], with the column names below (or in layout: the
 # effect columns EF_*, the tile columns TL_*).
-DIST_W = MAX_S           # DIST_H, DIST_E: steps from each space to each space
+DIST_W = L.MAX_SPACES    # DIST_H, DIST_E: steps from each space to each space
 DIE_W = 12               # DICE: the faces of one combat die (at most 12)
 ABIL_W = 3               # HERO_ABIL: courage, strength, magic (and ENEMY's values per moon colour)
 ENEMY_W = 4 * ABIL_W     # ENEMY: an enemy's values by moon colour (layout.GREEN ...) and ability
@@ -86,14 +84,15 @@ RELIC_W = 2              # RELICS: the relic's effect, sabotaged (0/1)
 RL_EFFECT, RL_SABOTAGED = range(RELIC_W)
 LT_W = 2                 # LEVEL_TILES: a level's first encounter tile, and how many
 LT_FIRST, LT_COUNT = range(LT_W)
-_SECTIONS = (("P", 64), ("ADJ", MAX_S * 8), ("DEG", MAX_S), ("KIND", MAX_S), ("COMPASS", MAX_S),
-             ("CHARM", MAX_S), ("ARROW", MAX_S), ("TUNNEL", MAX_S), ("BEARING", MAX_S),
-             ("DIST_H", MAX_S * DIST_W), ("DIST_E", MAX_S * DIST_W), ("KEYSTONE", 4), ("DISC", 4),
+_SECTIONS = (("P", 64), ("ADJ", L.MAX_SPACES * 8), ("DEG", L.MAX_SPACES), ("KIND", L.MAX_SPACES),
+             ("COMPASS", L.MAX_SPACES), ("CHARM", L.MAX_SPACES), ("ARROW", L.MAX_SPACES), ("TUNNEL", L.MAX_SPACES),
+             ("BEARING", L.MAX_SPACES), ("DIST_H", L.MAX_SPACES * DIST_W), ("DIST_E", L.MAX_SPACES * DIST_W),
+             ("KEYSTONE", 4), ("DISC", 4),
              ("START", 4), ("NEXUS", 4), ("CROSSROADS", 4), ("SEAT_START", 4), ("CACHE_OF", 4),
              ("MOON", 64), ("DICE", 4 * DIE_W), ("DICE_NF", 4), ("COMPASS_FACES", 12),
              ("HERO_ABIL", MAX_HERO_DEFS * ABIL_W), ("HERO_SKILL", MAX_HERO_DEFS),
-             ("EFFECTS", MAX_EFFECTS * L.EF_COLS), ("CARDS", MAX_CARDS * CARD_W), ("RELICS", MAX_RELICS * RELIC_W),
-             ("TILES", MAX_TILES * L.TL_COLS), ("LEVEL_TILES", 3 * LT_W), ("ENEMY", L.ENEMY_ROWS * ENEMY_W), ("WINS_NEEDED", 3),
+             ("EFFECTS", L.MAX_EFFECTS * L.EF_COLS), ("CARDS", MAX_CARDS * CARD_W), ("RELICS", L.MAX_RELICS * RELIC_W),
+             ("TILES", L.MAX_TILES * L.TL_COLS), ("LEVEL_TILES", 3 * LT_W), ("ENEMY", L.ENEMY_ROWS * ENEMY_W), ("WINS_NEEDED", 3),
              ("NM_CHARMS", 16), ("NM_POWER", 4), ("ODDS", 5 * 2 * ODDS_W), ("ODDS_TOTAL", 5))
 T_SIZE = sum(size for _name, size in _SECTIONS)
 OFFSETS = dict(zip((name for name, _size in _SECTIONS), accumulate((size for _name, size in _SECTIONS), initial=0)))
@@ -200,11 +199,11 @@ def flatten(tab: Tables):
         o = OFFSETS[name]
         if name in ("DIST_H", "DIST_E"):
             S = getattr(tab, name.lower()).shape[0]
-            full = np.full((MAX_S, MAX_S), 1000000, np.int32)
+            full = np.full((L.MAX_SPACES, L.MAX_SPACES), 1000000, np.int32)
             full[:S, :S] = getattr(tab, name.lower())
             arr = full.ravel()
         if name in ("ADJ",):
-            full = np.full((MAX_S, 8), -1, np.int32)
+            full = np.full((L.MAX_SPACES, 8), -1, np.int32)
             a = getattr(tab, "adj")
             full[: a.shape[0]] = a
             arr = full.ravel()

@@ -21,7 +21,6 @@ import simcore.rng
 from mournesim import core, entries, game, layout as L, rules, sim, tables as TB
 from mournesim.policies import POLICY_FIRST, POLICY_GREEDY, POLICY_RANDOM  # noqa: F401 (for the tests)
 
-OPB = L.OP_BASE
 # the game's own enums, by the names it declares (layout's *_NAMES, the policy ids)
 EASY, MEDIUM, HARD = (L.LEVEL_NAMES.index(n) for n in ("easy", "medium", "hard"))
 N, E, S, W = (L.DIR_NAMES.index(n) for n in ("N", "E", "S", "W"))
@@ -44,11 +43,11 @@ def get_rules(*overrides):
 
 
 def code(op, arg=0):
-    return int(op) * OPB + int(arg)
+    return L.code(int(op), int(arg))
 
 
 def decode(c):
-    return int(c) // OPB, int(c) % OPB
+    return L.code_op(int(c)), L.code_arg(int(c))
 
 
 # ---- dice control ------------------------------------------------------------
@@ -207,7 +206,7 @@ class Game:
 
     def ops(self, h, op):
         """Args of the legal actions of kind ``op``."""
-        return [c % OPB for c in self.legal_codes(h) if c // OPB == op]
+        return [L.code_arg(c) for c in self.legal_codes(h) if L.code_op(c) == op]
 
     def moves(self, h):
         return set(self.ops(h, L.A_MOVE))

@@ -104,7 +104,7 @@ def test_a_charm_found_by_a_skill_and_discarded_that_turn_is_a_blunder():
     g = quiet_game(heroes=(FINIAS, 1, 2, 3))
     g.begin_turn(0)
     audit.turn_begins(g.s, g.T, 0)
-    g.act(0, L.A_SKILL, 0 * L.SUB + FLAX + 1)
+    g.act(0, L.A_SKILL, L.sub_arg(0, FLAX))
     g.act(0, L.A_DISCARD_CHARM, FLAX)
     assert blunders(g, "found_discarded") == 1
 
@@ -116,9 +116,9 @@ def test_discarding_a_charm_held_from_before_is_not():
     g.set_charms(0, flax=1)
     g.begin_turn(0)
     audit.turn_begins(g.s, g.T, 0)
-    g.act(0, L.A_SKILL, 0 * L.SUB + GOLD + 1)
+    g.act(0, L.A_SKILL, L.sub_arg(0, GOLD))
     g.act(0, L.A_DISCARD_CHARM, FLAX)
-    g.act(0, L.A_SKILL, 0 * L.SUB + FLAX + 1)
+    g.act(0, L.A_SKILL, L.sub_arg(0, FLAX))
     g.begin_turn(0)
     audit.turn_begins(g.s, g.T, 0)
     g.act(0, L.A_DISCARD_CHARM, FLAX)

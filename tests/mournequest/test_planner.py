@@ -131,7 +131,7 @@ def test_counters_agree_with_the_replay_events(policy, level, players):
         attacks = Counter()
         for r in recs:
             if r["event"] == "action" and r["action"] == "attack":
-                tgt = r["arg"] // 4
+                tgt = L.attack_target(r["arg"])
                 attacks["nightmare" if tgt < L.TGT_BOGBEAN else "bogbean" if tgt < L.TGT_SHIM else "shimnavore"] += 1
         want = {
             "trades_charm": act["trade_charms"], "trades_relic": act["trade_for_relic"],
@@ -230,7 +230,7 @@ def test_trade_two_spare_charms_for_the_missing_one():
         assert _dist(g, "path_e2", "post_e") < _dist(g, "path_e2", "cache_flax")
         g.begin_turn(0)
         done = g.run_turn(0, POLICY_PLANNER)
-        assert ((L.A_TRADE, GOLD * 4 + t) in done) is trades, (params, done)
+        assert ((L.A_TRADE, L.trade_arg(GOLD, t)) in done) is trades, (params, done)
         if trades:
             assert g.charms(0)[t] == 1 and g.charms(0)[GOLD] == 0
 

@@ -206,8 +206,8 @@ def test_trading_post_two_identical_for_one_other():
     g.set_charms(0, gold=2, flax=1)
     g.begin_turn(0)
     trades = set(g.ops(0, L.A_TRADE))
-    assert trades == {GOLD * 4 + b for b in (GRANITE, BLACKTHORN, FLAX)}   # only the pair, never Gold->Gold
-    g.act(0, L.A_TRADE, GOLD * 4 + GRANITE)
+    assert trades == {L.trade_arg(GOLD, b) for b in (GRANITE, BLACKTHORN, FLAX)}   # only the pair, never Gold->Gold
+    g.act(0, L.A_TRADE, L.trade_arg(GOLD, GRANITE))
     assert g.charms(0) == [1, 0, 0, 1]
     assert g.acts() == 2
     assert g.pool() == [15, 16, 16, 15]       # the pair goes back to the pool
@@ -332,8 +332,8 @@ def test_pass_equipment_to_hero_on_same_space():
     g = quiet_game(park=("path_e1", "path_e1", "path_s3", "path_w2"))
     c = g.equip(0, STRENGTH, 4)
     g.begin_turn(0)
-    assert g.ops(0, L.A_PASS) == [STRENGTH * 4 + 1]
-    g.act(0, L.A_PASS, STRENGTH * 4 + 1)
+    assert g.ops(0, L.A_PASS) == [L.pass_arg(STRENGTH, 1)]
+    g.act(0, L.A_PASS, L.pass_arg(STRENGTH, 1))
     assert g.equipped(1, STRENGTH) == c and g.equipped(0, STRENGTH) == -1
     assert g.acts() == 2
     g.put(1, "path_e2")

@@ -115,7 +115,7 @@ def test_beaten_snipe_drops_charm_and_turn_goes_on():
     fix_die(g.T, 0, 2)                                  # Iur Strength 7 + 2 = 9 = Snipe green Strength
     g.place_bogbean(NE, 1, "path_e1", drop=0)           # drops 1 Granite
     g.begin_turn(0)
-    g.act(0, L.A_ATTACK, (L.TGT_BOGBEAN + NE) * 4 + STRENGTH)
+    g.act(0, L.A_ATTACK, L.attack_arg(L.TGT_BOGBEAN + NE, STRENGTH))
     assert g.bog_pos(NE) == -1 and g.slot_tile(NE) == -1
     assert g.charms(0) == [1, 0, 0, 0]
     assert g.acts() == 2 and int(g.s[L.G_TURN_OVER]) == 0
@@ -130,11 +130,11 @@ def test_losing_an_attack_ends_the_turn():
     g.set_charms(0, gold=1)
     g.place_bogbean(NE, 1, "path_e1")
     g.begin_turn(0)
-    g.act(0, L.A_ATTACK, (L.TGT_BOGBEAN + NE) * 4 + COURAGE)
+    g.act(0, L.A_ATTACK, L.attack_arg(L.TGT_BOGBEAN + NE, COURAGE))
     assert g.charms(0) == [0, 0, 0, 0]                  # stolen
     assert g.bog_pos(NE) == -1
     assert g.acts() == 2
-    assert {c // L.OP_BASE for c in g.legal_codes(0)} <= {L.A_END, L.A_RELIC, L.A_SKILL}
+    assert {L.code_op(c) for c in g.legal_codes(0)} <= {L.A_END, L.A_RELIC, L.A_SKILL}
     # and the Moon still moves at the end of that turn
     m = int(g.s[L.G_MOON_STEPS])
     g.end_of_turn(0)
@@ -194,7 +194,7 @@ def test_losing_to_a_nightmare_costs_a_life_and_the_turn():
     fix_die(g.T, 0, F)
     k = g.nightmare_to_board(0, "path_e1")
     g.begin_turn(0)
-    g.act(0, L.A_ATTACK, (L.TGT_NIGHTMARE + k) * 4 + STRENGTH)
+    g.act(0, L.A_ATTACK, L.attack_arg(L.TGT_NIGHTMARE + k, STRENGTH))
     assert g.wounds(0) == 1
     assert int(g.s[L.G_TURN_OVER]) == 1
     assert g.ops(0, L.A_MOVE) == []
@@ -297,7 +297,7 @@ def test_third_nightmare_gone_adds_the_red_die_and_three_are_rolled():
     g.put(1, "path_e1")
     g.s[g.nm(k) + L.NM_WOUNDS] = (1 << COURAGE) | (1 << MAGIC)
     g.begin_turn(1)
-    g.act(1, L.A_ATTACK, (L.TGT_NIGHTMARE + k) * 4 + STRENGTH)
+    g.act(1, L.A_ATTACK, L.attack_arg(L.TGT_NIGHTMARE + k, STRENGTH))
     assert int(g.s[L.G_POOL]) == 2
     _cast_out_by_deposit(g, 0, 0)
     assert int(g.s[L.G_POOL]) == 3 and _probe(g, 2) == [0, 1, 2]
@@ -313,7 +313,7 @@ def test_third_nightmare_gone_adds_the_red_die_and_three_are_rolled():
     g.put(3, g.R.names.spaces[int(g.R.tables.keystone[2])])
     g.s[g.nm(k2) + L.NM_WOUNDS] = (1 << COURAGE) | (1 << STRENGTH)
     g.begin_turn(3)
-    g.act(3, L.A_ATTACK, (L.TGT_NIGHTMARE + k2) * 4 + MAGIC)
+    g.act(3, L.A_ATTACK, L.attack_arg(L.TGT_NIGHTMARE + k2, MAGIC))
     assert _dice_of_last_roll(g) == [1, 2, 3]
     assert int(g.s[g.nm(k2) + L.NM_FATE]) == L.FATE_DEFEATED
     assert int(g.s[L.G_POOL]) == 4 and _probe(g, 2) == [1, 2, 3]
@@ -330,7 +330,7 @@ def _attack_snipe(g, a):
     the combat record (enemy row, ability, target, won)."""
     g.place_bogbean(NE, 1, "path_e1")
     g.begin_turn(0)
-    g.act(0, L.A_ATTACK, (L.TGT_BOGBEAN + NE) * 4 + a)
+    g.act(0, L.A_ATTACK, L.attack_arg(L.TGT_BOGBEAN + NE, a))
     e = g.events("combat")[-1]
     return int(e[3]), int(e[4]), int(e[5]), bool(int(e[7]) & 1)
 
@@ -382,7 +382,7 @@ def test_each_enemy_is_fought_on_its_own_card():
                 g.place_bogbean(NE, lv, "path_e1")
                 g.s[g.slot(NE) + L.X_BOG_WOUNDS] = 0
                 g.begin_turn(0)
-                g.act(0, L.A_ATTACK, (L.TGT_BOGBEAN + NE) * 4 + a)
+                g.act(0, L.A_ATTACK, L.attack_arg(L.TGT_BOGBEAN + NE, a))
                 e = g.events("combat")[-1]
                 assert (int(e[3]), int(e[4]), int(e[5])) == (L.ENEMY_BOG + lv - 1, a,
                                                              getattr(rs.enemies[name], row)[a])
@@ -393,7 +393,7 @@ def test_each_enemy_is_fought_on_its_own_card():
             name = g.R.names.nightmares[k]
             g.begin_turn(0)
             for a in range(3):
-                g.act(0, L.A_ATTACK, (L.TGT_NIGHTMARE + k) * 4 + a)
+                g.act(0, L.A_ATTACK, L.attack_arg(L.TGT_NIGHTMARE + k, a))
                 e = g.events("combat")[-1]
                 assert (int(e[3]), int(e[4]), int(e[5])) == (L.ENEMY_NM + k, a,
                                                              getattr(rs.nightmares[name], row)[a])

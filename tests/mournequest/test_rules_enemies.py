@@ -624,7 +624,7 @@ def test_every_way_out_of_play_puts_the_tile_on_the_discard_pile():
     t = bogbean(g, NE, "path_e1")
     assert not _tile_problems(g.s)
     g.begin_turn(0)
-    g.act(0, L.A_ATTACK, (L.TGT_BOGBEAN + NE) * 4 + COURAGE)
+    g.act(0, L.A_ATTACK, L.attack_arg(L.TGT_BOGBEAN + NE, COURAGE))
     on_top(t)
     # stealing from a defender
     fix_die(g.T, 0, L.FACE_FAIL)

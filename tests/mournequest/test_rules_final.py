@@ -470,7 +470,7 @@ def _blocked_emergence(g):
 
 def _shim_attacks(g, h):
     g.begin_turn(h)
-    return sorted(c % 4 for c in g.ops(h, L.A_ATTACK) if c // 4 == L.TGT_SHIM)
+    return sorted(L.attack_ability(c) for c in g.ops(h, L.A_ATTACK) if L.attack_target(c) == L.TGT_SHIM)
 
 
 def test_a_nightmare_waiting_on_its_disc_is_in_play_until_beaten():

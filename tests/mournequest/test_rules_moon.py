@@ -274,8 +274,8 @@ def test_a_released_disc_turns_neither_way():
     r = g.R.names.relics.index("moon_dial")
     g.s[L.G_RELIC_OWNER + r] = 0
     g.begin_turn(0)
-    targets = [c % L.OP_BASE for c in g.legal_codes(0) if c // L.OP_BASE == L.A_RELIC and c % L.OP_BASE // 64 == r]
-    assert [t % 64 - 1 for t in targets] == [other]
+    targets = [L.code_arg(c) for c in g.legal_codes(0) if L.code_op(c) == L.A_RELIC and L.sub_owner(L.code_arg(c)) == r]
+    assert [L.sub_target(t) for t in targets] == [other]
     core.click_disc(g.s, g.T, g.ev, d, -1)
     assert g.disc_state(d) == L.DS_RELEASED and g.clicks(d) == 0
     core.click_disc(g.s, g.T, g.ev, other, -1)

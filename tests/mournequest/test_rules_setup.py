@@ -216,7 +216,7 @@ def test_nightmare_cards_beside_the_board_shimnavore_set_aside():
     g.first_done_all()
     g.put(0, "keystone_n")
     g.begin_turn(0)
-    assert [c for c in g.ops(0, L.A_ATTACK) if c // 4 == L.TGT_SHIM] == []
+    assert [c for c in g.ops(0, L.A_ATTACK) if L.attack_target(c) == L.TGT_SHIM] == []
     fix_compass(g.T, 0)
     g.end_of_turn(0)                                    # a compass N: Disc N turns, the Shimnavore does nothing
     assert len(g.events("shimnavore")) == 0 and len(g.events("wall_roll")) == 0
@@ -225,7 +225,7 @@ def test_nightmare_cards_beside_the_board_shimnavore_set_aside():
     for d in range(4):
         g.cast_out_state(d)
     g.begin_turn(0)
-    assert sorted(c % 4 for c in g.ops(0, L.A_ATTACK) if c // 4 == L.TGT_SHIM) == [0, 1, 2]
+    assert sorted(L.attack_ability(c) for c in g.ops(0, L.A_ATTACK) if L.attack_target(c) == L.TGT_SHIM) == [0, 1, 2]
 
 
 def test_bogbean_cards_and_miniatures_of_all_levels_wait_beside_the_board():

@@ -39,7 +39,7 @@ def test_toggle_table_matches_the_ruleset_and_the_compiled_parameters():
         # (the combat toggles of an attack roll)
         derived = set(range(TB.O_ODDS, TB.O_ODDS + 5 * 2 * TB.ODDS_W))
         if name == "enemies_use_tunnel":
-            derived = set(range(TB.O_DIST_E, TB.O_DIST_E + TB.MAX_S * TB.MAX_S))
+            derived = set(range(TB.O_DIST_E, TB.O_DIST_E + L.MAX_SPACES * L.MAX_SPACES))
         assert diff - {P_INDEX[name]} <= derived, (name, sorted(diff - derived)[:5])
 
 

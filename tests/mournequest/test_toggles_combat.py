@@ -235,7 +235,7 @@ def _offered(g, r):
 
 
 def code_of(op, arg):
-    return int(op) * L.OP_BASE + int(arg)
+    return L.code(int(op), int(arg))
 
 
 def test_extra_die_any_level():

@@ -15,7 +15,7 @@ from mournesim.policies import greedy
 def cautious(s, T, legal, n, rng, pp, h):
     """Regain life whenever it can; otherwise play greedy with risk = pp[0]."""
     for i in range(n):
-        if legal[i] // L.OP_BASE == L.A_HEAL:
+        if L.code_op(legal[i]) == L.A_HEAL:
             return legal[i]
     return greedy(s, T, legal, n, rng, pp, h)
 

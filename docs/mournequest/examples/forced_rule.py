@@ -28,13 +28,13 @@ def forced(s, T, legal, n, rng, pp, h):
     k = 0
     if op > 0:
         for i in range(n):
-            if legal[i] // L.OP_BASE == op:
+            if L.code_op(legal[i]) == op:
                 k += 1
     if k > 0 and k < n:
         sub = np.empty(k, legal.dtype)
         j = 0
         for i in range(n):
-            if legal[i] // L.OP_BASE == op:
+            if L.code_op(legal[i]) == op:
                 sub[j] = legal[i]
                 j += 1
         if k == 1:
