@@ -15,8 +15,9 @@ from . import layout as L
 
 # the kernels' unpack helpers (layout), called here as the Python functions
 # they are written as: decoding compiles nothing and dispatches nothing
+# (under NUMBA_DISABLE_JIT they are those functions already)
 (attack_ability, attack_target, move_to_corner, move_to_hero, pass_hero, pass_slot, relic_trade_count, sub_owner,
- sub_target, trade_give, trade_take) = (f.py_func for f in (
+ sub_target, trade_give, trade_take) = (getattr(f, "py_func", f) for f in (
     L.attack_ability, L.attack_target, L.move_to_corner, L.move_to_hero, L.pass_hero, L.pass_slot,
     L.relic_trade_count, L.sub_owner, L.sub_target, L.trade_give, L.trade_take))
 
