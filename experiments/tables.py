@@ -445,7 +445,20 @@ def qm_events(root: Path) -> str:
     return "\n".join(lines)
 
 
+def mq_events(root: Path) -> str:
+    """MourneQuest's event types, their fields and when each is logged, from
+    their one declaration (mournesim.events: the fields as decoded, DOCS the
+    notes and when)."""
+    from mournesim.events import DOCS, fields_of
+    lines = ["| event | fields | when |", "|---|---|---|"]
+    for names, when, notes in DOCS:
+        fields = ", ".join(f"`{f}` ({notes[f]})" if f in notes else f"`{f}`" for f in fields_of(names[0]))
+        lines.append(f"| {', '.join(f'`{n}`' for n in names)} | {fields or '—'} | {when} |")
+    return "\n".join(lines)
+
+
 BLOCKS = {"readings": (f"{MQ}/rulings.md", readings),
+          "mq-events": (f"{MQ}/replay.md", mq_events),
           "qm-events": (f"{QM}/replay.md", qm_events),
           "qm-readings": (f"{QM}/rulings.md", qm_readings),
           "mq-ladder": (f"{MQ}/policies.md", mq_ladder),

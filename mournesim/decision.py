@@ -10,20 +10,13 @@ the rules, not under them (tests/common/test_structure.py).
 """
 import numpy as np
 
-from simcore.fnptr import FAILED, FAILED_BIT, call_address
+from simcore.decision import (POLICY_FIRST, POLICY_GREEDY, POLICY_PLANNER, POLICY_PLUGIN,  # noqa: F401
+                              POLICY_RANDOM, arg_spec, ask_entry, random_choice)
 from simcore.jit import inlined, kernel
-from simcore.rng import STREAM_POLICY, randint
 from . import layout as L
 
-POLICY_RANDOM = 0
-POLICY_GREEDY = 1
-POLICY_FIRST = 2   # always the first legal choice: scripted positions in tests, not offered on the CLI
-POLICY_PLANNER = 3
-POLICY_PLUGIN = 100   # a plug-in policy, called through its entry point's address (simcore/fnptr.py)
 # a policy's arguments, in the order decide() passes them to an entry point
-# (C types: simcore.fnptr.c_signature; an array is (pointer, length))
-ARG_SPEC = (("s", "int32"), ("T", "int32"), ("legal", "int32"), ("n", None), ("rng", "uint64"),
-            ("pp", "float64"), ("h", None))
+ARG_SPEC = arg_spec("h")
 
 
 @inlined
@@ -47,13 +40,11 @@ def _decide(s, T, legal, n, rng, pp, h):
     elif pid == POLICY_GREEDY or pid == POLICY_PLANNER or pid == POLICY_PLUGIN:
         # compiled on its own (greedy and planner: mournesim/entries.py), not
         # into every rule kernel that asks; the address of its entry point is
-        # pp's last element
-        ch = call_address(np.int64(pp[pp.shape[0] - 1]), (s, T, legal, n, rng, pp, h))
-        if ch == FAILED:
-            s[L.G_ILLEGAL] |= FAILED_BIT
-            return legal[0]
+        # pp's last element (if it raised: the first legal choice, which
+        # checked() passes)
+        ch = ask_entry(s, T, legal, n, rng, pp, h, L.G_ILLEGAL)
     else:
-        ch = legal[randint(rng, STREAM_POLICY, n)]
+        ch = random_choice(legal, n, rng)
     return checked(s, legal, n, ch)
 
 

@@ -484,12 +484,29 @@ def _setup(a, b, c, d, e, ctx):
             "first_surplus": ctx.card(d)}
 
 
-READERS = {"turn_start": _turn_start, "action": _action, "deposit": _deposit, "equip": _equip,
-           "relic_used": _relic_used, "skill_used": _skill_used, "combat": _combat, "dice": _dice,
-           "final_battle": _final_battle, "enemy_move": _enemy_move, "enemy_stay": _enemy_stay,
-           "encounter": _encounter, "flee": _flee, "shimnavore_attack": _shimnavore_attack, "trade": _trade,
-           "talisman": _talisman, "card_lost": _card_lost, "enemy_phase": _enemy_phase,
-           "bogbean_defeated": _bogbean_defeated, "setup": _setup}
+# the events read by a function of their own: (their fields, in record order; the reader)
+READERS = {
+    "turn_start": (("snapshot",), _turn_start),
+    "action": (("action", "arg", "text", "cost", "actions_gained", "actions_left", "ends_turn"), _action),
+    "deposit": (("disc", "charm", "count", "still_needed"), _deposit),
+    "equip": (("card", "ability", "value", "equipped", "reason", "held"), _equip),
+    "relic_used": (("relic", "effect", "in_combat", "target"), _relic_used),
+    "skill_used": (("effect", "in_combat", "target"), _skill_used),
+    "combat": (("enemy", "ability", "target", "total", "result", "won", "defending"), _combat),
+    "dice": (("dice", "faces", "total", "result", "bonus"), _dice),
+    "final_battle": (("step",), _final_battle),
+    "enemy_move": (("enemy", "from", "to", "hunting", "distance"), _enemy_move),
+    "enemy_stay": (("enemy", "at", "reason", "hero"), _enemy_stay),
+    "encounter": (("nexus", "tile", "kind", "placed", "reason", "bogbean"), _encounter),
+    "flee": (("bogbean_of", "bogbean", "at", "reason", "level"), _flee),
+    "shimnavore_attack": (("direction", "key_stone", "ability"), _shimnavore_attack),
+    "trade": (("gave", "for"), _trade),
+    "talisman": (("die", "face_rerolled", "for"), _talisman),
+    "card_lost": (("card", "kind", "to_surplus"), _card_lost),
+    "enemy_phase": (("step", "hero", "ability", "bogbean"), _enemy_phase),
+    "bogbean_defeated": (("nexus", "bogbean", "level", "by_attack"), _bogbean_defeated),
+    "setup": (("level", "players", "discs", "disc_clicks", "first_surplus"), _setup),
+}
 
 
 def _fields(et, a, b, c, d, e, ctx):
@@ -499,7 +516,7 @@ def _fields(et, a, b, c, d, e, ctx):
         slots = (a, b, c, d, e)
         return {name: read(slots[slot], ctx) for name, slot, read in FIELDS[n]}
     if n in READERS:
-        return READERS[n](a, b, c, d, e, ctx)
+        return READERS[n][1](a, b, c, d, e, ctx)
     return {"a": a, "b": b, "c": c, "d": d, "e": e}
 
 
@@ -518,3 +535,108 @@ def decode_events(rp):
             ctx.foe = None
         out.append(rec)
     return out
+
+
+# docs/mournequest/replay.md's event table, written from this and the fields
+# above (python -m experiments.tables, block mq-events): each row's event
+# types, when they are logged, and a note on some of their fields
+DOCS = (
+    (("setup",), "the set-up",
+     {"discs": "nightmare by direction",
+      "disc_clicks": "every disc's clicks to release at the start"}),
+    (("turn_start",), "a hero's turn begins", {}),
+    (("action",),
+     "a hero's action (free actions included), logged when chosen with what it cost once carried out; its consequences follow",
+     {"action": "`end_turn`: the hero stops with actions unused",
+      "cost": "actions it took, 0 if free",
+      "actions_gained": "a skill that gives actions",
+      "actions_left": "after it",
+      "ends_turn": "a lost attack ends the turn"}),
+    (("move",), "a hero moves one space, or is moved by a skill", {}),
+    (("tunnel",), "the Dunnywater Tunnel moves a hero", {}),
+    (("tunnel_blocked",), "the tunnel's far end is full, so the hero stays", {}),
+    (("charm_gain", "charm_loss"), "charms into / out of a backpack", {}),
+    (("deposit",), "charms put on a disc",
+     {"still_needed": "charms by type the disc needs after it; `{}`: cast out"}),
+    (("cast_out",), "a nightmare is cast out (a talisman joins the team while the supply lasts)", {}),
+    (("equipment_drawn", "surplus"), "a card drawn face-down / taken from the Surplus Deck", {}),
+    (("equip",), "the card is equipped (true) or discarded to the Surplus (false)",
+     {"reason": "for a discard: `chosen`, or `no better than the card held`; `null` if equipped",
+      "held": "that card, or `null`"}),
+    (("hag",), "a Hag is drawn and acts", {}),
+    (("relic_drawn",), "a relic is drawn (pot, trade, Louse Wort)", {}),
+    (("relic_used",), "a relic is used",
+     {"target": "the hero it helps in a combat; else what it acts on: `\"cobs to crossroads_ne\"`, `\"disc N\"`, a charm; `null` when it picks its own"}),
+    (("skill_used",), "a hero skill is used (`actor` is the skill's owner, who spends the token)",
+     {"target": "as for `relic_used`"}),
+    (("pot",), "a Magical Pot is collected", {}),
+    (("trade",), "a Trading Post exchange", {}),
+    (("pass_equipment",), "a card passed to another hero", {}),
+    (("dice",), "a combat roll and each re-rolled version of it",
+     {"dice": "levels rolled",
+      "total": "`null` unless a score",
+      "result": "`score`, `fumble`, `dandelion`"}),
+    (("talisman",), "a talisman is spent",
+     {"die": "index in the combat roll; `null` for a compass or wall die",
+      "face_rerolled": "the face given up",
+      "for": "`combat`, `compass`, `wall`"}),
+    (("reroll",), "a skill re-rolls every die of the combat roll (the new faces follow in a `dice` record)", {}),
+    (("combat",), "a combat is resolved",
+     {"enemy": "its one name: a nightmare key, `\"snipe of NE\"`, `shimnavore`",
+      "total": "`null` unless a score",
+      "result": "`score`, `fumble`, `dandelion`"}),
+    (("nightmare_wounded", "wort_wounded"), "a win that does not yet defeat",
+     {"target": "the nightmare, or the Louse Wort by name"}),
+    (("bogbean_defeated",), "a bogbean is beaten or fended off", {"bogbean": "its name"}),
+    (("nightmare_defeated",), "a nightmare is beaten on all three abilities", {}),
+    (("theft",), "a bogbean wins and steals", {}),
+    (("card_lost",), "a card is lost (theft, Hag, swap)", {}),
+    (("life",), "a hero loses or regains life", {}),
+    (("skill_token_lost",), "an evil power takes skill tokens", {}),
+    (("moon",), "the moon marker moves", {}),
+    (("compass",), "a compass die result (before the Final Battle `dice` is 1 or 2 per turn)", {}),
+    (("disc_click",), "a disc turns", {"clicks": "+ forward, − back"}),
+    (("disc_held",), "a click on a released disc: it turns neither way (MQ-GAP-21)", {}),
+    (("compass_token",), "a compass star places a token", {}),
+    (("all_discs",), "the last token: every occupied disc turns (its `disc_click` records follow)", {}),
+    (("dice_pool",), "a combat die is unlocked", {}),
+    (("encounter_level",),
+     "the next tile set goes into the bag, or (true) the empty bag is refilled from the discards", {}),
+    (("enemy_phase",), "the enemy phase and each enemy attack",
+     {"step": "`begins`, `nightmare attacks`, `bogbean attacks`",
+      "ability": "the enemy's strongest, not yet beaten for a nightmare, which it attacks on",
+      "bogbean": "its name for a bogbean, else `null`"}),
+    (("escape",),
+     "a released nightmare escapes onto its key stone; `blocked`: the key stone is full, so it waits on its disc (MQ-GAP-27)", {}),
+    (("enemy_move",), "an enemy moves one space",
+     {"hunting": "the nearest hero, whom it moves towards",
+      "distance": "steps to that hero before the move"}),
+    (("enemy_stay",), "an enemy that does not move, and why",
+     {"reason": "`already with a hero`, `no hero it can reach`, `every step towards its hero is full`"}),
+    (("evil_power",), "a nightmare's evil power acts", {}),
+    (("encounter",), "a tile is drawn for a nexus",
+     {"reason": "why it was discarded, `null` if placed",
+      "bogbean": "its name for a bogbean tile, else `null`"}),
+    (("flee",), "a bogbean leaves the board (nightmare arrived, beaten, stole and ran, Shimnavore)", {}),
+    (("final_battle",),
+     "the moon has completed its cycles and the Shimnavore appears; after that round's turns the Final Battle begins (emergence, then the opening roll)",
+     {"step": "`shimnavore appears`, `begins`"}),
+    (("emerge",),
+     "a nightmare emerges at the start of the Final Battle (or, if it was `blocked`, at a later Final Battle enemy step)", {}),
+    (("knock_back",), "a hero is knocked back (to a start point, or onto a disc)", {}),
+    (("shimnavore",), "the Shimnavore acts on a compass result", {}),
+    (("shimnavore_attack",),
+     "the Shimnavore attacks the hero (`actor`) on the key stone it faces; the combat follows",
+     {"ability": "its strongest, which it attacks on"}),
+    (("shimnavore_held",), "the Shimnavore does nothing: a nightmare stands on that key stone", {}),
+    (("wall_roll",), "the Shimnavore's Level 1 die against the wall", {}),
+    (("wall_damage",), "the wall is hit", {"result": "`damaged`, `destroyed`"}),
+    (("wall_repair",), "a section is repaired (granite or relic)", {}),
+    (("shimnavore_wound",), "a hero beats the Shimnavore", {}),
+    (("game_end",), "the last record", {"outcome": "`win`, `hero_died`, `wall_destroyed`, `cap`"}),
+)
+
+
+def fields_of(name):
+    """The fields of event type ``name``, in record order."""
+    return tuple(f for f, _slot, _read in FIELDS[name]) if name in FIELDS else READERS[name][0]

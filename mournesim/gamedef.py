@@ -21,6 +21,12 @@ class MourneQuest(Game):
     report_by = "any of docs/mournequest/results.md, or hero"
     players = (1, 4)
 
+    @property
+    def action_space(self):
+        """Every op times the op base (``layout.code``)."""
+        L = self.module("layout")
+        return (max(L.OP_NAMES) + 1) * L.OP_BASE
+
     def replay(self, **kw):
         """``mournesim.replay.replay``: one game with its event log."""
         return self.module("replay").replay(**kw)

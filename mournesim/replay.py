@@ -12,14 +12,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from simcore.fnptr import refuse_failed
+from simcore.fnptr import refuse_bad_choices
 from simcore.plugins import policy_guard
 from simcore.warmup import compile_cold
 from . import layout as L, plugins
 from .events import decode_events
 from .gamedef import GAME
 from .replay_text import render_text
-from .sim import Config, Rules, illegal, prepare
+from .sim import Config, Rules, prepare
 
 
 @dataclass
@@ -65,7 +65,5 @@ def replay(seed=1, game=0, level="medium", players=4, heroes=(), policy="greedy"
     with policy_guard(policy):
         ne, ns = engine.play_logged(np.uint64(seed), game, lv, players, hero_ids, pid, pp, rules.T, ev, snaps,
                                     final)
-    refuse_failed(final[L.G_ILLEGAL], policy)
-    if final[L.G_ILLEGAL] > 0:      # refused as in a batch run, never shown as if legal
-        raise illegal(policy, int(final[L.G_ILLEGAL]), 1)
+    refuse_bad_choices(final[L.G_ILLEGAL], policy)      # refused as in a batch run, never shown as if legal
     return Replay(seed, game, cfg, rules, ev[:ne].copy(), snaps[:ns].copy(), final)

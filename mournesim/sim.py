@@ -14,7 +14,7 @@ import pandas as pd
 
 from simcore.errors import InputError
 from simcore.inputs import check_params
-from simcore.fnptr import refuse_failed
+from simcore.fnptr import refuse_bad_choices
 from simcore.plugins import policy_guard
 from simcore.warmup import compile_cold
 from . import layout as L
@@ -91,18 +91,8 @@ def run_games(rules: Rules, config: Config, seed: int, first: int, n: int) -> np
     # no games (n = 0) still loads the engine: a worker process starting (simcore.batch)
     with policy_guard(config.policy):
         engine.run_batch(np.uint64(seed), first, n, level, config.players, hero_ids, pid, pp, rules.T, out)
-    refuse_failed(out[:, L.RESULT_INDEX["illegal_choices"]], config.policy)
-    bad = int((out[:, L.RESULT_INDEX["illegal_choices"]] > 0).sum())
-    if bad:
-        raise illegal(config.policy, bad, n)
+    refuse_bad_choices(out[:, L.RESULT_INDEX["illegal_choices"]], config.policy)
     return out
-
-
-def illegal(policy, bad, n):
-    """The error of a run in which a policy returned illegal choices."""
-    where = f"in {bad} of {n} games" if n > 1 else f"{bad} time(s) in this game"
-    return InputError(f"policy {policy}: returned an action that was not legal {where} "
-                      "(the engine played its first legal choice instead)")
 
 
 def to_frame(rows: np.ndarray, rules: Rules, config: Config, seed: int, first: int) -> pd.DataFrame:

@@ -10,19 +10,15 @@ import this module and no player: the heuristics (``policies``,
 ``scores``) stand beside the rules, not under them
 (tests/common/test_structure.py).
 """
-import numpy as np
-
-from simcore.fnptr import FAILED, FAILED_BIT, call_address
+from simcore.decision import (POLICY_FIRST, POLICY_GREEDY, POLICY_PLANNER, POLICY_PLUGIN,  # noqa: F401
+                              POLICY_RANDOM, arg_spec, ask_entry, random_choice)
 from simcore.jit import inlined
-from simcore.rng import STREAM_POLICY, randint
 from . import layout as L
 
-POLICY_RANDOM, POLICY_GREEDY, POLICY_FIRST, POLICY_PLANNER, POLICY_GREEDY_V2, POLICY_PLANNER_V2 = range(6)
-POLICY_PLUGIN = 100   # a plug-in policy, called through its entry point's address (simcore/fnptr.py)
+# greedy and the planner with the defaults they had in behaviour v2
+POLICY_GREEDY_V2, POLICY_PLANNER_V2 = 4, 5
 # a policy's arguments, in the order decide() passes them to an entry point
-# (C types: simcore.fnptr.c_signature; an array is (pointer, length))
-ARG_SPEC = (("s", "int32"), ("T", "int32"), ("legal", "int32"), ("n", None), ("rng", "uint64"),
-            ("pp", "float64"), ("seat", None))
+ARG_SPEC = arg_spec("seat")
 
 
 @inlined
@@ -57,9 +53,5 @@ def decide(s, T, legal, n, rng, pp, seat):
         # compiled on its own (greedy and the planner: questsim/entries.py),
         # not into every rule kernel that asks; the address of its entry
         # point is the row's last element
-        c = call_address(np.int64(pp[pp.shape[0] - 1]), (s, T, legal, n, rng, pp, seat))
-        if c == FAILED:
-            s[L.G_ILLEGAL] |= FAILED_BIT
-            return legal[0]
-        return c
-    return legal[randint(rng, STREAM_POLICY, n)]
+        return ask_entry(s, T, legal, n, rng, pp, seat, L.G_ILLEGAL)
+    return random_choice(legal, n, rng)

@@ -23,6 +23,12 @@ class QuestMaster(Game):
     report_by = "character, position, or any result column"
     players = (2, 6)
 
+    @property
+    def action_space(self):
+        """Every op times the op base (``layout.code``)."""
+        L = self.module("layout")
+        return len(L.ACTION_NAMES) * L.OPB
+
     def replay(self, **kw):
         """``questsim.replay.replay``: one game with its event log."""
         return self.module("replay").replay(**kw)

@@ -12,14 +12,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simcore.fnptr import refuse_failed
+from simcore.fnptr import refuse_bad_choices
 from simcore.plugins import policy_guard
 from simcore.present import named
 from simcore.warmup import compile_cold
 
 from . import layout as L, plugins
 from .gamedef import GAME
-from .sim import Config, Rules, illegal, prepare
+from .sim import Config, Rules, prepare
 
 # Every event type: its fields (the log's columns a, b, c, d, in order) and
 # when it is logged. The jsonl records, the text replay and the viewer read
@@ -343,8 +343,6 @@ def replay(seed=1, game=0, players=4, characters=(), policies=("greedy",), param
     final = np.zeros(L.STATE_SIZE, np.int32)
     with policy_guard("+".join(cfg.policies)):
         n = engine.play_logged(np.uint64(seed), game, players, chars, pids, pp, rules.T, ev, snaps, final)
-    refuse_failed(final[L.G_ILLEGAL], "+".join(cfg.policies))
-    if final[L.G_ILLEGAL] > 0:      # refused as in a batch run, never shown as if legal
-        raise illegal(cfg.policies, int(final[L.G_ILLEGAL]), 1)
+    refuse_bad_choices(final[L.G_ILLEGAL], "+".join(cfg.policies))      # refused as in a batch run, never shown as if legal
     k = int(final[L.G_NSNAP])
     return Replay(seed, game, cfg, rules, ev[:n].copy(), final, snaps[:k].copy())

@@ -13,7 +13,7 @@ import pandas as pd
 
 from simcore.errors import InputError
 from simcore.inputs import check_params
-from simcore.fnptr import refuse_failed
+from simcore.fnptr import refuse_bad_choices
 from simcore.plugins import policy_guard
 from simcore.warmup import compile_cold
 from . import layout as L
@@ -125,18 +125,8 @@ def run_games(rules: Rules, config: Config, seed: int, first: int, n: int) -> np
     # no games (n = 0) still loads the engine: a worker process starting (simcore.batch)
     with policy_guard("+".join(config.policies)):
         engine.run_batch(np.uint64(seed), first, n, config.players, chars, pids, pp, rules.T, out)
-    refuse_failed(out[:, L.RESULT_INDEX["illegal_choices"]], "+".join(config.policies))
-    bad = int((out[:, L.RESULT_INDEX["illegal_choices"]] > 0).sum())
-    if bad:
-        raise illegal(config.policies, bad, n)
+    refuse_bad_choices(out[:, L.RESULT_INDEX["illegal_choices"]], "+".join(config.policies))
     return out
-
-
-def illegal(policies, bad, n):
-    """The error of a run in which a policy returned illegal choices."""
-    where = f"in {bad} of {n} games" if n > 1 else f"{bad} time(s) in this game"
-    return InputError(f"policy table {'+'.join(policies)}: an illegal choice {where} "
-                      "(the engine played the first legal choice instead)")
 
 
 def to_frame(rows: np.ndarray, rules: Rules, config: Config, seed: int, first: int) -> pd.DataFrame:

@@ -355,9 +355,10 @@ def _result(get, label, out):
         raise InputError(f"a batch of cell {label} failed: {type(e).__name__}: {e}") from None
 
 
-def _play(plan, play, out, workers, cluster, progress, done, note=None, shared=None):
+def _schedule(plan, done, progress):
+    """Each cell's scheduling state, the batches already ``done`` (a resumed
+    run's parts) counted in it and in ``progress``."""
     cells = [_Cell(plan.games, b, plan.target_ci, plan.first) for b in plan.batch]
-    frames = {}
     for (c, f), path in done.items():
         cells[c].wins[f] = int(store.read_column(path, "win").sum())
     for c in cells:
@@ -365,6 +366,74 @@ def _play(plan, play, out, workers, cluster, progress, done, note=None, shared=N
     if progress is not None:
         progress.total = sum(c.played for c in cells)
         progress.update(sum(c.sizes[f] for c in cells for f in c.wins if f < c.stop))
+    return cells
+
+
+def _issue(be, play, plan, cells, pending):
+    """Keep every worker busy, one batch ahead, cells in turn."""
+    limit = 2 * be.workers
+    progressed = True
+    while len(pending) < limit and progressed:
+        progressed = False
+        for ci, c in enumerate(cells):
+            if len(pending) >= limit:
+                break
+            f = c.next_batch()
+            if f is None:
+                continue
+            c.issued.add(f)
+            fut = be.submit(play, plan.payloads[ci], plan.seed, f, c.sizes[f])
+            pending[fut] = (ci, f)
+            progressed = True
+
+
+def _keep(plan, cells, ci, f, df, out, frames, progress):
+    """Batch ``f`` of cell ``ci``, finished with rows ``df``, into the result
+    (a part file in ``out``, or ``frames``); the games it adds (none when it
+    was played speculatively past its cell's stopping point)."""
+    c = cells[ci]
+    if f >= c.stop:
+        return 0
+    if out is not None:       # a batch counts as kept once its part is on disk
+        store.write_part(out, ci, f, df, dict(plan.run_record(), cell=ci, first=f, n=len(df)))
+    else:
+        frames[(ci, f)] = df
+    c.wins[f] = int(df["win"].sum())
+    before = c.stop
+    c.settle()
+    if progress is not None:
+        if c.stop != before:
+            progress.total -= before - c.stop
+            progress.refresh()
+        progress.update(len(df))
+    return len(df)
+
+
+def _finish(plan, cells, frames, out, summary):
+    """The run's result once every batch is in: the rows in memory, or the
+    dataset in ``out`` completed (its record written, batches past an early
+    stop removed)."""
+    if out is None:
+        keep = [frames[k] for k in sorted(frames) if k[1] < cells[k[0]].stop]
+        return (pd.concat(keep, ignore_index=True) if keep else pd.DataFrame()), summary
+    # a batch written before its cell's early stop was known is not part of the result
+    for (ci, f), path in store.parts(out).items():
+        if ci < len(cells) and f >= cells[ci].stop:
+            path.unlink()
+    try:
+        store.write_run(out, dict(plan.run_record(), complete=True,
+                                  played=[dict(games=n, wins=w) for n, w in summary]))
+    except atomic.OutputError as e:
+        hint = plan.resume_hint or f"finish with: {plan.meta.get('package')} simulate --resume {out}"
+        raise atomic.OutputError(f"{e}; every batch is kept in {out}; once it can be written, {hint}") from None
+    return None, summary
+
+
+def _play(plan, play, out, workers, cluster, progress, done, note=None, shared=None):
+    """``run``'s work once its output (if any) is held: the batches not
+    ``done`` played on a backend, each kept as it finishes."""
+    cells = _schedule(plan, done, progress)
+    frames = {}
     todo = sum(1 for c in cells for f in c.kept() if f not in c.wins)
     played_now = 0
     n = min(workers or os.cpu_count() or 1, max(1, todo))
@@ -387,21 +456,7 @@ def _play(plan, play, out, workers, cluster, progress, done, note=None, shared=N
             startup = _result(lambda: be.start(play, plan.payloads[first], plan.seed, cells[first].start, 0),
                               plan.labels[first], out)
         while True:
-            # keep every worker busy, one batch ahead, cells in turn
-            limit = 2 * be.workers
-            progressed = True
-            while len(pending) < limit and progressed:
-                progressed = False
-                for ci, c in enumerate(cells):
-                    if len(pending) >= limit:
-                        break
-                    f = c.next_batch()
-                    if f is None:
-                        continue
-                    c.issued.add(f)
-                    fut = be.submit(play, plan.payloads[ci], plan.seed, f, c.sizes[f])
-                    pending[fut] = (ci, f)
-                    progressed = True
+            _issue(be, play, plan, cells, pending)
             if not pending:
                 break
             finished = be.wait_first(pending, STALL_NOTE)
@@ -411,24 +466,9 @@ def _play(plan, play, out, workers, cluster, progress, done, note=None, shared=N
                 note = None      # said once
             for fut in finished:
                 ci, f = pending.pop(fut)
-                c = cells[ci]
-                c.issued.discard(f)
+                cells[ci].issued.discard(f)
                 df = _result(fut.result, plan.labels[ci], out)
-                if f >= c.stop:
-                    continue     # played speculatively past the stopping point
-                if out is not None:       # a batch counts as kept once its part is on disk
-                    store.write_part(out, ci, f, df, dict(plan.run_record(), cell=ci, first=f, n=len(df)))
-                else:
-                    frames[(ci, f)] = df
-                c.wins[f] = int(df["win"].sum())
-                played_now += len(df)
-                before = c.stop
-                c.settle()
-                if progress is not None:
-                    if c.stop != before:
-                        progress.total -= before - c.stop
-                        progress.refresh()
-                    progress.update(len(df))
+                played_now += _keep(plan, cells, ci, f, df, out, frames, progress)
     except KeyboardInterrupt as e:
         be.close(cancel=True)
         raise Interrupted(*kept(), out, shutdown.exit_status(e)) from None
@@ -445,17 +485,4 @@ def _play(plan, play, out, workers, cluster, progress, done, note=None, shared=N
         be.close()
     summary = Summary([(c.played, sum(w for f, w in c.wins.items() if f < c.stop)) for c in cells],
                       plan.seed, played_now, startup)
-    if out is None:
-        keep = [frames[k] for k in sorted(frames) if k[1] < cells[k[0]].stop]
-        return (pd.concat(keep, ignore_index=True) if keep else pd.DataFrame()), summary
-    # a batch written before its cell's early stop was known is not part of the result
-    for (ci, f), path in store.parts(out).items():
-        if ci < len(cells) and f >= cells[ci].stop:
-            path.unlink()
-    try:
-        store.write_run(out, dict(plan.run_record(), complete=True,
-                                  played=[dict(games=n, wins=w) for n, w in summary]))
-    except atomic.OutputError as e:
-        hint = plan.resume_hint or f"finish with: {plan.meta.get('package')} simulate --resume {out}"
-        raise atomic.OutputError(f"{e}; every batch is kept in {out}; once it can be written, {hint}") from None
-    return None, summary
+    return _finish(plan, cells, frames, out, summary)

@@ -486,4 +486,32 @@ def game_cli(game, help_text, example):
     add_rules_commands(main, game.title, game.parts["ruleset"], example)
     add_report_command(main, game)
     add_experiment_command(main, prog)
+    add_studio_command(main, game)
     return main
+
+
+def add_studio_command(main, game):
+    """Add ``studio`` (simcore.studio: the what-if web application) to click group ``main``."""
+    from .inputs import MAX_WORKERS
+
+    @main.command("studio")
+    @click.option("--port", type=click.IntRange(1, 65535), default=8765, show_default=True, help="The port to listen on.")
+    @click.option("--host", default="127.0.0.1", show_default=True,
+                  help="The address to listen on; another than 127.0.0.1 serves the studio to other machines.")
+    @click.option("--workers", type=click.IntRange(1, MAX_WORKERS), default=None,
+                  help="Worker processes for the what-ifs (default: all cores).")
+    @click.option("--saves", type=click.Path(file_okay=False), default="studio-saves", show_default=True,
+                  help="Where Save writes a what-if's ruleset and experiment files (a folder of the tool's own).")
+    def studio(port, host, workers, saves):
+        """Open the studio: a local web page where a changed ruleset value is
+        played against the base on paired games, its interval narrowing as
+        the games come in. Ctrl-C stops it; finished rounds are kept."""
+        from . import studio as st
+        compile_once(game, game.module("engine").run_batch, lambda: None, workers)
+        try:
+            st.serve(game, host, port, workers, saves, ready=lambda url: click.echo(
+                f"{game.package} studio: open {url} (Ctrl-C stops it)", err=True))
+        except OSError as e:
+            if e.errno == errno.EADDRINUSE:
+                raise InputError(f"--port {port}: already in use on {host} (choose another)") from None
+            raise

@@ -194,3 +194,20 @@ def refuse_failed(counts, policy):
         from .errors import InputError
         raise InputError(f"policy {policy} failed while playing: it raised an exception in its numba code "
                          "(run with NUMBA_DISABLE_JIT=1 to see the exception and where)")
+
+
+def refuse_bad_choices(counts, policy):
+    """Refuse (one InputError line) games in which ``policy`` raised
+    (:func:`refuse_failed`) or returned a choice that was not legal: the
+    engine played its first legal choice instead, so the game is not the
+    policy's and is never shown as if it were. ``counts``: the games'
+    illegal-choice counts as the kernels wrote them (one game's, or a
+    batch's)."""
+    refuse_failed(counts, policy)
+    counts = np.atleast_1d(counts)
+    bad = int((counts > 0).sum())
+    if bad:
+        from .errors import InputError
+        where = f"in {bad} of {len(counts)} games" if len(counts) > 1 else f"{int(counts[0])} time(s) in this game"
+        raise InputError(f"policy {policy}: returned an action that was not legal {where} "
+                         "(the engine played its first legal choice instead)")

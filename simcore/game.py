@@ -84,6 +84,29 @@ class Game(ABC):
         """The columns of the engine's result rows, in order."""
         return tuple(self.module("layout").RESULT_COLUMNS)
 
+    # ---- declared metadata (checked by tests/common/test_contract.py) -------
+
+    @property
+    def state_size(self) -> int:
+        """Slots of one game's flat state vector (the layout's STATE_SIZE)."""
+        return int(self.module("layout").STATE_SIZE)
+
+    @property
+    def event_width(self) -> int:
+        """Columns of one event-log record (the layout's EV_COLS)."""
+        return int(self.module("layout").EV_COLS)
+
+    @property
+    @abstractmethod
+    def action_space(self) -> int:
+        """How many action codes there are: every legal code a policy is
+        offered is below it (the layout's ``code(op, arg)``)."""
+
+    @property
+    def longest_game(self) -> int:
+        """Rounds a game lasts at most: the shipped ruleset's safety cap."""
+        return int(self.prepare().ruleset.rules.safety_cap_rounds)
+
     # ---- what simcore.grid needs to play and resume a cell -----------------
 
     def prepare(self, ruleset=None, overrides=()):

@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 
 # simcore's files that every game's engine compiles in
-CORE_SOURCES = ("rng.py", "jit.py", "fnptr.py", "search.py", "race.py")   # search.py, race.py: compiled into the search policies
+CORE_SOURCES = ("rng.py", "jit.py", "fnptr.py", "decision.py", "search.py", "race.py")   # decision.py: compiled into every rule kernel that asks a player; search.py, race.py: into the search policies
 
 
 def engine_sources(package_dir, names):

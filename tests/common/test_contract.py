@@ -90,6 +90,24 @@ def test_a_game_supplies_every_part_and_a_whole_registry(key):
     lo, hi = g.players
     assert 1 <= lo <= hi and g.sample_config().players in range(lo, hi + 1)
     assert g.key and g.title and g.package == g.parts["sim"].split(".")[0] and g.default_batch >= 1
+    L = g.module("layout")
+    code = getattr(L.code, "py_func", L.code)
+    assert g.state_size == L.STATE_SIZE > 0 and g.event_width == L.EV_COLS >= 4
+    ops = max(getattr(L, "OP_NAMES", None) or range(len(L.ACTION_NAMES)))
+    base = code(1, 0) - code(0, 0)
+    assert code(ops, base - 1) == g.action_space - 1      # the last op's last argument is the last code
+    assert g.longest_game >= 50
+
+
+def test_a_replay_has_the_declared_shapes(game):
+    """A replayed game's state and event records have the declared widths,
+    and no record is logged after the longest game's last round."""
+    g = game.g
+    cfg = g.sample_config()
+    rp = g.replay_cell(g.prepare(), cfg, 5, 2)
+    assert rp.final_state.shape == (g.state_size,)
+    assert rp.events.shape[1] == g.event_width and len(rp.events)
+    assert 0 <= int(rp.events[:, 1].max()) <= g.longest_game
 
 
 def test_same_seed_gives_identical_rows_and_other_seeds_other_games(game):
@@ -201,3 +219,4 @@ def test_every_builtin_policy_makes_only_legal_choices(game):
     assert len(cells) >= len(builtins) * (hi - lo + 1) and len(df) == 60 * len(cells)
     bad = df[df["illegal_choices"] != 0]
     assert bad.empty, bad.head()
+    assert df["rounds"].between(1, game.g.longest_game).all()

@@ -653,7 +653,7 @@ class _FakeEngine:
         return 0
 
 
-@pytest.mark.parametrize("fault, message", [("illegal", "an illegal choice 1 time(s) in this game"),
+@pytest.mark.parametrize("fault, message", [("illegal", "returned an action that was not legal 1 time(s) in this game"),
                                             ("raise", "policy greedy failed while playing: ValueError")])
 def test_quest_master_replay_refuses_an_illegal_or_broken_policy(monkeypatch, fault, message):
     """``questsim replay`` refuses a game in which the policy chose illegally

@@ -21,14 +21,21 @@ DOCS = Path(__file__).resolve().parents[2] / "docs" / "mournequest" / "replay.md
 
 def test_every_event_type_has_one_reading():
     """Each event type is read by exactly one of the declared field table
-    (mournesim.events.FIELDS) and the readers that need more context, and a
-    declared event's fields are the ones the docs list for it."""
+    (mournesim.events.FIELDS) and the readers that need more context (with
+    their declared fields), has exactly one row of the docs' declaration
+    (events.DOCS, whose rows' types share their fields), and its declared
+    fields are the ones the docs list for it."""
     from mournesim import events
     assert set(events.FIELDS) | set(events.READERS) == set(L.EVENT_NAMES)
     assert not set(events.FIELDS) & set(events.READERS)
+    documented = [n for names, _when, _notes in events.DOCS for n in names]
+    assert sorted(documented) == sorted(L.EVENT_NAMES)
+    for names, _when, notes in events.DOCS:
+        assert len({events.fields_of(n) for n in names}) == 1, names
+        assert set(notes) <= set(events.fields_of(names[0])), names
     schema = documented_schema()
-    for name, fields in events.FIELDS.items():
-        assert {f for f, _slot, _read in fields} == schema[name], name
+    for name in L.EVENT_NAMES:
+        assert set(events.fields_of(name)) == schema[name], name
 
 
 def documented_schema():

@@ -1,0 +1,236 @@
+"""The studio (simcore.studio, simcore.whatif): the real server started as a
+user starts it (``mournesim studio``), its JSON API, and a what-if driven in
+headless Chromium to its interval; the numbers a saved what-if gives from
+the CLI are the studio's; bad input is one line and runs nothing; four
+what-ifs at once don't mix; a killed server loses no finished round.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from simcore import whatif
+from simcore.errors import InputError
+from simcore.game import get
+
+from .test_browser import _open, browser  # noqa: F401  (the headless Chromium fixture)
+
+MQ = get("mournequest")
+CHANGE = "levels.medium.disc_clicks"       # a value every player feels: the discs' length on Medium
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """``mournesim studio`` in a child process, as a user runs it."""
+
+    def __init__(self, tmp: Path):
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.saves = tmp / "saves"
+        env = dict(os.environ, HOME=str(tmp / "home"))      # the what-if cache under a home of the test's own
+        self.proc = subprocess.Popen([sys.executable, "-m", "mournesim", "studio", "--port", str(self.port),
+                                      "--workers", "2", "--saves", str(self.saves)], env=env,
+                                     stderr=subprocess.PIPE, text=True)
+        line = self.proc.stderr.readline()
+        assert f"open {self.url}/" in line, line + self.proc.stderr.read()
+
+    def call(self, path, body=None):
+        """(status, JSON) of a GET, or of a POST of ``body``."""
+        req = urllib.request.Request(self.url + path, method="GET" if body is None else "POST",
+                                     data=None if body is None else json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=60) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read())
+
+    def until_done(self, key, timeout=120):
+        t = time.monotonic()
+        while time.monotonic() - t < timeout:
+            _, w = self.call(f"/api/whatif/{key}")
+            if w["state"] not in ("queued", "running"):
+                return w
+            time.sleep(0.2)
+        raise AssertionError(f"what-if {key} not done in {timeout} s: {w}")
+
+    def stop(self, sig=signal.SIGINT):
+        self.proc.send_signal(sig)
+        self.proc.wait(timeout=30)
+
+
+@pytest.fixture
+def server(tmp_path):
+    s = Server(tmp_path)
+    yield s
+    if s.proc.poll() is None:
+        s.stop()
+
+
+def test_rounds_cover_the_cap_the_same_way_every_time():
+    """Round sizes depend only on the cap (a restarted server finds its rounds again)."""
+    for cap in (100, 501, 4_000, 123_457):
+        r = whatif.rounds(cap)
+        assert sum(r) == cap and r == whatif.rounds(cap) and all(s > 0 for s in r)
+        assert r[0] == min(cap, whatif.FIRST_ROUND)
+
+
+def test_the_form_holds_every_value_of_the_ruleset_file_with_its_provenance_and_range():
+    """Every value the shipped ruleset file sets is a row of the form, with
+    its provenance; a bounded number carries its model's bounds."""
+    from simcore.rulesets import leaves
+    for game in (MQ, get("questmaster")):
+        form = whatif.form(game)
+        rows = {r["path"]: r for r in form["rows"]}
+        raw = game.module("experiment").load_raw(None)
+        assert set(rows) == {p for p, _ in leaves(raw) if not p.startswith("provenance")}
+        assert all(r["provenance"].startswith(("rulebook:", "assumed:")) for r in rows.values())
+    rows = {r["path"]: r for r in whatif.form(MQ)["rows"]}
+    assert rows[CHANGE]["kind"] == "number" and rows[CHANGE]["low"] is not None
+
+
+@pytest.mark.parametrize("changed, message", [
+    ({"levels.medium.no_such_value": 3}, "not a value of the MourneQuest ruleset"),
+    ({CHANGE: "many"}, "is not a number"),
+    ({CHANGE: -4}, "outside its allowed range"),
+    ({CHANGE: 2.5}, "is not a number"),
+])
+def test_bad_values_are_one_line_before_anything_runs(changed, message):
+    with pytest.raises(InputError, match=message) as e:
+        whatif.overrides(MQ, changed)
+    assert "\n" not in str(e.value)
+
+
+def test_bad_input_in_the_api_is_one_line_and_runs_nothing(server):
+    """A bad value, an unknown base key, an out-of-range target, a
+    non-JSON body: 400 (or 415) with one line; no what-if exists after."""
+    for body, says in (({"changed": {"nope.x": 1}}, "not a value"), ({"base": {"planet": "mars"}, "changed": {CHANGE: 9}},
+                                                                    "not a base setting"),
+                       ({"changed": {CHANGE: 9}, "target": 3}, "target"), ({"changed": {}}, "change at least one")):
+        status, d = server.call("/api/whatif", body)
+        assert status == 400 and says in d["error"] and "\n" not in d["error"], d
+    req = urllib.request.Request(server.url + "/api/whatif", method="POST", data=b"level=easy",
+                                 headers={"Content-Type": "application/x-www-form-urlencoded"})
+    with pytest.raises(urllib.error.HTTPError) as e:
+        urllib.request.urlopen(req, timeout=30)
+    assert e.value.code == 415
+    assert server.call("/api/whatifs") == (200, [])
+
+
+def test_a_what_if_in_the_browser_narrows_to_its_interval_and_saves_what_the_cli_reproduces(server, browser,  # noqa: F811
+                                                                                            tmp_path):
+    """Change the Medium discs' length in the page, run it: the interval
+    narrows round by round to the target, the page shows it, and Save writes
+    an experiment file whose CLI run gives the very same comparison."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    browser.get(server.url + "/")
+    WebDriverWait(browser, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, f"input[data-path='{CHANGE}']"))
+    assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    inp = browser.find_element(By.CSS_SELECTOR, f"input[data-path='{CHANGE}']")
+    browser.execute_script("arguments[0].closest('details').open = true", inp)
+    before = int(inp.get_attribute("value"))
+    inp.clear()
+    inp.send_keys(str(before - 1))
+    for name, value in (("target", "3"), ("games", "6000")):
+        box = browser.find_element(By.ID, name)
+        box.clear()
+        box.send_keys(value)
+    browser.find_element(By.ID, "run").click()
+    card = WebDriverWait(browser, 120).until(
+        lambda d: d.find_element(By.CSS_SELECTOR, ".card[data-state='done']"))
+    headline = card.find_element(By.CLASS_NAME, "headline").text
+    assert headline.startswith("win: ") and " points (" in headline, headline
+    key = card.get_attribute("data-key")
+    _, w = server.call(f"/api/whatif/{key}")
+    assert w["set"] == [f"{CHANGE}={before - 1}"]
+    widths = [r["half_width"] for r in w["history"]]
+    assert len(widths) >= 2 and widths[-1] < widths[0]      # narrower as the games come in
+    assert widths[-1] <= 0.03 or w["played"] == 6000
+    shots = Path(os.environ.get("SCREENSHOT_DIR", tmp_path))
+    browser.execute_script("window.scrollTo(0, 0)")
+    browser.save_screenshot(str(shots / "studio-what-if.png"))
+
+    card.find_element(By.CSS_SELECTOR, "input[type=text]").clear()
+    card.find_element(By.CSS_SELECTOR, "input[type=text]").send_keys("shorter-discs")
+    card.find_element(By.XPATH, ".//button[text()='Save']").click()
+    WebDriverWait(browser, 30).until(lambda d: "saved" in card.text)
+    exp = server.saves / "shorter-discs.experiment.toml"
+    assert exp.exists() and (server.saves / "shorter-discs.ruleset.toml").exists()
+    out = tmp_path / "cli"
+    r = subprocess.run([sys.executable, "-m", "mournesim", "experiment", str(exp), "--out", str(out), "--quiet"],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    import pandas as pd
+    cli = pd.read_csv(out / "comparisons.csv")
+    for m in w["table"]:
+        row = cli[(cli["measure"] == m["measure"])].iloc[0]
+        assert int(row["n"]) == w["played"] == m["n"]
+        for col in ("baseline", "value", "change", "ci95_low", "ci95_high"):
+            assert row[col] == pytest.approx(m[col], abs=1e-12), (m["measure"], col)
+
+
+def test_four_what_ifs_at_once_do_not_mix(server):
+    """Four what-ifs asked together each play their own change on the same
+    base games: the base rate is the same in all four, and each what-if's
+    rate is the one a plain simulate with that change gives."""
+    from mournesim import sim
+    asks = [{CHANGE: v} for v in (5, 6, 8, 9)]
+    keys = []
+    for a in asks:
+        status, w = server.call("/api/whatif", {"changed": a, "games": 1000, "target": 0.001})
+        assert status == 200, w
+        keys.append(w["key"])
+    assert len(set(keys)) == 4
+    done = [server.until_done(k) for k in keys]
+    assert all(w["state"] == "done" and w["played"] == 1000 for w in done)
+    assert len({w["table"][0]["baseline"] for w in done}) == 1
+    for a, w in zip(asks, done):
+        (path, v), = a.items()
+        df = sim.simulate(games=1000, seed=whatif.SEED, level="medium", players=4, policy="greedy",
+                          overrides=(f"{path}={v}",))
+        assert w["table"][0]["value"] == pytest.approx(df["win"].mean(), abs=1e-12)
+
+
+def test_a_killed_server_loses_no_finished_round(tmp_path):
+    """Kill the server (SIGKILL) mid what-if; started again and asked the
+    same, it re-uses the rounds that finished (their files untouched) and
+    plays on to the same answer as an uninterrupted what-if."""
+    s = Server(tmp_path)
+    try:
+        _, w = s.call("/api/whatif", {"changed": {CHANGE: 6}, "games": 40_000, "target": 0.0001})
+        t = time.monotonic()
+        while s.call(f"/api/whatif/{w['key']}")[1]["played"] < 1000 and time.monotonic() - t < 120:
+            time.sleep(0.05)
+        s.proc.kill()
+        s.proc.wait(timeout=30)
+    finally:
+        if s.proc.poll() is None:
+            s.proc.kill()
+    cache = tmp_path / "home" / ".cache" / "mournesim" / "studio" / w["key"] / "data"
+    kept = {p: p.stat().st_mtime_ns for p in cache.glob("round-*/**/*.parquet")}
+    assert kept, "no round was finished before the kill"
+    s = Server(tmp_path)
+    try:
+        _, again = s.call("/api/whatif", {"changed": {CHANGE: 6}, "games": 40_000, "target": 0.0001})
+        assert again["key"] == w["key"]
+        done = s.until_done(w["key"], timeout=300)
+        assert done["played"] == 40_000
+        assert all(p.stat().st_mtime_ns == m for p, m in kept.items())
+    finally:
+        s.stop()
