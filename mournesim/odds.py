@@ -157,3 +157,69 @@ def attack_counts(T):
             odds[pool, b] = sure + np.cumsum(values[::-1])[::-1]
             total[pool] = combos
     return {"odds": odds, "odds_total": total}
+
+
+# ---- the studio's dice calculator ---------------------------------------------
+
+CALCULATOR = (
+    dict(name="dice", kind="text", default="grey,green", help="the dice rolled, e.g. grey,green,orange (a pool's dice)"),
+    dict(name="ability", kind="number", default=5, low=0, high=30, help="the hero's ability value"),
+    dict(name="bonus", kind="number", default=0, low=-10, high=10, help="bonus added (cards, relics)"),
+    dict(name="target", kind="number", default=9, low=0, high=60, help="the enemy's value to reach"),
+    dict(name="blue", kind="toggle", default=False, help="Blue Moon: every roll doubled (MQ-MOON-05)"),
+    dict(name="defending", kind="toggle", default=False, help="fending off an attack"),
+)
+
+
+def roll_distribution(rules, dice, ability=0, bonus=0, blue=False, defending=False):
+    """The exact distribution of one combat roll of ``dice`` (indices 0 grey
+    .. 3 red) by ``ability`` (+``bonus``), by enumerating every face with the
+    engine's own scoring (``core.score_roll``): ``(counts, total, doubles)``,
+    ``counts`` {result: rolls} with -1 a fumble and 999 a Dandelion, and
+    ``doubles`` the rolls showing a Double."""
+    from collections import Counter
+
+    from . import layout as L
+    T = rules.T
+    score = getattr(score_roll, "py_func", score_roll)
+    faces = [[int(T[TB.O_DICE + d * TB.DIE_W + i]) for i in range(int(T[TB.O_DICE_NF + d]))] for d in dice]
+    counts, doubles, total = Counter(), 0, 0
+    for roll in itertools.product(*faces):
+        _, v = score(T, np.array(roll, np.int32), len(roll), ability, bonus, 0, blue, defending)
+        counts[int(v)] += 1
+        doubles += L.FACE_DOUBLE in roll
+        total += 1
+    return dict(sorted(counts.items())), total, doubles
+
+
+def calculate(rules, values: dict) -> dict:
+    """The studio's dice calculator: ``values`` as :data:`CALCULATOR` names
+    them -> the exact distribution of the roll's result (bars) and the chance
+    of reaching the target, of a fumble and of a Double."""
+    from fractions import Fraction
+
+    from simcore.errors import InputError
+    names = [d.strip().lower() for d in str(values["dice"]).split(",") if d.strip()]
+    bad = [d for d in names if d not in DICE_NAMES]
+    if bad or len(names) > 6:
+        raise InputError(f"dice: {bad[0] if bad else str(values['dice'])!r}: give up to 6 of "
+                         f"{', '.join(DICE_NAMES)}, comma-separated")
+    dice = [DICE_NAMES.index(d) for d in names]
+    counts, total, doubles = roll_distribution(rules, dice, int(values["ability"]), int(values["bonus"]),
+                                               bool(values["blue"]), bool(values["defending"]))
+    target = int(values["target"])
+    win = Fraction(sum(c for v, c in counts.items() if v >= target), total)
+    fumble = Fraction(counts.get(-1, 0), total)
+
+    def label(v):
+        return "fumble" if v == -1 else "Dandelion" if v == 999 else str(v)
+    bonus = int(values["bonus"])
+    title = (f"{', '.join(names) or 'no dice'}: ability {int(values['ability'])}"
+             + (f" {bonus:+d}" if bonus else "") + f" against {target}"
+             + (" under the Blue Moon" if values["blue"] else "") + (", defending" if values["defending"] else ""))
+    return {"title": title,
+            "bars": [dict(label=label(v), p=c / total, exact=str(Fraction(c, total)), hit=v >= target)
+                     for v, c in counts.items()],
+            "summary": [f"reaches {target}: {float(win):.1%} ({win})", f"fumble: {float(fumble):.1%} ({fumble})",
+                        f"a Double among the dice: {doubles / total:.1%} ({Fraction(doubles, total)})",
+                        f"{total:,} equally likely rolls"]}

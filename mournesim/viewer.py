@@ -14,6 +14,8 @@ turn's snapshot exactly (tests/common/test_viewer.py).
 """
 from __future__ import annotations
 
+import copy
+
 from simcore import viewer as V
 from simcore.present import named
 
@@ -46,6 +48,10 @@ STYLE = {
     "edge:tunnel": {"stroke": "#24292f", "width": 2, "dash": "6 5", "opacity": 0.7},
     "edge:disc": {"stroke": "#6e1423", "width": 1.5, "dash": "2 4", "opacity": 0.6},
 }
+# the legend's words for each kind of space (the swatches are STYLE's)
+KINDS = {"start": "start point", "path": "path space", "crossroads": "crossroads", "nexus": "nexus",
+         "cache": "charm cache", "trading_post": "trading post", "tunnel": "Dunnywater Tunnel", "disc": "disc",
+         "keystone": "key stone", "centre": "the centre (the Shimnavore)"}
 CACHE_FILL = {"granite": "#8c959f", "gold": "#e3b341", "blackthorn": "#57606a", "flax": "#a5d6ff"}
 
 
@@ -109,7 +115,10 @@ class Pieces:
         self.disc_of = {}         # nightmare -> disc space, from the set-up
         for h in range(nh):      # before the first turn every hero is on its start point
             self.pos[h] = int(s[L.G_HERO + h * L.HS + L.H_START])
-        self.clicks = [0] * 4
+        # every disc starts at the level's marker (the set-up record says so
+        # too, but set-up steps come before it)
+        level = getattr(rp.rules.ruleset.levels, L.LEVEL_NAMES[int(s[L.G_LEVEL])])
+        self.clicks = [int(level.clicks(int(s[L.G_PLAYERS])))] * 4
         self.state = ["on disc"] * 4
         self.wall = [0] * 4
         self.moon = 0
@@ -192,7 +201,7 @@ class Pieces:
             self.clicks[d] = r["clicks_left"]
             self.state[d] = r["state"]
         elif ev == "wall_damage":
-            self.wall[DIRS.index(r["section"])] = 1
+            self.wall[DIRS.index(r["section"])] = 2 if r["result"] == "destroyed" else 1
         elif ev == "wall_repair":
             self.wall[DIRS.index(r["section"])] = 0
         elif ev == "moon":
@@ -209,7 +218,7 @@ class Pieces:
             elif st == "released":
                 out[str(int(T.disc[d]))] = "released"
             if self.wall[d]:
-                out[str(int(T.keystone[d]))] = "wall damaged"
+                out[str(int(T.keystone[d]))] = "wall destroyed" if self.wall[d] == 2 else "wall damaged"
         return out
 
 
@@ -239,7 +248,9 @@ def _panel(sn):
              for d in sn["discs"]]
     enemies = ([[n["nightmare"], n["space"], ", ".join(n["wounded"]) or "-"] for n in sn["nightmares_on_board"]]
                + [[b["name"], b["space"], ", ".join(b["wounded"]) or "-"] for b in sn["bogbeans"]])
-    out = [{"title": "Team and moon", "text": team},
+    out = [{"title": "After this step", "text": "the team, heroes' places, life, charms and skills, and the discs; "
+            "cards, relics, abilities and enemies as at the start of the turn (the board shows every piece now)"},
+           {"title": "Team and moon", "text": team},
            {"title": "Heroes", "columns": ["hero", "space", "life", "C/S/M", "charms", "cards", "relics", "skills"],
             "rows": heroes},
            {"title": "Discs", "columns": ["disc", "nightmare", "state", "clicks left", "still needed", "deposited"],
@@ -249,6 +260,69 @@ def _panel(sn):
     if sn["magical_pots"]:
         out.append({"title": "Magical Pots", "text": ", ".join(sn["magical_pots"])})
     return out
+
+
+# what the panel follows step by step (the rest is shown as at the start of
+# the turn); tests/mournequest/test_viewer_panel.py checks that, fed a turn's
+# events, these reach the next turn's snapshot exactly
+TRACKED = ("moon", "final_battle", "dice_pool", "talismans", "compass_tokens", "wall_damaged",
+           "shimnavore_wounds")
+HERO_TRACKED = ("space", "life", "charms", "skill_tokens")
+DISC_TRACKED = ("clicks_left", "state", "deposited", "needed")
+
+
+def advance(sn, r, cycles):
+    """Snapshot dict ``sn`` (ids, as ``events.snapshot_dict`` makes it)
+    brought past record ``r``, for the values :data:`TRACKED` and the heroes'
+    and discs' tracked columns; ``cycles``: the ruleset's moon cycles."""
+    ev = r["event"]
+    hero = next((h for h in sn["heroes"] if h["hero"] == r["actor"]), None)
+    disc = next((d for d in sn["discs"] if d["disc"] == r.get("disc")), None)
+    if ev in ("move", "tunnel", "knock_back") and hero is not None:
+        hero["space"] = r["to"]
+    elif ev == "life" and hero is not None:
+        hero["life"] = r["life"]
+    elif ev in ("charm_gain", "charm_loss") and hero is not None:
+        n = hero["charms"].get(r["charm"], 0) + (r["count"] if ev == "charm_gain" else -r["count"])
+        hero["charms"] = {c: v for c, v in {**hero["charms"], r["charm"]: n}.items() if v}
+    elif ev == "skill_token_lost" and hero is not None:
+        hero["skill_tokens"] -= r["lost"]
+    elif ev == "skill_used" and hero is not None:
+        hero["skill_tokens"] -= 1
+    elif ev == "deposit":
+        left = hero["charms"].get(r["charm"], 0) - r["count"]       # from the depositing hero's backpack
+        hero["charms"] = {c: v for c, v in {**hero["charms"], r["charm"]: left}.items() if v}
+        disc["deposited"] = {**disc["deposited"], r["charm"]: disc["deposited"].get(r["charm"], 0) + r["count"]}
+        disc["needed"] = dict(r["still_needed"])
+    elif ev == "disc_click":
+        disc["clicks_left"], disc["state"] = r["clicks_left"], r["state"]
+    elif ev in ("cast_out", "nightmare_defeated") or (ev in ("escape", "emerge") and not r["blocked"]):
+        disc["state"] = {"cast_out": "cast out", "nightmare_defeated": "defeated"}.get(ev, "on board")
+        disc["needed"] = {}
+        if ev in ("escape", "emerge"):   # the charms on the disc are lost when its nightmare gets out
+            disc["deposited"] = {}
+        if ev == "cast_out":            # the charms leave the disc with the nightmare
+            sn["talismans"], disc["deposited"] = r["talismans"], {}
+    elif ev == "talisman":
+        sn["talismans"] -= 1
+    elif ev == "dice_pool":
+        sn["dice_pool"] = r["dice"]
+    elif ev == "compass_token":
+        sn["compass_tokens"] = r["tokens"]
+    elif ev == "all_discs":
+        sn["compass_tokens"] = 0
+    elif ev == "moon":
+        sn["moon"] = {"space": r["space"], "colour": r["colour"], "cycle": min(r["cycles_done"] + 1, cycles)}
+    elif ev == "wall_damage":
+        sn["wall_damaged"] = [d for d in DIRS if d in sn["wall_damaged"] or d == r["section"]]
+    elif ev == "wall_repair":
+        sn["wall_damaged"] = [d for d in sn["wall_damaged"] if d != r["section"]]
+    elif ev == "final_battle":
+        sn["final_battle"] = "running" if r["step"] == "begins" else "triggered"
+        if r["step"] == "begins":      # the compass tokens leave the board when the Final Battle begins
+            sn["compass_tokens"] = 0
+    elif ev == "shimnavore_wound":
+        sn["shimnavore_wounds"] = {**sn["shimnavore_wounds"], r["ability"]: r["wins_on_ability"]}
 
 
 def _highlight(r, space_index):
@@ -269,12 +343,13 @@ def data(rp):
     pieces = Pieces(rp)
     shown = rp.rules.display_names()
     colours = []
+    labels = V.short_labels([shown.get(n, n) for n in pieces.heroes + pieces.nightmares])
     for h, name in enumerate(pieces.heroes):
         colours.append({"id": name, "name": f"{shown.get(name, name)} (seat {h + 1})",
-                        "label": shown.get(name, name)[:2].title(), "colour": HERO_COLOURS[h % 4]})
-    for name in pieces.nightmares:
+                        "label": labels[h], "colour": HERO_COLOURS[h % 4]})
+    for k, name in enumerate(pieces.nightmares):
         colours.append({"id": name, "name": f"{shown.get(name, name)} (nightmare)",
-                        "label": shown.get(name, name)[:2].upper(), "colour": NIGHTMARE_COLOUR})
+                        "label": labels[len(pieces.heroes) + k].upper(), "colour": NIGHTMARE_COLOUR})
     for c in CORN:
         colours.append({"id": f"bogbean_{c}", "name": f"bogbean of {c}", "label": "b" + c[0] + c[1].lower(),
                         "colour": BOGBEAN_COLOUR, "r": 8})
@@ -291,6 +366,8 @@ def data(rp):
             order.append(k)
         by_rec[k].append(line)
     steps, turns = [], []
+    cycles = rp.rules.ruleset.rules.moon_cycles
+    sn, shown_panel = None, {}
     nxt = {order[j]: (order[j + 1] if j + 1 < len(order) else len(recs)) for j in range(len(order))}
     first = order[0] if order else 0
     for k in range(first):
@@ -302,16 +379,26 @@ def data(rp):
             rj = recs[j]
             if rj["event"] == "turn_start":
                 pieces.from_state(rp.snapshots[len(turns)])
+                sn = copy.deepcopy(rj["snapshot"])
             else:
                 pieces.apply(rj)
+                if sn is not None:
+                    advance(sn, rj, cycles)
             hl += _highlight(rj, pieces.space_index)
         text = "\n".join(line for line in by_rec[k] if line.strip())
         step = {"x": text, "p": list(pieces.pos), "m": pieces.marks(), "k": pieces.moon}
         if hl:
             step["h"] = sorted(set(hl))
-        if r["event"] == "turn_start":
-            turns.append({"step": len(steps), "label": f"round {r['round']} \u00b7 {shown.get(r['actor'], r['actor'])}'s turn",
-                          "panel": _panel(named(r["snapshot"], shown))})
+        if sn is not None:
+            panel = _panel(named(sn, shown))
+            if r["event"] == "turn_start":
+                turns.append({"step": len(steps), "label": f"round {r['round']} \u00b7 "
+                              f"{shown.get(r['actor'], r['actor'])}'s turn", "panel": panel})
+            else:      # the sections this step changed, by title
+                changed = [sec for sec in panel if shown_panel.get(sec["title"]) != sec]
+                if changed:
+                    step["q"] = changed
+            shown_panel = {sec["title"]: sec for sec in panel}
         steps.append(step)
     cfg = rp.config
     outcome = recs[-1].get("outcome") if recs and recs[-1]["event"] == "game_end" else rp.outcome
@@ -320,6 +407,7 @@ def data(rp):
         "subtitle": (f"{cfg.level}, {cfg.players} player(s), policy {cfg.policy}; heroes "
                      f"{', '.join(pieces.heroes)}; outcome {outcome}; rules {rp.rules.hash}"),
         "board": bd, "track": track, "pieces": colours, "steps": V.compact_steps(steps), "turns": turns,
+        "kinds": V.kinds(STYLE, KINDS),
         "legend": ["ring: the moon track (gold ring: the moon marker)", "marks: clicks left on a disc, wall damage"],
     }
 

@@ -73,3 +73,32 @@ def tables(rules) -> dict:
             pd.DataFrame([dict(squares=k, chance=float(p), exact=str(p)) for k, p in move.items()]),
         f"duel Mp (attacker more Mp than defender: {float(both):.3f})": duel,
     }
+
+
+# ---- the studio's dice calculator ---------------------------------------------
+
+CALCULATOR = (
+    dict(name="roll", kind="choice", default="movement", choices=("movement", "duel"),
+         help="movement: squares moved by the red and blue dice; duel: the Mp each duellist rolls"),
+)
+
+
+def calculate(rules, values: dict) -> dict:
+    """The studio's dice calculator: the exact distribution of a movement
+    roll (squares moved, always moving on a number) or of the duellists' Mp
+    (attacker red, defender blue)."""
+    from simcore.errors import InputError
+    if values["roll"] == "movement":
+        dist = movement_distribution(rules)
+        return {"title": "squares moved by a movement roll (a number moves, two symbols stay)",
+                "bars": [dict(label=str(k), p=float(p), exact=str(p), hit=k > 0) for k, p in dist.items()],
+                "summary": [f"stays (two symbols): {float(dist.get(0, 0)):.1%} ({dist.get(0, 0)})",
+                            f"squares on average: {float(sum(k * p for k, p in dist.items())):.2f}"]}
+    if values["roll"] == "duel":
+        red, blue = mp_distribution(rules, "red"), mp_distribution(rules, "blue")
+        more = sum(pr * pb for a, pr in red.items() for d, pb in blue.items() if a > d)
+        return {"title": "Mp rolled in a duel: the attacker's red die (the defender's blue die below)",
+                "bars": [dict(label=f"red {k}", p=float(p), exact=str(p), hit=True) for k, p in red.items()]
+                + [dict(label=f"blue {k}", p=float(p), exact=str(p), hit=False) for k, p in blue.items()],
+                "summary": [f"the attacker rolls more Mp: {float(more):.1%} ({more})"]}
+    raise InputError(f"roll: {values['roll']!r}: movement or duel")

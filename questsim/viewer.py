@@ -32,6 +32,9 @@ STYLE = {
     "edge:next": {"stroke": "#afb8c1", "width": 4},
     "edge:warp": {"stroke": "#8250df", "width": 1.5, "dash": "5 5", "opacity": 0.45},
 }
+# the legend's words for each kind of square (the swatches are STYLE's)
+KINDS = {"castle": "castle", "item": "Item square (draw an Item card)", "event": "Event square (draw an Event card)",
+         "sword": "sword square", "warp": "warp square", "plain": "plain square"}
 RADIUS = 300.0
 
 
@@ -148,7 +151,8 @@ def data(rp):
     who = rp.seat_names(shown)
     pawns = Pawns(rp)
     ncast = len(rp.rules.names.castles)
-    pieces = [{"id": f"seat{p}", "name": f"seat {p + 1}: {who[p]}", "label": who[p][:2].title(),
+    labels = V.short_labels([who[p] for p in range(pawns.n)])
+    pieces = [{"id": f"seat{p}", "name": f"seat {p + 1}: {who[p]}", "label": labels[p],
                "colour": SEAT_COLOURS[p % 6]} for p in range(pawns.n)]
     first_snap = next((r["snapshot"] for r in recs if r["event"] == "turn" and r["snapshot"]), None)
     if first_snap:
@@ -182,7 +186,7 @@ def data(rp):
         "subtitle": (f"{pawns.n} players, policies {'+'.join(rp.config.policies)}; result: {result}; "
                      f"rules {rp.rules.hash}"),
         "board": bd, "pieces": pieces, "steps": V.compact_steps(steps), "turns": turns,
-        "legend": ["dashed chords: warps", "square: castle, diamond: sword, ringed: warp"],
+        "kinds": V.kinds(STYLE, KINDS), "legend": ["dashed chords: warps"],
     }
 
 

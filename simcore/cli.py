@@ -506,7 +506,17 @@ def add_studio_command(main, game):
         """Open the studio: a local web page where a changed ruleset value is
         played against the base on paired games, its interval narrowing as
         the games come in. Ctrl-C stops it; finished rounds are kept."""
+        import socket
+        from pathlib import Path
         from . import studio as st
+        try:
+            if not host.strip():
+                raise OSError
+            socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        except (OSError, UnicodeError):
+            raise InputError(f"--host {host!r}: not an address of this machine") from None
+        if not saves or (Path(saves).exists() and not Path(saves).is_dir()):
+            raise InputError(f"--saves {saves!r}: must be a folder (new, or one the studio wrote)")
         compile_once(game, game.module("engine").run_batch, lambda: None, workers)
         try:
             st.serve(game, host, port, workers, saves, ready=lambda url: click.echo(
@@ -514,4 +524,4 @@ def add_studio_command(main, game):
         except OSError as e:
             if e.errno == errno.EADDRINUSE:
                 raise InputError(f"--port {port}: already in use on {host} (choose another)") from None
-            raise
+            raise InputError(f"--host {host} --port {port}: cannot listen there ({e.strerror or e})") from None

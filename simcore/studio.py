@@ -17,13 +17,20 @@ the script shows as text (``textContent``), never as markup. It listens on
 API (JSON): ``GET /api/form``; ``POST /api/whatif`` {base, changed, target,
 games} -> the what-if's status (400 with one line for bad input, and nothing
 runs); ``GET /api/whatif/KEY``; ``POST /api/whatif/KEY/stop``; ``POST
-/api/whatif/KEY/save`` {name} -> the files written; ``GET /api/whatifs``.
+/api/whatif/KEY/save`` {name} -> the files written; ``GET /api/whatifs``;
+``GET /game/KEY/ARM/N``: the replay viewer of game N as an arm played it;
+``GET /dice`` (the dice calculator, its inputs in the address) and ``GET
+/api/dice?INPUT=VALUE...`` (the exact distribution: the game's
+``odds.calculate``).
 """
 from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from pathlib import Path
+
+import tornado.web
 
 from .errors import InputError
 
@@ -44,113 +51,204 @@ def page(form: dict) -> str:
             .replace("{{form}}", _json_for_script(form)))
 
 
+class _Handler(tornado.web.RequestHandler):
+    """What every request of the studio shares: its state (``self.s``: the
+    :class:`Served`), no caching, a strict content policy, JSON answers and
+    one-line refusals."""
+
+    @property
+    def s(self) -> "Served":
+        return self.settings["served"]
+
+    def set_default_headers(self):
+        self.set_header("Cache-Control", "no-store")
+        self.set_header("X-Content-Type-Options", "nosniff")
+        self.set_header("Content-Security-Policy",
+                        "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+                        "img-src 'self' data:")
+
+    def prepare(self):
+        # a local tool with no cookies: a POST must be JSON, which a page of
+        # another site cannot send here without the browser asking first
+        if self.request.method == "POST" and not self.request.headers.get(
+                "Content-Type", "").startswith("application/json"):
+            self.refuse("requests must be sent as application/json", 415)
+
+    def check_xsrf_cookie(self):
+        pass
+
+    def answer(self, data, status=200):
+        self.set_status(status)
+        self.set_header("Content-Type", "application/json; charset=utf-8")
+        self.finish(json.dumps(_clean(data), default=_plain, allow_nan=False))
+
+    def html(self, text):
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.finish(text)
+
+    def refuse(self, message, status=400):
+        self.answer({"error": str(message)}, status)
+
+    def body_json(self) -> dict:
+        try:
+            d = json.loads(self.request.body or b"{}")
+        except (ValueError, UnicodeDecodeError):
+            raise InputError("the request is not JSON") from None
+        if not isinstance(d, dict):
+            raise InputError("the request must be a JSON object")
+        return d
+
+
+class _Page(_Handler):
+    def get(self):
+        self.html(self.s.page)
+
+
+class _Form(_Handler):
+    def get(self):
+        self.answer(self.s.form)
+
+
+class _Ask(_Handler):
+    def post(self):
+        try:
+            d = self.body_json()
+            base, changed = d.get("base") or {}, d.get("changed") or {}
+            if not isinstance(base, dict) or not isinstance(changed, dict):
+                raise InputError("base and changed must be objects")
+            w = self.s.studio.ask(base, changed, _number(d.get("target", 0.01), "target"),
+                                  int(_number(d.get("games", 100_000), "games")))
+        except InputError as e:
+            return self.refuse(e)
+        self.answer(w.status())
+
+
+class _One(_Handler):
+    def get(self, key):
+        try:
+            self.answer(self.s.studio.get(key).status())
+        except InputError as e:
+            self.refuse(e, 404)
+
+
+class _Stop(_Handler):
+    def post(self, key):
+        try:
+            self.s.studio.stop(key)
+            self.answer(self.s.studio.get(key).status())
+        except InputError as e:
+            self.refuse(e, 404)
+
+
+class _Save(_Handler):
+    def post(self, key):
+        try:
+            w = self.s.studio.get(key)
+            name = str(self.body_json().get("name", ""))
+            if not NAME.match(name):
+                raise InputError(f"name {name!r}: letters, digits, - and _ only (at most 64)")
+            if w.played < 2:
+                raise InputError("nothing played yet: save once the first round is in")
+            written = save(w, name, self.s.saves)
+        except InputError as e:
+            return self.refuse(e)
+        exp = next(p for p in written if p.endswith(".experiment.toml"))
+        self.answer({"files": written, "command": f"{self.s.game.package} experiment {exp}", "games": w.played})
+
+
+class _All(_Handler):
+    def get(self):
+        self.answer([w.status() for w in self.s.studio.jobs.values()])
+
+
+class _Game(_Handler):
+    def get(self, key, arm, number):
+        try:
+            self.html(self.s.studio.get(key).replay_page(arm, int(number)))
+        except InputError as e:
+            self.refuse(e, 404)
+
+
+class _DicePage(_Handler):
+    def get(self):
+        self.html(self.s.dice_page)
+
+
+class _Dice(_Handler):
+    def get(self):
+        try:
+            values = calculator_values(self.s.odds.CALCULATOR, {k: self.get_argument(k) for k in self.request.arguments})
+            self.answer(self.s.odds.calculate(self.s.rules, values))
+        except InputError as e:
+            self.refuse(e)
+
+
+ROUTES = [(r"/", _Page), (r"/api/form", _Form), (r"/api/whatif", _Ask), (r"/api/whatifs", _All),
+          (r"/api/whatif/([0-9a-f]{16})", _One), (r"/api/whatif/([0-9a-f]{16})/stop", _Stop),
+          (r"/api/whatif/([0-9a-f]{16})/save", _Save), (r"/dice", _DicePage), (r"/api/dice", _Dice),
+          (r"/game/([0-9a-f]{16})/(baseline|what_if)/([0-9]{1,9})", _Game)]
+
+
+@dataclass
+class Served:
+    """What one studio serves: its game, what-ifs, pages and save folder."""
+    game: object
+    studio: object
+    saves: Path
+    form: dict
+    page: str
+    odds: object
+    rules: object
+    dice_page: str
+
+
 def make_app(game, cache: Path, saves: Path, workers=None):
-    """The Tornado application of ``game``'s studio, and its :class:`Studio`
-    (what-ifs cached under ``cache``, saved files written into ``saves``)."""
-    import tornado.web
-
+    """The Tornado application of ``game``'s studio, and its what-ifs
+    (simcore.whatif.Studio: cached under ``cache``; saved files written
+    into ``saves``)."""
     from . import whatif
-    studio = whatif.Studio(game, cache, workers)
     form = whatif.form(game)
-    body = page(form)
+    odds = game.module("odds")
+    served = Served(game, whatif.Studio(game, cache, workers), Path(saves), form, page(form), odds, game.prepare(),
+                    dice_page(game.title, odds.CALCULATOR))
+    return tornado.web.Application(ROUTES, served=served), served.studio
 
-    class Base(tornado.web.RequestHandler):
-        def set_default_headers(self):
-            self.set_header("Cache-Control", "no-store")
-            self.set_header("X-Content-Type-Options", "nosniff")
-            self.set_header("Content-Security-Policy",
-                            "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
-                            "img-src 'self' data:")
 
-        def answer(self, data, status=200):
-            self.set_status(status)
-            self.set_header("Content-Type", "application/json; charset=utf-8")
-            self.finish(json.dumps(data, default=_plain, allow_nan=False))
+def dice_page(title: str, spec) -> str:
+    """The dice calculator page of a game with calculator inputs ``spec``."""
+    import html
+    text = (Path(__file__).parent / "templates" / "dice.html").read_text(encoding="utf-8")
+    return text.replace("{{title}}", html.escape(title)).replace("{{spec}}", _json_for_script(list(spec)))
 
-        def refuse(self, message, status=400):
-            self.answer({"error": str(message)}, status)
 
-        def body_json(self) -> dict:
+def calculator_values(spec, given: dict) -> dict:
+    """The calculator's inputs from a query (``given``: name -> text), each
+    checked against its ``spec`` entry (one InputError line), defaults for
+    the ones not given."""
+    known = {d["name"]: d for d in spec}
+    unknown = sorted(set(given) - set(known))
+    if unknown:
+        raise InputError(f"{unknown[0]}: not an input of the calculator (inputs: {', '.join(known)})")
+    out = {}
+    for name, d in known.items():
+        v = given.get(name, d["default"])
+        if d["kind"] == "number":
             try:
-                d = json.loads(self.request.body or b"{}")
-            except (ValueError, UnicodeDecodeError):
-                raise InputError("the request is not JSON") from None
-            if not isinstance(d, dict):
-                raise InputError("the request must be a JSON object")
-            return d
-
-        def check_xsrf_cookie(self):       # a local tool: no cookies; POSTs must be JSON (no simple form posts)
-            pass
-
-        def prepare(self):
-            if self.request.method == "POST" and not self.request.headers.get(
-                    "Content-Type", "").startswith("application/json"):
-                self.refuse("requests must be sent as application/json", 415)
-
-    class Page(Base):
-        def get(self):
-            self.set_header("Content-Type", "text/html; charset=utf-8")
-            self.finish(body)
-
-    class Form(Base):
-        def get(self):
-            self.answer(form)
-
-    class Ask(Base):
-        def post(self):
-            try:
-                d = self.body_json()
-                base = d.get("base") or {}
-                changed = d.get("changed") or {}
-                if not isinstance(base, dict) or not isinstance(changed, dict):
-                    raise InputError("base and changed must be objects")
-                target = _number(d.get("target", 0.01), "target")
-                games = int(_number(d.get("games", 100_000), "games"))
-                w = studio.ask(base, changed, target, games)
-            except InputError as e:
-                return self.refuse(e)
-            self.answer(_clean(w.status()))
-
-    class One(Base):
-        def get(self, key):
-            try:
-                self.answer(_clean(studio.get(key).status()))
-            except InputError as e:
-                self.refuse(e, 404)
-
-    class Stop(Base):
-        def post(self, key):
-            try:
-                studio.stop(key)
-                self.answer(_clean(studio.get(key).status()))
-            except InputError as e:
-                self.refuse(e, 404)
-
-    class Save(Base):
-        def post(self, key):
-            try:
-                w = studio.get(key)
-                name = str(self.body_json().get("name", ""))
-                if not NAME.match(name):
-                    raise InputError(f"name {name!r}: letters, digits, - and _ only (at most 64)")
-                if w.played < 2:
-                    raise InputError("nothing played yet: save once the first round is in")
-                written = save(w, name, saves)
-            except InputError as e:
-                return self.refuse(e)
-            prog = game.package
-            exp = [p for p in written if p.endswith(".experiment.toml")][0]
-            self.answer({"files": written, "command": f"{prog} experiment {exp}", "games": w.played})
-
-    class All(Base):
-        def get(self):
-            self.answer([_clean(w.status()) for w in studio.jobs.values()])
-
-    app = tornado.web.Application([
-        (r"/", Page), (r"/api/form", Form), (r"/api/whatif", Ask), (r"/api/whatifs", All),
-        (r"/api/whatif/([0-9a-f]{16})", One), (r"/api/whatif/([0-9a-f]{16})/stop", Stop),
-        (r"/api/whatif/([0-9a-f]{16})/save", Save)])
-    return app, studio
+                v = int(v)
+            except (TypeError, ValueError):
+                raise InputError(f"{name}: {v!r} is not a whole number") from None
+            if not d["low"] <= v <= d["high"]:
+                raise InputError(f"{name}: {v} is outside {d['low']}..{d['high']}")
+        elif d["kind"] == "toggle":
+            if str(v).lower() not in ("true", "false", "1", "0", "on", "off"):
+                raise InputError(f"{name}: {v!r} is not true or false")
+            v = str(v).lower() in ("true", "1", "on")
+        elif d["kind"] == "choice" and v not in d["choices"]:
+            raise InputError(f"{name}: {v!r}: one of {', '.join(d['choices'])}")
+        elif d["kind"] == "text" and len(str(v)) > 200:
+            raise InputError(f"{name}: too long")
+        out[name] = v
+    return out
 
 
 def save(w, name: str, saves: Path) -> list:

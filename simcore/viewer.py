@@ -16,9 +16,12 @@ page. The data:
   ``p`` (the node index of every piece, -1 off the board), ``m`` (``{node
   index: mark text}``), ``k`` (the track marker); ``h`` (node indexes to
   highlight);
+  ``q`` (the panel's sections this step changed, by title);
 - ``turns``: ``step`` (the first step of the turn), ``label``, ``panel``
-  (sections ``{title, text | columns + rows}``: the turn's snapshot);
-- optional ``track`` (cells in a ring beside the board), ``legend``.
+  (sections ``{title, text | columns + rows}``: the turn's snapshot; the
+  page shows it with the steps' ``q`` applied up to the current step);
+- optional ``track`` (cells in a ring beside the board), ``legend`` (texts),
+  ``kinds`` (the space kinds' swatches: ``fill``, ``shape``, ``text``).
 """
 from __future__ import annotations
 
@@ -84,6 +87,28 @@ def page(data: dict) -> str:
     tpl = files("simcore").joinpath("templates/viewer.html").read_text(encoding="utf-8")
     fill = {"__TITLE__": html.escape(str(data["title"])), "__DATA__": _json_for_script(data)}
     return re.sub("__TITLE__|__DATA__", lambda m: fill[m.group(0)], tpl)
+
+
+def short_labels(names):
+    """Two-letter labels for ``names``, each unique: the first two letters,
+    or where two names share them the first letter and the first letter
+    where they differ (``witch``, ``wizard``: ``Wt``, ``Wz``)."""
+    firsts = [n[:2].title() for n in names]
+    out = []
+    for n, f in zip(names, firsts):
+        if firsts.count(f) > 1:
+            others = [m for m in names if m != n and m[:2].title() == f]
+            k = next((i for i in range(1, len(n)) if all(i >= len(m) or m[i] != n[i] for m in others)), 1)
+            f = n[0].upper() + n[k].lower()
+        out.append(f)
+    return out
+
+
+def kinds(style, names):
+    """The legend's swatches of the space kinds ``names`` ({kind: text}) from
+    a board ``style``."""
+    return [{"fill": style.get(k, {}).get("fill", "#eee"), "shape": style.get(k, {}).get("shape", "circle"),
+             "text": text} for k, text in names.items()]
 
 
 def compact_steps(steps):

@@ -34,6 +34,8 @@ from .rulesets import effective_rows
 FIRST_ROUND = 500            # games per arm in the first round: a first answer within seconds
 MAX_ROUND = 20_000           # rounds grow with the games so far, up to this
 SEED = 1
+ARM = "what_if"              # the variant's arm (the other is the experiment's baseline)
+EXAMPLES = 3                 # example games shown each way (turned lost, turned won)
 
 
 def rounds(cap):
@@ -189,6 +191,7 @@ class WhatIf:
     started: float = 0.0
     history: list = field(default_factory=list)     # per round: games, then change and interval of the first measure
     table: list = field(default_factory=list)       # the latest comparison, one dict per measure
+    examples: dict = field(default_factory=dict)     # games the change turned: "won", "lost" -> game numbers
     stop_asked: bool = False
     done_rounds: int = 0
     frames: list = field(default_factory=list)
@@ -197,13 +200,24 @@ class WhatIf:
         """The experiment that plays this what-if (and, saved, reproduces it)."""
         return Experiment(title=f"What-if: {', '.join(self.set) or 'no change'}", game=self.game.key, seed=SEED,
                           games=games or self.cap, base=dict(self.base),
-                          variant=[dict(name="what_if", set=list(self.set))])
+                          variant=[dict(name=ARM, set=list(self.set))])
+
+    def replay_page(self, arm: str, game: int) -> str:
+        """The replay viewer page of game ``game`` as arm ``arm`` (``baseline``
+        or ``what_if``) played it: the same game the comparison counted."""
+        if arm not in (BASELINE, ARM) or not 0 <= game < self.played:
+            raise InputError(f"no game {game} of arm {arm!r} in this what-if ({self.played:,} played)")
+        plan = self.game.module("experiment").plan(self.base, self.set if arm == ARM else (), 1, SEED,
+                                                   game, None)
+        _, rules, cfg, _ = plan.payloads[0]
+        return self.game.module("viewer").html(self.game.replay_cell(rules, cfg, SEED, game))
 
     def status(self) -> dict:
         """JSON-ready state for the page."""
         return dict(key=self.key, state=self.state, why=self.why, played=self.played, cap=self.cap,
                     target=self.target, set=list(self.set), base=self.base, history=self.history,
-                    table=self.table, seconds=round(time.monotonic() - self.started, 2) if self.started else 0)
+                    table=self.table, examples=self.examples,
+                    seconds=round(time.monotonic() - self.started, 2) if self.started else 0)
 
 
 def key_of(game, base, sets, cap) -> str:
@@ -341,6 +355,12 @@ class Studio:
         frame = pd.concat(w.frames, ignore_index=True)
         binary = {n: adapter.MEASURES[n][0] for n in names}
         comp = paired.table(frame, binary, list(adapter.CELL), baseline=BASELINE, pooled=False)
+        first = names[0]
+        if binary[first]:         # example games whose first measure the change turned, each way
+            by = frame.pivot_table(index="game", columns="arm", values=first)
+            turned = by[BASELINE] - by[ARM]
+            w.examples = {"lost": [int(g) for g in turned.index[turned > 0][:EXAMPLES]],
+                          "won": [int(g) for g in turned.index[turned < 0][:EXAMPLES]]}
         w.table = [dict(measure=r["measure"], description=adapter.MEASURES[r["measure"]][1], binary=binary[r["measure"]],
                         n=int(r["n"]), baseline=r["baseline"], value=r["value"], change=r["change"],
                         ci95_low=r["ci95_low"], ci95_high=r["ci95_high"], half_width=r["half_width"],

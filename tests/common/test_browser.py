@@ -177,6 +177,58 @@ def test_mournequest_viewer_steps_through_the_game(browser, mq_page, tmp_path):
     assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
 
 
+def test_mournequest_viewer_panel_keys_address_and_labels(browser, mq_page):
+    """The panel shows the discs as they are after the current step (a disc
+    click changes its clicks left there, within the turn); with the slider
+    focused Down goes to the next turn and Space plays; ``#step=N`` edited in
+    the open tab jumps there; at 1,024 px the board's labels are at least
+    9 px; the legend names every kind of space."""
+    from selenium.webdriver.common.keys import Keys
+    f, rp, data = mq_page
+    assert not _open(browser, f)
+    shown = rp.rules.display_names()
+    # a step that turns a disc, inside a turn (not its first step)
+    firsts = {t["step"] for t in data["turns"]}
+    i = next(i for i, s in enumerate(data["steps"]) if i not in firsts and i > data["turns"][0]["step"]
+             and any(sec["title"] == "Discs" for sec in s.get("q", [])))
+    rows = next(sec for sec in data["steps"][i]["q"] if sec["title"] == "Discs")["rows"]
+    browser.execute_script("window.replayViewer.go(arguments[0])", i)
+    panel = browser.find_element("id", "panel").text
+    for row in rows:
+        assert " ".join(c for c in row if c) in panel, (row, panel)
+    browser.execute_script("window.replayViewer.go(arguments[0])", i - 1)
+    before = browser.find_element("id", "panel").text
+    assert before != panel
+    # the slider focused: the viewer's keys, not the range input's
+    browser.execute_script("window.replayViewer.go(arguments[0])", data["turns"][2]["step"])
+    browser.find_element("id", "slider").click()
+    browser.execute_script("window.replayViewer.go(arguments[0])", data["turns"][2]["step"])
+    _key(browser, Keys.ARROW_DOWN)
+    assert _step(browser) == data["turns"][3]["step"]
+    _key(browser, Keys.SPACE)
+    import time
+    time.sleep(1.2)
+    _key(browser, Keys.SPACE)
+    assert _step(browser) > data["turns"][3]["step"]
+    # an address edited in the open tab
+    browser.execute_script("location.hash = '#step=' + arguments[0]", data["turns"][5]["step"] + 1)
+    time.sleep(0.3)
+    assert _step(browser) == data["turns"][5]["step"]
+    # labels readable on a narrow screen
+    browser.set_window_size(1024, 800)
+    try:
+        time.sleep(0.3)
+        px = browser.execute_script(
+            "return Math.min(...[...document.querySelectorAll('.node-label')].map(e => e.getBoundingClientRect().height))")
+        assert px >= 8.5, px
+    finally:
+        browser.set_window_size(1500, 1080)
+    legend = browser.find_element("id", "legend").text
+    for word in ("start point", "nexus", "crossroads", "key stone", "Dunnywater Tunnel"):
+        assert word in legend
+    assert shown  # the display names are the ruleset's (used by the panel rows above)
+
+
 def test_questmaster_viewer_shows_a_duel(browser, tmp_path):
     """The Quest Master viewer loads without a console error; at a duel the
     two pawns share the square of the fight, and at every turn start each
@@ -214,6 +266,11 @@ def test_questmaster_viewer_shows_a_duel(browser, tmp_path):
     a, b = (_where(browser, f"seat{p}") for p in fights[n][:2])
     assert a == b is not None
     browser.save_screenshot(str(_shots(tmp_path) / "questmaster-duel.png"))
+    legend = browser.find_element("id", "legend").text
+    assert "Item square" in legend and "Event square" in legend
+    labels = [p["label"] for p in data["pieces"]]
+    names = [p["name"].split(": ", 1)[1] for p in data["pieces"]]
+    assert len({lab for lab, n in zip(labels, names)}) == len(set(names)), (labels, names)
 
 
 def test_experiment_page_opens_with_its_plots(browser, tmp_path):

@@ -116,6 +116,22 @@ def test_bad_values_are_one_line_before_anything_runs(changed, message):
     assert "\n" not in str(e.value)
 
 
+def test_bad_command_lines_are_one_line_and_exit_2(tmp_path, server):
+    """A bad port, host or saves folder, or a port already in use: one line,
+    exit status 2, and no server left running."""
+    afile = tmp_path / "a-file"
+    afile.write_text("mine")
+    for args, says in ((["--port", "0"], "--port"), (["--host", ""], "--host"),
+                       (["--host", "no-such-host.invalid"], "not an address"),
+                       (["--saves", str(afile)], "--saves"), (["--port", str(server.port)], "already in use")):
+        r = subprocess.run([sys.executable, "-m", "mournesim", "studio", *args], capture_output=True, text=True,
+                           timeout=120, env=dict(os.environ, HOME=str(tmp_path / "home")))
+        assert r.returncode == 2, (args, r.stderr)
+        lines = r.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("mournesim: error: ") and says in lines[0], (args, r.stderr)
+    assert afile.read_text() == "mine"
+
+
 def test_bad_input_in_the_api_is_one_line_and_runs_nothing(server):
     """A bad value, an unknown base key, an out-of-range target, a
     non-JSON body: 400 (or 415) with one line; no what-if exists after."""
@@ -162,6 +178,17 @@ def test_a_what_if_in_the_browser_narrows_to_its_interval_and_saves_what_the_cli
     widths = [r["half_width"] for r in w["history"]]
     assert len(widths) >= 2 and widths[-1] < widths[0]      # narrower as the games come in
     assert widths[-1] <= 0.03 or w["played"] == 6000
+    # the games behind the figure: one the change turned opens in the viewer, as each arm played it
+    link = card.find_element(By.CSS_SELECTOR, "[data-example] a")
+    g = int(link.get_attribute("href").rsplit("/", 1)[1])
+    way = "lost" if g in w["examples"]["lost"] else "won"
+    assert g in w["examples"][way]
+    for arm in ("baseline", "what_if"):
+        with urllib.request.urlopen(f"{server.url}/game/{key}/{arm}/{g}", timeout=60) as r:
+            text = r.read().decode()
+        assert f"seed {whatif.SEED}, game {g}" in text, arm
+        assert ("outcome win;" in text) == ((arm == "baseline") == (way == "lost")), (arm, way)
+    assert server.call(f"/game/{key}/baseline/{w['played']}")[0] == 404
     shots = Path(os.environ.get("SCREENSHOT_DIR", tmp_path))
     browser.execute_script("window.scrollTo(0, 0)")
     browser.save_screenshot(str(shots / "studio-what-if.png"))
@@ -234,3 +261,41 @@ def test_a_killed_server_loses_no_finished_round(tmp_path):
         assert all(p.stat().st_mtime_ns == m for p, m in kept.items())
     finally:
         s.stop()
+
+
+def test_the_dice_calculator_is_exact_and_its_address_is_the_roll(server, browser, tmp_path):  # noqa: F811
+    """The calculator's chance of reaching the target is the exact odds the
+    players use (mournesim.odds.combat_odds) for every pool; the page opened
+    from an address shows that roll, and a change is kept in the address."""
+    from fractions import Fraction
+
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from mournesim import odds, sim
+    rules = sim.prepare()
+    for dice, ability, target, blue in (("grey", 7, 7, False), ("grey,green", 7, 7, False),
+                                        ("grey,green,orange", 7, 7, False), ("green,red", 3, 12, True)):
+        status, d = server.call(f"/api/dice?dice={dice}&ability={ability}&target={target}&blue={int(blue)}")
+        assert status == 200, d
+        exact = Fraction(d["summary"][0].rsplit("(", 1)[1].rstrip(")"))
+        idx = [odds.DICE_NAMES.index(x) for x in dice.split(",")]
+        assert float(exact) == pytest.approx(odds.combat_odds(rules, ability, target, idx, 0, blue), abs=1e-12)
+        assert sum(b["p"] for b in d["bars"]) == pytest.approx(1)
+    # a third die against a weak enemy: more fumbles (the study's design note)
+    one, two, three = (Fraction(server.call(f"/api/dice?dice={x}&ability=7&target=7")[1]["summary"][0]
+                                .rsplit("(", 1)[1].rstrip(")")) for x in ("grey", "grey,green", "grey,green,orange"))
+    assert one < two and three < two
+    assert server.call("/api/dice?dice=purple")[0] == 400
+    assert server.call("/api/dice?ability=99")[0] == 400
+    browser.get(server.url + "/dice?dice=grey,green&ability=7&target=7")
+    WebDriverWait(browser, 30).until(lambda b: b.find_element(By.TAG_NAME, "body").get_attribute("data-ready"))
+    assert "reaches 7: " in browser.find_element(By.ID, "summary").text
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#plot rect")) >= 3
+    box = browser.find_element(By.ID, "in-target")
+    box.clear()
+    box.send_keys("9")
+    WebDriverWait(browser, 30).until(lambda b: "reaches 9: " in b.find_element(By.ID, "summary").text)
+    assert "target=9" in browser.current_url and "dice=grey%2Cgreen" in browser.current_url
+    assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    browser.save_screenshot(str(Path(os.environ.get("SCREENSHOT_DIR", tmp_path)) / "studio-dice.png"))

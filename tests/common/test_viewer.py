@@ -153,3 +153,27 @@ def test_replay_format_html_writes_the_viewer(prog, args):
     body = [line.strip() for line in text.stdout.splitlines()[1:] if line.strip()]
     steps = [line.strip() for s in data["steps"] for line in s["x"].splitlines() if line.strip()]
     assert steps == body
+
+
+def test_pieces_have_distinct_labels_where_their_names_differ():
+    """Two names that begin alike get labels that differ (Quest Master's
+    witch and wizard were both "Wi")."""
+    assert V.short_labels(["witch", "wizard", "knight"]) == ["Wt", "Wz", "Kn"]
+    assert V.short_labels(["jack", "cobs", "iur", "tess"]) == ["Ja", "Co", "Iu", "Te"]
+    labels = V.short_labels(["Wizard", "Witch", "Wolf", "Wizard"])
+    assert labels[0] == labels[3] and len(set(labels)) == 3
+
+
+def test_a_destroyed_wall_is_marked_destroyed_and_set_up_discs_show_their_clicks():
+    """The game's last step marks the wall destroyed (not damaged) when that
+    ended the game; the discs show the level's clicks from the first step."""
+    df = sim.simulate(games=200, seed=3, level="hard", players=4, policy="greedy", rules=RULES)
+    g = int(df.index[df["outcome"] == "wall_destroyed"][0])
+    data = MV.data(replay(seed=3, game=g, level="hard", players=4, policy="greedy", rules=RULES))
+    marks = {}
+    for s in data["steps"]:
+        marks = s.get("m", marks)
+    assert "wall destroyed" in marks.values(), marks
+    first = data["steps"][0]["m"]
+    clicks = RULES.ruleset.levels.hard.clicks(4)
+    assert sorted(v for v in first.values() if v.endswith("clicks")) == [f"{clicks} clicks"] * 4, first
