@@ -447,18 +447,20 @@ def test_killed_at_random_moments_then_resumed_gives_the_uninterrupted_rows(tmp_
     the final ``--resume`` gives exactly the rows of an uninterrupted run."""
     rng = random.Random(18)
     out = tmp_path / "run"
-    start = ["simulate", "--games", 300, "--batch", 20, "--players", 2, "--seed", 7, "--workers", 2, "--quiet",
+    # 100 batches: the run lasts a few seconds, so the signal (after 1 to 3
+    # batches and up to half a second) comes while it plays, on any machine
+    start = ["simulate", "--games", 2000, "--batch", 20, "--players", 2, "--seed", 7, "--workers", 2, "--quiet",
              "--out", out]
     code, err = _kill_at_random_moment(start, out, rng, sig=signal.SIGTERM)
     assert code == 143, err
     (line,) = err.strip().splitlines()
-    m = re.fullmatch(rf"mournesim: terminated: (\d+) of 15 batches kept in {re.escape(str(out))}; "
+    m = re.fullmatch(rf"mournesim: terminated: (\d+) of 100 batches kept in {re.escape(str(out))}; "
                      rf"finish with: mournesim simulate --resume {re.escape(str(out))}", line)
     # (a part renamed into place just as the signal came is on disk, not yet counted)
     assert m and int(m.group(1)) <= len(store.parts(out)), line
     _kill_at_random_moment(["simulate", "--resume", out, "--workers", 2, "--quiet"], out, rng)
     mq_batch.resume(out, workers=1)
-    full = mq_sim.simulate(games=300, seed=7, players=2)
+    full = mq_sim.simulate(games=2000, seed=7, players=2)
     pd.testing.assert_frame_equal(store.read_dataset(out), full, check_categorical=False)
 
 
