@@ -74,8 +74,9 @@ def plugin_cache():
 
 
 # the longest test files start first (xdist deals whole files out in
-# collection order, --dist loadfile): started last, the publish pipeline's
-# three minutes ran alone on one core at the end of every CI run
+# collection order with --dist loadfile --no-loadscope-reorder; by default
+# it deals the files with most tests first): dealt late, the publish
+# pipeline's three minutes ran alone on one core at the end of every CI run
 SLOW_FIRST = ("tests/common/test_publish.py", "tests/mournequest/test_rollout.py", "tests/questmaster/test_qm_expert.py",
               "tests/common/test_studio.py")
 
