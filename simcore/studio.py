@@ -33,14 +33,10 @@ from pathlib import Path
 import tornado.web
 
 from .errors import InputError
+from .viewer import _json_for_script
 
 TEMPLATE = Path(__file__).parent / "templates" / "studio.html"
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
-
-
-def _json_for_script(data) -> str:
-    from .viewer import _json_for_script as safe
-    return safe(data)
 
 
 def page(form: dict) -> str:
@@ -75,7 +71,9 @@ class _Handler(tornado.web.RequestHandler):
             self.refuse("requests must be sent as application/json", 415)
 
     def check_xsrf_cookie(self):
-        pass
+        """No XSRF cookie to check: the studio sets no cookies, and prepare()
+        accepts only JSON POSTs, which another site's page cannot send here
+        without the browser asking this server first."""
 
     def answer(self, data, status=200):
         self.set_status(status)
