@@ -45,9 +45,10 @@ class MourneQuest(Game):
     def grid_axes(self, players, policies):
         return dict(levels=("easy", "medium", "hard"), players=tuple(players), policies=tuple(policies))
 
-    def replay_cell(self, rules, cfg, seed, game):
+    def replay_cell(self, rules, cfg, seed, game, script=None):
         return self.replay(seed=seed, game=game, level=cfg.level, players=cfg.players, heroes=cfg.heroes,
-                           policy=cfg.policy, params=cfg.params, rules=rules)
+                           policy=cfg.policy, params=cfg.params, rules=rules,
+                           script=script)
 
 
 GAME = MourneQuest()

@@ -203,6 +203,27 @@ def how_far(df):
 REPLAY = "mournesim replay --seed SEED --game GAME --level LEVEL --players PLAYERS --policy POLICY --format html"
 
 
+EXAMPLE_KEYS = ("level", "players", "policy")      # the columns of example_games naming a cell
+
+
+def example_base(cell):
+    """The studio's base settings (an experiment's ``base`` keys) that play
+    a run's ``cell``, or None where they cannot (policy parameters of the
+    run's own, a policy the studio does not know): the HTML report's links
+    to example games (simcore.report.example_links)."""
+    from simcore.errors import InputError
+    from . import plugins
+    try:
+        defaults = tuple(plugins.get(cell["policy"]).defaults)
+    except InputError:
+        return None
+    if tuple(cell.get("params") or defaults) != defaults:
+        return None
+    heroes = cell.get("heroes", "random")
+    return dict(level=cell["level"], players=int(cell["players"]), policy=cell["policy"],
+                **({} if heroes == "random" else {"heroes": ",".join(heroes)}))
+
+
 def example_games(df):
     """Per cell (level, players, policy): its seed and the first game won and
     the first lost, each one ``mournesim replay`` opens (``REPLAY``)."""

@@ -15,6 +15,7 @@ turn's snapshot exactly (tests/common/test_viewer.py).
 from __future__ import annotations
 
 import copy
+import re
 
 from simcore import viewer as V
 from simcore.present import named
@@ -390,19 +391,15 @@ def data(rp):
         if hl:
             step["h"] = sorted(set(hl))
         if sn is not None:
-            panel = _panel(named(sn, shown))
-            if r["event"] == "turn_start":
-                turns.append({"step": len(steps), "label": f"round {r['round']} \u00b7 "
-                              f"{shown.get(r['actor'], r['actor'])}'s turn", "panel": panel})
-            else:      # the sections this step changed, by title
-                changed = [sec for sec in panel if shown_panel.get(sec["title"]) != sec]
-                if changed:
-                    step["q"] = changed
-            shown_panel = {sec["title"]: sec for sec in panel}
+            label = (f"round {r['round']} \u00b7 {shown.get(r['actor'], r['actor'])}'s turn"
+                     if r["event"] == "turn_start" else None)
+            shown_panel = V.show_panel(step, _panel(named(sn, shown)), turns, len(steps), shown_panel, label)
         steps.append(step)
     cfg = rp.config
     outcome = recs[-1].get("outcome") if recs and recs[-1]["event"] == "game_end" else rp.outcome
-    return {
+    if rp.paused >= 0:
+        outcome = "not yet known (a person's decision is next)"
+    out = {
         "title": f"MourneQuest replay \u2014 seed {rp.seed}, game {rp.game}",
         "subtitle": (f"{cfg.level}, {cfg.players} player(s), policy {cfg.policy}; heroes "
                      f"{', '.join(pieces.heroes)}; outcome {outcome}; rules {rp.rules.hash}"),
@@ -410,8 +407,25 @@ def data(rp):
         "kinds": V.kinds(STYLE, KINDS),
         "legend": ["ring: the moon track (gold ring: the moon marker)", "marks: clicks left on a disc, wall damage"],
     }
+    if rp.script is not None:
+        _decisions(out, rp, V.record_steps(order, len(recs)), shown)
+    return out
 
 
-def html(rp) -> str:
-    """The self-contained viewer page of MourneQuest Replay ``rp``."""
-    return V.page(data(rp))
+def _decisions(out, rp, rec_step, shown):
+    """The viewer's data ``out`` with the decisions of witnessed Replay ``rp`` (simcore.viewer.add_decisions)."""
+    from . import explain, plugins
+    labels = explain.Labels(rp)
+    pp = rp.config.params or plugins.get(rp.config.policy).defaults
+    names = labels.ctx
+
+    def text(d, c):      # the ruleset's ids in a label by their names, as in the step lines
+        return re.sub(r"\b[a-z][a-z0-9_]*\b", lambda m: shown.get(m.group(0), m.group(0)), labels.text(d, c))
+    return V.add_decisions(out, rp, rec_step, text, lambda d: explain.scores(rp, d, pp),
+                           lambda h: shown.get(names.hero(h), names.hero(h)))
+
+
+def html(rp, play=None) -> str:
+    """The self-contained viewer page of MourneQuest Replay ``rp``; ``play``: the
+    studio's address of the game and its script (simcore.viewer)."""
+    return V.page(data(rp), play)

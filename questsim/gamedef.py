@@ -62,9 +62,10 @@ class QuestMaster(Game):
     def grid_axes(self, players, policies):
         return dict(players=tuple(players), tables=tuple((p,) for p in policies))
 
-    def replay_cell(self, rules, cfg, seed, game):
+    def replay_cell(self, rules, cfg, seed, game, script=None):
         return self.replay(seed=seed, game=game, players=cfg.players, characters=cfg.characters,
-                           policies=cfg.policies, params=cfg.params, rules=rules)
+                           policies=cfg.policies, params=cfg.params, rules=rules,
+                           script=script)
 
 
 GAME = QuestMaster()

@@ -8,16 +8,19 @@ decks), decoded from a copy of the engine state the logged run keeps."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from simcore.fnptr import refuse_bad_choices
 from simcore.plugins import policy_guard
 from simcore.present import named
+from simcore.errors import InputError
 from simcore.warmup import compile_cold
+from simcore.witness import KIND_CALL, Recorder, Script, kind_of
 
 from . import layout as L, plugins
+from .decision import ARG_SPEC
 from .gamedef import GAME
 from .sim import Config, Rules, prepare
 
@@ -116,6 +119,11 @@ class Replay:
     events: np.ndarray
     final_state: np.ndarray
     snapshots: np.ndarray | None = None
+    # with a script (simcore.witness): every decision, and the one the game
+    # paused at for the person's seat (-1: played to the end)
+    script: Script | None = None
+    decisions: list = field(default_factory=list)
+    paused: int = -1
 
     def records(self):
         """The log as dicts: i, round, event, seat, and the event's fields."""
@@ -329,9 +337,12 @@ def _qm_line(r, me, who, squares):
 
 
 def replay(seed=1, game=0, players=4, characters=(), policies=("greedy",), params=(), ruleset=None,
-           overrides=(), rules: Rules | None = None, max_events=200_000) -> Replay:
+           overrides=(), rules: Rules | None = None, max_events=200_000, script: Script | None = None) -> Replay:
     """Replay game ``game`` of ``seed`` with its full event log and a
-    snapshot at the start of every turn."""
+    snapshot at the start of every turn. With a ``script``
+    (simcore.witness) every decision is recorded, the script's choices are
+    played, and a game whose person's seat (the script's ``seat``) is to
+    choose is shown up to that decision."""
     rules = rules or prepare(ruleset, overrides)
     cfg = Config(players, tuple(characters), tuple(policies), tuple(params))
     # checked, then a cold engine compiled (and the policies' entry points meanwhile)
@@ -341,8 +352,31 @@ def replay(seed=1, game=0, players=4, characters=(), policies=("greedy",), param
     ev = np.zeros((max_events, L.EV_COLS), np.int32)
     snaps = np.zeros((int(rules.ruleset.rules.safety_cap_rounds) * players + 1, L.STATE_SIZE), np.int32)
     final = np.zeros(L.STATE_SIZE, np.int32)
+    rec, asked = None, pids
+    if script is not None:
+        if not -1 <= script.seat < players:
+            raise InputError(f"seat {script.seat}: the address counts seats from 0, and this game has {players}")
+        # a search replays the other seats by their policy ids: random and
+        # first seats stay the engine's own there (their choices unrecorded)
+        search = any(plugins.get(name).meta.get("scratch", 0) for name in (cfg.policies or ("greedy",)))
+        kinds = [kind_of(p) if not search else KIND_CALL for p in pids]
+        rec = Recorder(script, kinds, L.STATE_SIZE, L.G_LOGN, ARG_SPEC)
+        asked = np.array([p if search else rec.policy_id(p) for p in pids], np.int32)
+        pp = np.stack([rec.row(r) for r in pp])
     with policy_guard("+".join(cfg.policies)):
-        n = engine.play_logged(np.uint64(seed), game, players, chars, pids, pp, rules.T, ev, snaps, final)
+        n = engine.play_logged(np.uint64(seed), game, players, chars, asked, pp, rules.T, ev, snaps, final)
     refuse_bad_choices(final[L.G_ILLEGAL], "+".join(cfg.policies))      # refused as in a batch run, never shown as if legal
     k = int(final[L.G_NSNAP])
-    return Replay(seed, game, cfg, rules, ev[:n].copy(), final, snaps[:k].copy())
+    rp = Replay(seed, game, cfg, rules, ev[:n].copy(), final, snaps[:k].copy())
+    if rec is not None:
+        rec.check()
+        rp.script, rp.decisions, rp.paused = script, rec.decisions(), rec.paused
+        # every position with the policies' own ids, as unwitnessed
+        for st in [final, rp.snapshots] + [d.state for d in rp.decisions]:
+            for p in range(players):
+                st[..., L.G_P + p * L.PS + L.S_POLICY] = pids[p]
+        if rp.paused >= 0:       # shown up to the person's decision, never beyond
+            d = rp.decisions[-1]
+            rp.events, rp.final_state = rp.events[:d.events], d.state.copy()
+            rp.snapshots = rp.snapshots[:int(d.state[L.G_NSNAP])]
+    return rp

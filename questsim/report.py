@@ -219,6 +219,21 @@ def across_skill(df, names=None):
 REPLAY = "questsim replay --seed SEED --game GAME --players PLAYERS --policy POLICY --format html"
 
 
+EXAMPLE_KEYS = ("players", "policy")      # the columns of example_games naming a table
+
+
+def example_base(cell):
+    """The studio's base settings (an experiment's ``base`` keys) that play
+    a run's ``cell``, or None where they cannot (policy parameters of the
+    run's own): the HTML report's links to example games
+    (simcore.report.example_links)."""
+    if cell.get("params"):
+        return None
+    chars = cell.get("characters", "random")
+    return dict(players=int(cell["players"]), policy=cell["policy"],
+                **({} if chars == "random" else {"characters": ",".join(chars)}))
+
+
 def example_games(df):
     """Per table (players, policy): its seed and the first game that ended
     each way (a win condition), each one ``questsim replay`` opens

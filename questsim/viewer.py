@@ -8,11 +8,14 @@ forks) inside the ring between the squares they leave from and rejoin,
 A designer's own board file draws without code changes.
 
 Pawn positions after every event come from ``Pawns``: set from a turn's
-snapshot and moved by ``move``, ``warp``, ``go_home`` and ``eliminated``
-(tests check that the events alone reach every turn's snapshot).
+snapshot and moved by ``move``, ``warp``, ``go_home`` and ``eliminated``;
+the panel beside the board shows the position after the current step
+(:func:`advance`: the turn's snapshot carried forward by its events). Tests
+check that the events alone reach every turn's snapshot.
 """
 from __future__ import annotations
 
+import copy
 import math
 
 from simcore import viewer as V
@@ -130,6 +133,54 @@ class Pawns:
             self.pos[seat] = -1
 
 
+def advance(sn, r, names):
+    """Turn snapshot dict ``sn`` (ids, as ``replay.snapshot_dict`` makes it)
+    brought past record ``r``: every player's Hp, Mp (a combat's; 0 outside
+    one), square, whether in the game, castles and hand, and the decks'
+    counts (``names``: the ruleset's ids)."""
+    ev = r["event"]
+    me = sn["players"][r["seat"]] if r.get("seat") is not None else None
+    if ev in ("move", "go_home"):
+        me["square"] = r["square"]
+    elif ev == "warp":
+        me["square"] = r["to"]
+    elif ev == "hp":
+        me["hp"] = r["hp"]
+    elif ev == "revive":
+        me["hp"] = r["hp"]
+        _drop(sn, me, r["item_name"])
+    elif ev == "eliminated":       # the hand goes to the used pile, unlogged card by card
+        sn["item_used"] += len(me["hand"])
+        me["alive"], me["square"], me["mp"], me["hand"] = False, None, 0, []
+    elif ev == "castle":
+        got = set(me["castles"]) | {names.castles[r["castle"]]}
+        me["castles"] = [c for c in names.castles if c in got]
+    elif ev == "draw_item":
+        me["hand"] = sorted(me["hand"] + [r["item_name"]])
+        sn["item_deck"] -= 1
+    elif ev == "discard" or (ev == "play_item" and r.get("item_name")):
+        _drop(sn, me, r["item_name"])
+    elif ev == "event":
+        sn["event_deck"] -= 1
+        sn["event_used"] += 1
+    elif ev == "reshuffle":
+        sn[f"{r['deck']}_deck"], sn[f"{r['deck']}_used"] = r["cards"], 0
+    elif ev == "fight":
+        me["mp"], sn["players"][r["defender"]]["mp"] = r["mp_attacker"], r["mp_defender"]
+    if ev in ("attack", "play_item", "decline") and r.get("mp_left") is not None:
+        me["mp"] = r["mp_left"]
+    elif ev == "duel_end":
+        me["mp"] = sn["players"][r["defender"]]["mp"] = 0
+
+
+def _drop(sn, me, item):
+    """An Item card leaves ``me``'s hand for the used pile."""
+    hand = list(me["hand"])
+    hand.remove(item)
+    me["hand"] = hand
+    sn["item_used"] += 1
+
+
 def _panel(sn, ncast):
     """A turn's snapshot as the viewer's panel sections (seats from 1)."""
     rows = [[str(p["seat"] + 1), p["character"], p["race"], str(p["hp"]) if p["alive"] else "out", str(p["mp"]),
@@ -139,7 +190,7 @@ def _panel(sn, ncast):
                                               "hand"], "rows": rows},
             {"title": "Decks", "text": f"Item deck {sn['item_deck']} (used {sn['item_used']}); "
                                         f"Event deck {sn['event_deck']} (used {sn['event_used']}). "
-                                        "Mp is rolled for each combat (its events show it)."}]
+                                        "Mp is rolled for each combat and lost at its end."}]
 
 
 def data(rp):
@@ -164,32 +215,49 @@ def data(rp):
             order.append(k)
         by_rec[k].append(line)
     steps, turns = [], []
-    for k in order:
+    sn, shown_panel = None, {}
+    ends = order[1:] + [len(recs)]
+    for k, end in zip(order, ends):
         r = recs[k]
-        if r["event"] == "turn" and r["snapshot"]:
-            pawns.from_snapshot(r["snapshot"])
-            turns.append({"step": len(steps), "label": f"round {r['round']} \u00b7 seat {r['seat'] + 1} "
-                                                     f"({who[r['seat']]})",
-                          "panel": _panel(named(r["snapshot"], shown), ncast)})
-        else:
-            pawns.apply(r)
+        # the records up to the next step's move pieces and change the panel within this step
+        for rj in recs[k:end]:
+            if rj["event"] == "turn" and rj["snapshot"]:
+                pawns.from_snapshot(rj["snapshot"])
+                sn = copy.deepcopy(rj["snapshot"])
+            else:
+                pawns.apply(rj)
+                if sn is not None:
+                    advance(sn, rj, rp.rules.names)
         hl = [v for key in ("square", "from", "to") if isinstance(v := r.get(key), int) and 0 <= v < len(bd["nodes"])]
         step = {"x": "\n".join(by_rec[k]).strip("\n"), "p": list(pawns.pos)}
         if hl and r["event"] != "turn":
             step["h"] = hl
+        if sn is not None:
+            label = (f"round {r['round']} \u00b7 seat {r['seat'] + 1} ({who[r['seat']]})"
+                     if r["event"] == "turn" and r["snapshot"] else None)
+            shown_panel = V.show_panel(step, _panel(named(sn, shown), ncast), turns, len(steps), shown_panel, label)
         steps.append(step)
     s = rp.final_state
     w = int(s[L.G_WINNER])
     result = L.WIN_NAMES[int(s[L.G_WIN])].replace("_", " ") + (f", seat {w + 1} ({who[w]}) wins" if w >= 0 else "")
-    return {
+    if rp.paused >= 0:
+        result = "not yet known (a person's decision is next)"
+    out = {
         "title": f"Quest Master replay \u2014 seed {rp.seed}, game {rp.game}",
         "subtitle": (f"{pawns.n} players, policies {'+'.join(rp.config.policies)}; result: {result}; "
                      f"rules {rp.rules.hash}"),
         "board": bd, "pieces": pieces, "steps": V.compact_steps(steps), "turns": turns,
         "kinds": V.kinds(STYLE, KINDS), "legend": ["dashed chords: warps"],
     }
+    if rp.script is not None:
+        from . import explain
+        labels = explain.Labels(rp)
+        V.add_decisions(out, rp, V.record_steps(order, len(recs)), labels.text, lambda d: explain.scores(rp, d, None),
+                        lambda p: f"seat {p + 1} ({who.get(p, p)})")
+    return out
 
 
-def html(rp) -> str:
-    """The self-contained viewer page of Quest Master Replay ``rp``."""
-    return V.page(data(rp))
+def html(rp, play=None) -> str:
+    """The self-contained viewer page of Quest Master Replay ``rp``; ``play``: the
+    studio's address of the game and its script (simcore.viewer)."""
+    return V.page(data(rp), play)

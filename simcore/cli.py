@@ -409,7 +409,10 @@ def _report(game, directory, fmt, cols, run, plots):
     tables = rep.standard_report(df, names) if cols is None else rep.by_report(df, cols)
     if fmt == "html":
         from .html_report import figures, tables_page
-        click.echo(tables_page(title, tables, figures(df, game.module("plots").PLOTS), names=names), nl=False)
+        from .report import example_links
+        links = example_links(run, rep.EXAMPLE_KEYS, rep.example_base) if hasattr(rep, "example_base") else None
+        click.echo(tables_page(title, tables, figures(df, game.module("plots").PLOTS), names=names, examples=links),
+                   nl=False)
     else:
         click.echo(render(tables, fmt, title, names), nl=False)
     if plots:       # the plots module (matplotlib) only when plots are drawn

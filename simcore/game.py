@@ -147,8 +147,10 @@ class Game(ABC):
         game play (tests/common/test_contract.py)."""
 
     @abstractmethod
-    def replay_cell(self, rules, cfg, seed, game):
-        """Game ``game`` of cell ``cfg`` replayed with its event log."""
+    def replay_cell(self, rules, cfg, seed, game, script=None):
+        """Game ``game`` of cell ``cfg`` replayed with its event log; with a
+        ``script`` (simcore.witness.Script) its decisions recorded, the
+        script's choices played and a person's seat paused at."""
 
     def warm_up(self):
         """Compile (or load from numba's cache) the kernels the commands play:

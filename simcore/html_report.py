@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from .present import EMPTY, is_share_table, readable
+from .report import EXAMPLES
 
 CSS = """
 body { margin: 0 auto; max-width: 1100px; padding: 16px 24px 40px; font: 14px/1.5 system-ui, -apple-system,
@@ -84,13 +85,21 @@ def _cell(x):
     return str(x)
 
 
-def table_html(t: pd.DataFrame) -> str:
-    """One table: every column as in the text report (floats to 3 places)."""
+def table_html(t: pd.DataFrame, hrefs: dict | None = None) -> str:
+    """One table: every column as in the text report (floats to 3 places);
+    ``hrefs``: {(row, column position): address} of the cells that link."""
     if t.empty:
         return f"<p>{html.escape(EMPTY)}</p>"
+    hrefs = hrefs or {}
+
+    def td(i, j, x):
+        text = html.escape(_cell(x))
+        if (i, j) in hrefs:
+            text = f"<a href=\"{html.escape(hrefs[i, j])}\">{text}</a>"
+        return f"<td>{text}</td>"
     head = "".join(f"<th>{html.escape(str(c))}</th>" for c in t.columns)
-    rows = "".join("<tr>" + "".join(f"<td>{html.escape(_cell(x))}</td>" for x in row) + "</tr>"
-                   for row in t.itertuples(index=False))
+    rows = "".join("<tr>" + "".join(td(i, j, x) for j, x in enumerate(row)) + "</tr>"
+                   for i, row in enumerate(t.itertuples(index=False)))
     return f"<table>\n<thead><tr>{head}</tr></thead>\n<tbody>{rows}</tbody>\n</table>"
 
 
@@ -98,11 +107,14 @@ def _slug(s):
     return re.sub(r"[^a-z0-9]+", "-", s.lower()).strip("-")
 
 
-def tables_page(title: str, tables: dict, figs=(), note: str = "", names: dict | None = None) -> str:
+def tables_page(title: str, tables: dict, figs=(), note: str = "", names: dict | None = None,
+                examples=None) -> str:
     """A report page: ``title`` (first line the heading, the rest shown as
     the run's description), a contents line, every ``{name: DataFrame}``
     as a person reads it (simcore.present, ``names`` for ids) and every
-    ``(name, png)`` figure."""
+    ``(name, png)`` figure. ``examples`` (simcore.report.example_links):
+    the game numbers of the example-games tables link to the studio's
+    viewer of each game."""
     first, _, rest = title.partition("\n")
     parts = [f"<h1>{html.escape(first)}</h1>"]
     if rest:
@@ -112,8 +124,16 @@ def tables_page(title: str, tables: dict, figs=(), note: str = "", names: dict |
         links.append("<a href=\"#plots\">plots</a>")
     parts.append("<nav>" + " ".join(links) + "</nav>")
     for k, v in tables.items():
+        hrefs = {}
+        if examples is not None and k.startswith(EXAMPLES):
+            hrefs = {(i, j): a for i, row in enumerate(v.to_dict("records")) for j, c in enumerate(v.columns)
+                     if (a := examples(row, c))}
         v = readable(v, names, is_share_table(k))
-        parts.append(f"<h2 id=\"{_slug(k)}\">{html.escape(k)}</h2>\n{table_html(v)}")
+        parts.append(f"<h2 id=\"{_slug(k)}\">{html.escape(k)}</h2>\n{table_html(v, hrefs)}")
+        if hrefs:
+            parts.append(f"<p class=\"meta\">Each game number opens that game in the studio's replay viewer, "
+                         f"its decisions listed (start the studio first: <code>{html.escape(examples.command)}"
+                         "</code>).</p>")
     if figs:
         parts.append("<h2 id=\"plots\">Plots</h2>")
         for name, png in figs:

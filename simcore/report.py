@@ -92,3 +92,38 @@ def decisions_by_policy(df: pd.DataFrame, items, prefix="", shares=None) -> pd.D
                 row[pol] = f"{per_game.loc[pol, prefix + n]:.3f}"
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+STUDIO = "http://127.0.0.1:8765"      # the studio's address as `PACKAGE studio` starts it (simcore.studio.serve)
+EXAMPLES = "example games"            # how the report tables of example games are titled
+
+
+def example_links(run: dict, keys, base_of):
+    """Where the game numbers of a run's example-games table open in the
+    studio's viewer: a function of (table row, column) giving the address
+    of that game (``/play`` with the run's seed and ``--set`` overrides), or
+    None where the studio cannot play it (a ruleset file of the user's, a
+    cell it cannot name). ``keys``: the columns naming a cell;
+    ``base_of(cell)``: a run cell's base settings (an experiment's
+    ``base`` keys) or None. None (no links at all) for a run of a ruleset
+    file."""
+    from urllib.parse import urlencode
+    if run.get("ruleset"):
+        return None
+    cells = {}
+    for c in run.get("cells", []):
+        if isinstance(c, dict):
+            cells.setdefault(tuple(str(c.get(k)) for k in keys), []).append(c)
+
+    def link(row: dict, col: str):
+        number = row.get(col)
+        if col in keys or col == "seed" or not isinstance(number, (int, np.integer)):
+            return None
+        found = cells.get(tuple(str(row[k]) for k in keys), [])
+        base = base_of(found[0]) if len(found) == 1 else None
+        if base is None:
+            return None
+        query = dict(base, seed=int(row["seed"]), game=int(number), set=list(run.get("overrides", ())))
+        return f"{STUDIO}/play?{urlencode(query, doseq=True)}"
+    link.command = f"{run.get('package', '')} studio".strip()
+    return link

@@ -18,7 +18,12 @@ API (JSON): ``GET /api/form``; ``POST /api/whatif`` {base, changed, target,
 games} -> the what-if's status (400 with one line for bad input, and nothing
 runs); ``GET /api/whatif/KEY``; ``POST /api/whatif/KEY/stop``; ``POST
 /api/whatif/KEY/save`` {name} -> the files written; ``GET /api/whatifs``;
-``GET /game/KEY/ARM/N``: the replay viewer of game N as an arm played it;
+``GET /game/KEY/ARM/N``: the replay viewer of game N as an arm played it,
+with its decisions; ``GET /play?BASE=VALUE...&seed=S&game=N&set=PATH=VALUE...``: game N of
+seed S of a base setting under the shipped ruleset with ``--set``
+overrides, as the CLI plays it (both take ``o``, the choices a person
+made, ``12:3004,40:1002``, and ``seat``, the hero or seat a person plays:
+simcore.witness);
 ``GET /dice`` (the dice calculator, its inputs in the address) and ``GET
 /api/dice?INPUT=VALUE...`` (the exact distribution: the game's
 ``odds.calculate``).
@@ -31,9 +36,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import tornado.web
+from urllib.parse import urlencode
 
 from .errors import InputError
 from .viewer import _json_for_script
+from .witness import Script
 
 TEMPLATE = Path(__file__).parent / "templates" / "studio.html"
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
@@ -162,9 +169,36 @@ class _All(_Handler):
 class _Game(_Handler):
     def get(self, key, arm, number):
         try:
-            self.html(self.s.studio.get(key).replay_page(arm, int(number)))
+            w = self.s.studio.get(key)
+            self.html(w.replay_page(arm, int(number), self.script()))
         except InputError as e:
             self.refuse(e, 404)
+
+    def script(self):
+        """The choices (``o``) and the person's seat (``seat``) in the address."""
+        return Script.parse(self.get_argument("o", ""), self.get_argument("seat", "-1"))
+
+
+class _Play(_Game):
+    def get(self):
+        from . import whatif
+        keys = ("game", "o", "seat", "seed", "set")
+        try:
+            base = whatif.checked_base(self.s.game, {k: self.get_argument(k) for k in self.request.arguments
+                                                     if k not in keys})
+            number = int(_number(self.get_argument("game", "0"), "game"))
+            seed = int(_number(self.get_argument("seed", str(whatif.SEED)), "seed"))
+            sets = tuple(self.get_arguments("set"))
+            query = urlencode(dict(base, seed=seed, game=number, set=sets), doseq=True)
+            self.html(whatif.game_page(self.s.game, base, sets, number, self.script(), f"/play?{query}", seed))
+        except InputError as e:
+            self.refuse(e)
+
+
+class _NoIcon(_Handler):
+    def get(self):
+        # the viewer's pages name no icon (they are files of their own too): none, rather than a 404 in the console
+        self.set_status(204)
 
 
 class _DicePage(_Handler):
@@ -184,7 +218,8 @@ class _Dice(_Handler):
 ROUTES = [(r"/", _Page), (r"/api/form", _Form), (r"/api/whatif", _Ask), (r"/api/whatifs", _All),
           (r"/api/whatif/([0-9a-f]{16})", _One), (r"/api/whatif/([0-9a-f]{16})/stop", _Stop),
           (r"/api/whatif/([0-9a-f]{16})/save", _Save), (r"/dice", _DicePage), (r"/api/dice", _Dice),
-          (r"/game/([0-9a-f]{16})/(baseline|what_if)/([0-9]{1,9})", _Game)]
+          (r"/game/([0-9a-f]{16})/(baseline|what_if)/([0-9]{1,9})", _Game), (r"/play", _Play),
+          (r"/favicon.ico", _NoIcon)]
 
 
 @dataclass

@@ -21,7 +21,13 @@ page. The data:
   (sections ``{title, text | columns + rows}``: the turn's snapshot; the
   page shows it with the steps' ``q`` applied up to the current step);
 - optional ``track`` (cells in a ring beside the board), ``legend`` (texts),
-  ``kinds`` (the space kinds' swatches: ``fill``, ``shape``, ``text``).
+  ``kinds`` (the space kinds' swatches: ``fill``, ``shape``, ``text``);
+- optional ``decisions`` (a witnessed game's choices, :func:`decisions`),
+  ``paused`` (the number of the decision a person is to make: the page
+  opens at its step and offers its options) and ``play`` (the studio's
+  address of this game, ``base``, with its ``choices`` as [decision, code]
+  pairs and ``seat``: each option not played links to the game played on
+  with it).
 """
 from __future__ import annotations
 
@@ -77,12 +83,15 @@ def _json_for_script(data) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False).replace("<", "\\u003c")
 
 
-def page(data: dict) -> str:
-    """The viewer page for ``data`` (see the module docstring), one HTML string.
-    Every value is data: the title escaped as HTML text, the rest as JSON
-    inside the page that its script shows as text (``textContent``), never
-    as markup. The two placeholders are filled in one pass, so nothing in
-    the title or the data can stand for the other."""
+def page(data: dict, play: dict | None = None) -> str:
+    """The viewer page for ``data`` (see the module docstring), one HTML string;
+    ``play``: the studio's ``play`` entry, added to it. Every value is data:
+    the title escaped as HTML text, the rest as JSON inside the page that
+    its script shows as text (``textContent``), never as markup. The two
+    placeholders are filled in one pass, so nothing in the title or the data
+    can stand for the other."""
+    if play is not None:       # the studio's address of the game (see the module docstring)
+        data = dict(data, play=play)
     check(data)
     tpl = files("simcore").joinpath("templates/viewer.html").read_text(encoding="utf-8")
     fill = {"__TITLE__": html.escape(str(data["title"])), "__DATA__": _json_for_script(data)}
@@ -125,4 +134,60 @@ def compact_steps(steps):
                 else:
                     prev[key] = s[key]
         out.append(s)
+    return out
+
+
+def show_panel(step: dict, panel: list, turns: list, nstep: int, shown: dict, turn_label=None) -> dict:
+    """The panel after step ``nstep`` (``step``, not yet appended): at a
+    turn's first step (``turn_label``) the turn's snapshot panel, a new
+    entry of ``turns``; at any other step the sections that differ from
+    ``shown`` (the panel the page shows before it, by title) as the step's
+    ``q``. Returns the panel now shown, by title."""
+    if turn_label is not None:
+        turns.append({"step": nstep, "label": turn_label, "panel": panel})
+    else:
+        changed = [sec for sec in panel if shown.get(sec["title"]) != sec]
+        if changed:
+            step["q"] = changed
+    return {sec["title"]: sec for sec in panel}
+
+
+def record_steps(order, nrec):
+    """The step showing each of ``nrec`` records when step ``j`` begins at
+    record ``order[j]`` and runs to the next step's (records before the
+    first step: step 0)."""
+    out, j = [0] * nrec, 0
+    for r in range(nrec):
+        while j + 1 < len(order) and order[j + 1] <= r:
+            j += 1
+        out[r] = j
+    return out
+
+
+def add_decisions(data: dict, rp, rec_step, labels, scores, who) -> dict:
+    """``data`` with the ``decisions`` of a witnessed Replay ``rp``
+    (:func:`decisions`) and, where the game paused for a person, ``paused``."""
+    data["decisions"] = decisions(rp, rec_step, labels, scores, who)
+    if rp.paused >= 0:
+        data["paused"] = rp.paused
+    return data
+
+
+def decisions(rp, rec_step, labels, scores, who) -> list:
+    """The viewer's decisions of a witnessed Replay ``rp`` (simcore.witness):
+    per decision its step (the step showing the last event before it, so
+    the position it was made in), number ``i``, who chose ``w``, the
+    options in words ``o`` and as codes ``k``, the option played ``c``, the
+    player's own ``p`` and, where the player scores its options, the scores
+    ``v``. ``labels(d, code)``, ``scores(d)`` (None: no scores) and
+    ``who(actor)`` are the game's."""
+    out = []
+    for d in rp.decisions:
+        item = {"s": rec_step[d.events - 1] if d.events > 0 and rec_step else 0, "i": d.index, "w": who(d.actor),
+                "o": [labels(d, c) for c in d.legal], "k": list(d.legal), "c": d.legal.index(d.played),
+                "p": d.legal.index(d.policy) if d.policy in d.legal else -1}
+        v = scores(d)
+        if v is not None:
+            item["v"] = v
+        out.append(item)
     return out

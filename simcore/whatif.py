@@ -30,6 +30,7 @@ from .errors import InputError
 from .experiment import BASELINE, Experiment, arms
 from .experiment_play import Runner, measure_names, measures_frame
 from .rulesets import effective_rows
+from .witness import Script
 
 FIRST_ROUND = 500            # games per arm in the first round: a first answer within seconds
 MAX_ROUND = 20_000           # rounds grow with the games so far, up to this
@@ -202,15 +203,14 @@ class WhatIf:
                           games=games or self.cap, base=dict(self.base),
                           variant=[dict(name=ARM, set=list(self.set))])
 
-    def replay_page(self, arm: str, game: int) -> str:
+    def replay_page(self, arm: str, game: int, script: Script = Script()) -> str:
         """The replay viewer page of game ``game`` as arm ``arm`` (``baseline``
-        or ``what_if``) played it: the same game the comparison counted."""
+        or ``what_if``) played it, the same game the comparison counted, with
+        its decisions (branched and seated by ``script``, :func:`game_page`)."""
         if arm not in (BASELINE, ARM) or not 0 <= game < self.played:
             raise InputError(f"no game {game} of arm {arm!r} in this what-if ({self.played:,} played)")
-        plan = self.game.module("experiment").plan(self.base, self.set if arm == ARM else (), 1, SEED,
-                                                   game, None)
-        _, rules, cfg, _ = plan.payloads[0]
-        return self.game.module("viewer").html(self.game.replay_cell(rules, cfg, SEED, game))
+        return game_page(self.game, self.base, self.set if arm == ARM else (), game, script,
+                         f"/game/{self.key}/{arm}/{game}")
 
     def status(self) -> dict:
         """JSON-ready state for the page."""
@@ -218,6 +218,38 @@ class WhatIf:
                     target=self.target, set=list(self.set), base=self.base, history=self.history,
                     table=self.table, examples=self.examples,
                     seconds=round(time.monotonic() - self.started, 2) if self.started else 0)
+
+
+def checked_base(game, base: dict) -> dict:
+    """``base`` settings (an experiment's ``base`` keys, :func:`form_base`)
+    checked, less those equal to the defaults (one InputError line for an
+    unknown key; the values are checked as the CLI checks them, where
+    played)."""
+    adapter = game.module("experiment")
+    allowed = form_base(game)
+    unknown = sorted(set(base) - set(allowed))
+    if unknown:
+        raise InputError(f"{unknown[0]}: not a base setting (choose from {', '.join(allowed)})")
+    return {k: str(v) for k, v in base.items() if str(v) != str(adapter.BASE[k])}
+
+
+def game_page(game, base: dict, sets, number: int, script: Script, address: str, seed: int = SEED) -> str:
+    """The replay viewer page of game ``number`` of ``seed`` of the one
+    game setting ``base`` with overrides ``sets`` (the game the CLI plays), its decisions
+    recorded (simcore.witness) and ``script`` played: each option not played
+    links to the game played on with it, and a person's seat is offered its
+    decision. ``address``: this game's page in the studio."""
+    if not 0 <= number < 1_000_000_000:
+        raise InputError(f"game {number}: must be between 0 and 999,999,999")
+    if not 0 <= seed < 2 ** 63:
+        raise InputError(f"seed {seed}: must be a whole number from 0")
+    plan = game.module("experiment").plan(base, tuple(sets), 1, seed, number, None)
+    if len(plan.payloads) != 1:
+        raise InputError("the base must be one game setting (one level, player count and policy)")
+    _, rules, cfg, _ = plan.payloads[0]
+    rp = game.replay_cell(rules, cfg, seed, number, script)
+    return game.module("viewer").html(rp, play=dict(base=address, choices=[list(p) for p in script.choices],
+                                                    seat=script.seat))
 
 
 def key_of(game, base, sets, cap) -> str:
@@ -244,10 +276,7 @@ class Studio:
     def ask(self, base: dict, changed: dict, target: float, cap: int) -> WhatIf:
         """Start (or find) the what-if of ``changed`` values on ``base``."""
         adapter = self.game.module("experiment")
-        allowed = form_base(self.game)
-        unknown = sorted(set(base) - set(allowed))
-        if unknown:
-            raise InputError(f"{unknown[0]}: not a base setting (choose from {', '.join(allowed)})")
+        base = checked_base(self.game, base)
         if not 0 < target < 0.5:
             raise InputError(f"target: {target} must be between 0 and 0.5 (a half-width, 0.01 = 1 point)")
         if not 100 <= cap <= 10_000_000:
@@ -255,7 +284,6 @@ class Studio:
         sets = overrides(self.game, changed)
         if not sets:
             raise InputError("no value differs from the ruleset's: change at least one")
-        base = {k: str(v) for k, v in base.items() if str(v) != str(adapter.BASE[k])}
         plan = adapter.plan(base, sets, 1, SEED, 0, None)       # the base checked as the CLI checks it
         if len(plan.payloads) != 1:
             raise InputError("the base must be one game setting (one level, player count and policy)")

@@ -299,3 +299,116 @@ def test_the_dice_calculator_is_exact_and_its_address_is_the_roll(server, browse
     assert "target=9" in browser.current_url and "dice=grey%2Cgreen" in browser.current_url
     assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
     browser.save_screenshot(str(Path(os.environ.get("SCREENSHOT_DIR", tmp_path)) / "studio-dice.png"))
+
+
+def _viewer_ready(drv, url):
+    from selenium.webdriver.support.ui import WebDriverWait
+    drv.get_log("browser")
+    drv.get(url)
+    WebDriverWait(drv, 60).until(
+        lambda b: b.execute_script("return document.body && document.body.getAttribute('data-ready')"))
+    assert not [e for e in drv.get_log("browser") if e["level"] == "SEVERE"]
+
+
+def _follow(drv, link):
+    """Click a link of the decisions box; wait for the page it opens."""
+    from selenium.webdriver.support.ui import WebDriverWait
+    old = drv.find_element("tag name", "body")
+    link.click()
+    WebDriverWait(drv, 60).until(lambda b: b.find_element("tag name", "body") != old and b.execute_script(
+        "return document.body.getAttribute('data-ready')"))
+    assert not [e for e in drv.get_log("browser") if e["level"] == "SEVERE"]
+
+
+def test_a_person_takes_a_seat_and_branches_a_game_in_the_browser(server, browser, tmp_path):  # noqa: F811
+    """Opened from the studio's form with a seat, a game pauses at the
+    person's first decision and offers its options; a choice other than
+    the player's is played and the game pauses at the person's next
+    decision. Watching a game, a decision lists its options with the
+    player's scores, and 'play on with this' opens the game branched there:
+    the same position, the other option played."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    browser.get(server.url + "/")
+    WebDriverWait(browser, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "input[data-base='players']"))
+    players = browser.find_element(By.CSS_SELECTOR, "input[data-base='players']")
+    players.clear()
+    players.send_keys("2")
+    for box, value in (("gameno", "3"), ("seat", "1")):
+        browser.find_element(By.ID, box).clear()
+        browser.find_element(By.ID, box).send_keys(value)
+    browser.find_element(By.ID, "open").click()
+    browser.switch_to.window(browser.window_handles[-1])
+    WebDriverWait(browser, 60).until(lambda b: b.execute_script(
+        "return document.body && document.body.getAttribute('data-ready')"))
+    assert "players=2" in browser.current_url and "game=3" in browser.current_url and "seat=0" in browser.current_url
+    view = "return window.replayViewer.decisions()"
+    mine = browser.execute_script(view)
+    assert len(mine) == 1 and "Your decision" in browser.find_element(By.ID, "choices").text
+    first = mine[0]
+    assert browser.execute_script("return window.replayViewer.step()") == browser.execute_script(
+        "return window.replayViewer.steps") - 1          # nothing shown after the person's decision
+    j = next(k for k in range(len(first["options"])) if k != first["player"])
+    links = browser.find_elements(By.CSS_SELECTOR, "#choices a")
+    assert len(links) == len(first["options"])
+    _follow(browser, links[j])
+    assert f"o={first['i']}%3A" in browser.current_url
+    nxt = browser.execute_script(view)
+    assert len(nxt) == 1 and nxt[0]["i"] > first["i"] and "Your decision" in browser.find_element(By.ID, "choices").text
+    browser.save_screenshot(str(Path(os.environ.get("SCREENSHOT_DIR", tmp_path)) / "studio-seat.png"))
+
+    # watching: a decision with scores, branched with another option
+    _viewer_ready(browser, server.url + "/play?players=2&game=3")
+    steps = browser.execute_script("return window.replayViewer.decisionSteps")
+    for s in steps[3:]:
+        browser.execute_script("window.replayViewer.go(arguments[0])", s)
+        here = [d for d in browser.execute_script(view) if len(d["options"]) > 1]
+        if here:
+            break
+    d = here[0]
+    assert d["scores"] and d["scores"][d["played"]] == max(d["scores"])      # greedy plays its best score
+    j = next(k for k in range(len(d["options"])) if k != d["played"])
+    codes = browser.execute_script("return JSON.parse(document.getElementById('replay-data').textContent)"
+                                   ".decisions.find(x => x.i === arguments[0]).k", d["i"])
+    link = next(a for a in browser.find_elements(By.CSS_SELECTOR, "#choices a")
+                if a.get_attribute("href").split("#")[0].endswith(f"o={d['i']}%3A{codes[j]}&seat=-1"))
+    assert link.text == "play on with this"
+    _follow(browser, link)
+    assert browser.execute_script("return window.replayViewer.step()") == s      # the same position
+    again = next(x for x in browser.execute_script(view) if x["i"] == d["i"])
+    assert again["options"] == d["options"] and again["played"] == j and again["player"] == d["player"]
+    browser.save_screenshot(str(Path(os.environ.get("SCREENSHOT_DIR", tmp_path)) / "studio-branch.png"))
+    assert server.call("/play?players=2&game=3&o=1:999999")[0] == 400
+
+
+def test_a_reports_example_games_open_in_the_studio_as_the_run_played_them(server, tmp_path):
+    """The HTML report of a run (a ``--set`` override, two cells) links each
+    example game number to the studio; each opens the very game of the run:
+    the won ones won, the lost ones lost."""
+    import html
+    import re
+
+    from simcore.report import STUDIO
+    out = tmp_path / "run"
+    sim = [sys.executable, "-m", "mournesim", "simulate", "--games", "100", "--players", "1,3", "--seed", "17",
+           "--set", "levels.medium.disc_clicks=10", "--out", str(out), "--quiet"]
+    r = subprocess.run(sim, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    r = subprocess.run([sys.executable, "-m", "mournesim", "report", str(out), "--format", "html"],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    section = r.stdout.split('<h2 id="example-games-per-cell', 1)[1].split("<h2", 1)[0]
+    opened = 0
+    for row in re.findall(r"<tr>(.*?)</tr>", section)[1:]:
+        cells = re.findall(r"<td>(.*?)</td>", row)
+        for cell, won in ((cells[-2], True), (cells[-1], False)):      # the columns end: won, lost
+            address = html.unescape(re.search(r'href="([^"]+)"', cell).group(1))
+            assert address.startswith(STUDIO + "/play?") and "seed=17" in address
+            assert "set=levels.medium.disc_clicks%3D10" in address
+            with urllib.request.urlopen(server.url + address[len(STUDIO):], timeout=60) as resp:
+                page = resp.read().decode()
+            game = int(re.search(r"game=(\d+)", address).group(1))
+            assert f"seed 17, game {game}" in page and f">{game}</a>" in cell
+            assert ("outcome win;" in page) == won, (address, won)
+            opened += 1
+    assert opened == 4
