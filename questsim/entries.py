@@ -23,7 +23,7 @@ from .policies import (ARG_SPEC, GREEDY_NEW, POLICY_GREEDY, POLICY_GREEDY_V2, PO
 def greedy_entry(s_p, s_n, T_p, T_n, legal_p, legal_n, n, rng_p, rng_n, pp_p, pp_n, seat):
     """greedy behind a C entry point."""
     return greedy(carray(s_p, (s_n,)), carray(T_p, (T_n,)), carray(legal_p, (legal_n,)), n,
-                  carray(rng_p, (rng_n,)), carray(pp_p, (pp_n - 1,)), seat, GREEDY_NEW)
+                  carray(rng_p, (rng_n,)), carray(pp_p, (pp_n - 1,)), seat, GREEDY_NEW, None)
 
 
 def planner_entry(s_p, s_n, T_p, T_n, legal_p, legal_n, n, rng_p, rng_n, pp_p, pp_n, seat):
@@ -34,7 +34,7 @@ def planner_entry(s_p, s_n, T_p, T_n, legal_p, legal_n, n, rng_p, rng_n, pp_p, p
 
 def _greedy(s, T, legal, n, rng, pp, seat):
     """greedy with decide's arguments (NUMBA_DISABLE_JIT)."""
-    return greedy(s, T, legal, n, rng, pp, seat, GREEDY_NEW)
+    return greedy(s, T, legal, n, rng, pp, seat, GREEDY_NEW, None)
 
 
 ENTRIES = {POLICY_GREEDY: (greedy_entry, _greedy), POLICY_GREEDY_V2: (greedy_entry, _greedy),

@@ -1,18 +1,52 @@
-"""A Quest Master decision explained: each legal choice in words
+"""A Quest Master decision explained: each legal choice in words, and the
+scores greedy or the planner (and their v2 versions) gave them
 (simcore.witness records the decisions; the viewer lists them at their
 step).
 
-Greedy and the planner compare values computed inside their own loops and
-keep no score per choice, so no Quest Master policy has scores to show:
-the viewer lists the choices, the one played and the player's own.
+The scores are the policies' own: ``policies.greedy`` and
+``policies.scored_planner`` scoring every choice into an array, on the
+state the decision was made in. Both take a sure win before scoring (five
+castles, Hp over 40) where they may: such a choice is played whatever the
+scores say. Random, plug-in and search players have no scores to show.
 """
+import numpy as np
+from numba import njit
+
+from simcore.rng import N_STREAMS
+
 from . import layout as L
+from .policies import GREEDY_NEW, greedy, scored_planner
 from .replay import SYMBOL_CHOICE
 
+SCORED = {"greedy": False, "greedy_v2": False, "planner": True, "planner_v2": True}
 
-def scores(rp, d, pp):
-    """No Quest Master policy keeps a score per choice (see the module docstring)."""
-    return None
+
+@njit(cache=True)
+def policy_scores(s, T, legal, n, pp, seat, planner, out):
+    """Greedy's (``planner`` False) or the planner's score of each of
+    ``legal[:n]`` for ``seat`` in state ``s`` (a copy), into ``out``."""
+    rng = np.zeros(N_STREAMS * 4, np.uint64)      # neither draws when scoring
+    if planner:
+        scored_planner(s, T, legal, n, rng, pp, seat, out)
+    else:
+        greedy(s, T, legal, n, rng, pp, seat, GREEDY_NEW, out)
+
+
+def scores(rp, d, policies):
+    """The scores of decision ``d`` of Replay ``rp`` by its seat's policy
+    (``policies``: each seat's policy name), or None where it has none."""
+    from . import plugins
+    name = policies[d.actor]
+    planner = SCORED.get(name)
+    if planner is None:
+        return None
+    pp = np.zeros(L.MAX_PARAMS + 1)
+    params = rp.config.params if rp.config.params and name == policies[0] else plugins.get(name).defaults
+    pp[:len(params)] = params
+    legal = np.array(d.legal, np.int32)
+    out = np.zeros(len(legal))
+    policy_scores(d.state.copy(), rp.rules.T, legal, len(legal), pp[:-1], d.actor, planner, out)
+    return [round(float(v), 3) for v in out]
 
 
 class Labels:

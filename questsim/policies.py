@@ -114,14 +114,17 @@ def shoe_play_value(s, T, seat, pp, keep):
 
 
 @inlined
-def greedy(s, T, legal, n, rng, pp, seat, o):
+def greedy(s, T, legal, n, rng, pp, seat, o, scores):
     """Score every legal code and take the best (ties: the first). The
     parameters behaviour v3 added start at ``pp[o]`` (greedy's own vector, or
-    the planner's, which calls this for the decisions it leaves to greedy)."""
+    the planner's, which calls this for the decisions it leaves to greedy).
+    With an array ``scores`` (the viewer's, questsim.explain) each code's
+    score is stored there, a sure win included; the players pass None, and
+    numba prunes that."""
     b = pb(seat)
     ctx = s[L.G_CTX]
     sure = plays_sure(s, seat)
-    if sure:
+    if sure and scores is None:
         w = winning_choice(s, T, legal, np.int64(n), np.int64(seat), np.int64(ctx))
         if w >= 0:
             return w
@@ -201,6 +204,8 @@ def greedy(s, T, legal, n, rng, pp, seat, o):
             v = 1.0 if kind == L.A_PLAY else 0.0      # Hp and cards now are never worse
         elif ctx == L.CTX_AFTER_ROLL:
             v = shoe_play_value(s, T, seat, pp, keep) if kind == L.A_PLAY else 0.0
+        if scores is not None:
+            scores[i] = v
         if v > best:
             best, pick = v, c
     return pick
@@ -289,6 +294,13 @@ def planner(s, T, legal, n, rng, pp, seat):
     """Greedy, with the castle race looked ahead and duels aimed (see the
     module docstring); falls back on greedy's choice where it adds nothing.
     The parameters behaviour v3 added start at ``pp[PLANNER_NEW]``."""
+    return scored_planner(s, T, legal, n, rng, pp, seat, None)
+
+
+@inlined
+def scored_planner(s, T, legal, n, rng, pp, seat, scores):
+    """The planner; with an array ``scores`` (the viewer's,
+    questsim.explain) each code's score stored there, as greedy's."""
     o = PLANNER_NEW
     b = pb(seat)
     ctx = s[L.G_CTX]
@@ -297,8 +309,8 @@ def planner(s, T, legal, n, rng, pp, seat):
     # own scoring, the one that chose the move with it
     own_shoe = ctx == L.CTX_AFTER_ROLL and keep > 0 and s[L.G_ACTIVE] == seat
     if ctx != L.CTX_MOVE and ctx != L.CTX_WARP and ctx != L.CTX_FORK and ctx != L.CTX_TARGET and not own_shoe:
-        return greedy(s, T, legal, n, rng, pp, seat, o)
-    if plays_sure(s, seat):
+        return greedy(s, T, legal, n, rng, pp, seat, o, scores)
+    if plays_sure(s, seat) and scores is None:
         w = winning_choice(s, T, legal, np.int64(n), np.int64(seat), np.int64(ctx))
         if w >= 0:
             return w
@@ -352,6 +364,8 @@ def planner(s, T, legal, n, rng, pp, seat):
             v = pp[3] * threat(s, T, arg) - strength(s, T, arg) / 40.0 + (1.0 if hp <= 4 else 0.0)
             if pp[o + K_AIM] > 0 or pp[o + K_KILL] > 0:
                 v += aim_value(s, T, seat, arg, pp, o)
+        if scores is not None:
+            scores[i] = v
         if v > best:
             best, pick = v, c
     return pick

@@ -252,7 +252,9 @@ def data(rp):
     if rp.script is not None:
         from . import explain
         labels = explain.Labels(rp)
-        V.add_decisions(out, rp, V.record_steps(order, len(recs)), labels.text, lambda d: explain.scores(rp, d, None),
+        pols = rp.config.policies or ("greedy",)
+        seats = pols * rp.config.players if len(pols) == 1 else pols
+        V.add_decisions(out, rp, V.record_steps(order, len(recs)), labels.text, lambda d: explain.scores(rp, d, seats),
                         lambda p: f"seat {p + 1} ({who.get(p, p)})")
     return out
 

@@ -93,6 +93,25 @@ def test_the_scores_shown_are_the_ones_the_player_chose_by():
     assert explain.scores(rp, rp.decisions[0], ()) is None
 
 
+def test_quest_masters_scores_are_the_ones_each_seat_chose_by():
+    """Greedy, the planner and their v2 versions, at one table, each play
+    the first best-scored option (a sure win, taken before scoring, ends
+    the game: the last decision is left out); a random seat has no scores."""
+    from questsim import explain
+    pols = ("greedy", "planner", "greedy_v2", "random")
+    checked = 0
+    for game in range(3):
+        rp = qm_replay(seed=4, game=game, players=4, policies=pols, script=Script())
+        for d in rp.decisions[:-1]:
+            v = explain.scores(rp, d, pols)
+            if pols[d.actor] == "random":
+                assert v is None
+                continue
+            assert d.legal.index(d.played) == v.index(max(v)), (game, d.index, pols[d.actor], v)
+            checked += 1
+    assert checked > 100
+
+
 @pytest.mark.parametrize("play, kw", CASES, ids=IDS)
 def test_every_option_reads_as_words(play, kw):
     """No option falls back to a bare operation name or number."""
