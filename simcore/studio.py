@@ -32,7 +32,8 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from collections import OrderedDict
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import tornado.web
@@ -43,6 +44,7 @@ from .viewer import _json_for_script
 from .witness import Script
 
 TEMPLATE = Path(__file__).parent / "templates" / "studio.html"
+PAGES_KEPT = 32            # game pages kept for a visit again (each a few hundred kB)
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 
 
@@ -170,7 +172,7 @@ class _Game(_Handler):
     def get(self, key, arm, number):
         try:
             w = self.s.studio.get(key)
-            self.html(w.replay_page(arm, int(number), self.script()))
+            self.html(self.s.game_page(self.request.uri, lambda: w.replay_page(arm, int(number), self.script())))
         except InputError as e:
             self.refuse(e, 404)
 
@@ -190,7 +192,8 @@ class _Play(_Game):
             seed = int(_number(self.get_argument("seed", str(whatif.SEED)), "seed"))
             sets = tuple(self.get_arguments("set"))
             query = urlencode(dict(base, seed=seed, game=number, set=sets), doseq=True)
-            self.html(whatif.game_page(self.s.game, base, sets, number, self.script(), f"/play?{query}", seed))
+            self.html(self.s.game_page(self.request.uri, lambda: whatif.game_page(
+                self.s.game, base, sets, number, self.script(), f"/play?{query}", seed)))
         except InputError as e:
             self.refuse(e)
 
@@ -233,6 +236,19 @@ class Served:
     odds: object
     rules: object
     dice_page: str
+    pages: OrderedDict = field(default_factory=OrderedDict)     # the game pages served last, by address
+
+    def game_page(self, address: str, make) -> str:
+        """The game page at ``address``, made by ``make()`` or, when it was
+        served lately, again: a game page depends only on its address (the
+        what-if's key names its rulesets), and making one replays the game."""
+        if address in self.pages:
+            self.pages.move_to_end(address)
+            return self.pages[address]
+        page = self.pages[address] = make()
+        while len(self.pages) > PAGES_KEPT:
+            self.pages.popitem(last=False)
+        return page
 
 
 def make_app(game, cache: Path, saves: Path, workers=None):

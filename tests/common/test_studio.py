@@ -212,24 +212,58 @@ def test_a_what_if_in_the_browser_narrows_to_its_interval_and_saves_what_the_cli
             assert row[col] == pytest.approx(m[col], abs=1e-12), (m["measure"], col)
 
 
-def test_four_what_ifs_at_once_do_not_mix(server):
-    """Four what-ifs asked together each play their own change on the same
-    base games: the base rate is the same in all four, and each what-if's
-    rate is the one a plain simulate with that change gives."""
+def test_eight_what_ifs_and_many_readers_at_once_do_not_mix(server):
+    """A load test: eight what-ifs asked together (one of them asked twice)
+    while eight clients read the studio (status, every what-if, a game page
+    with its decisions, the dice calculator) as fast as they can. Every
+    request is answered; the repeated ask is the same what-if; each what-if
+    plays its own change on the same base games: the base rate is the same
+    in all, and each what-if's rate is the one a plain simulate with that
+    change gives. The answer times are printed (``-s``), never asserted."""
+    import statistics
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
     from mournesim import sim
-    asks = [{CHANGE: v} for v in (5, 6, 8, 9)]
-    keys = []
-    for a in asks:
-        status, w = server.call("/api/whatif", {"changed": a, "games": 1000, "target": 0.001})
-        assert status == 200, w
-        keys.append(w["key"])
-    assert len(set(keys)) == 4
-    done = [server.until_done(k) for k in keys]
-    assert all(w["state"] == "done" and w["played"] == 1000 for w in done)
+    asks = [{CHANGE: v} for v in (4, 5, 6, 7, 8, 9, 10, 13)]
+    keys, times, failures = [], [], []
+    stop = threading.Event()
+    reads = ["/api/whatifs", "/play?players=2&game=1", "/api/dice?dice=grey,green&ability=7&target=7", "/"]
+
+    def reader(k):
+        i = k
+        while not stop.is_set():
+            path = reads[i % len(reads)] if not keys or i % 5 else f"/api/whatif/{keys[i % len(keys)]}"
+            t = time.monotonic()
+            try:
+                with urllib.request.urlopen(server.url + path, timeout=120) as r:
+                    r.read()
+                    if r.status != 200:
+                        failures.append((path, r.status))
+            except Exception as e:      # noqa: BLE001 - any failure to answer is the finding
+                failures.append((path, repr(e)))
+            times.append(time.monotonic() - t)
+            i += 1
+
+    with ThreadPoolExecutor(8) as pool:
+        for k in range(8):
+            pool.submit(reader, k)
+        for a in asks + asks[:1]:
+            status, w = server.call("/api/whatif", {"changed": a, "games": 500, "target": 0.001})
+            assert status == 200, w
+            keys.append(w["key"])
+        done = [server.until_done(k, timeout=300) for k in keys[:len(asks)]]
+        stop.set()
+    assert not failures, failures[:3]
+    assert keys[-1] == keys[0] and len(set(keys)) == len(asks)
+    print(f"\nload: {len(times)} reads during {len(asks)} what-ifs, answered in median "
+          f"{1000 * statistics.median(times):.0f} ms, 95th percentile "
+          f"{1000 * statistics.quantiles(times, n=20)[-1]:.0f} ms, max {1000 * max(times):.0f} ms")
+    assert all(w["state"] == "done" and w["played"] == 500 for w in done)
     assert len({w["table"][0]["baseline"] for w in done}) == 1
-    for a, w in zip(asks, done):
+    for a, w in zip(asks[::3], done[::3]):
         (path, v), = a.items()
-        df = sim.simulate(games=1000, seed=whatif.SEED, level="medium", players=4, policy="greedy",
+        df = sim.simulate(games=500, seed=whatif.SEED, level="medium", players=4, policy="greedy",
                           overrides=(f"{path}={v}",))
         assert w["table"][0]["value"] == pytest.approx(df["win"].mean(), abs=1e-12)
 
