@@ -216,6 +216,14 @@ def markdown(res: Result, game, plots=(), command="") -> str:
         for m in res.measures:
             out.append(f"## {md_text(m)}: {md_text(game.MEASURES[m][1])}\n")
             out.append(_md(comparison_table(res, game, m), ["arm", *res.keys]))
+    if not (t := turned_games(res, game)).empty:
+        out.append("## Games the change turned\n")
+        out.append(f"For each arm and cell, the first games (by number, seed {e.seed}) whose "
+                   f"{md_text(res.measures[0])} the arm changed, each way. A number opens that game in the studio's "
+                   f"replay viewer as the arm played it, its decisions listed (start the studio first: "
+                   f"{md_code(game.PROG + ' studio')}); the baseline's play of it is the same address without "
+                   "the arm's overrides.\n")
+        out.append(_md(t, ["arm", *res.keys]))
     if plots:
         out.append("## Plots\n")
         out += [f"![{md_text(Path(p).stem)}]({Path(p).name})\n" for p in plots]
@@ -223,6 +231,53 @@ def markdown(res: Result, game, plots=(), command="") -> str:
                "paired differences; p is McNemar's test (win/loss measures) or the paired t-test. "
                "Rates are Wilson 95% intervals.\n")
     return "\n".join(out)
+
+
+TURNED = 2        # games shown each way per arm and cell
+
+
+def turned_games(res: Result, game) -> pd.DataFrame:
+    """Per variant arm and cell, the first games whose primary (win/loss)
+    measure the arm turned, each way (simcore.paired.turned), each number a
+    Markdown link to the studio's replay of that game as the arm played it
+    where the studio can play it (:func:`play_address`); empty for a count
+    measure or a tune."""
+    m = res.measures[0] if res.measures else None
+    if m is None or not game.MEASURES[m][0] or res.frame.empty or res.exp.kind in ("tune", "policy_tune"):
+        return pd.DataFrame()
+    names = _names(res, game)
+    rows = []
+    for a in res.arms:
+        if a.name == BASELINE:
+            continue
+        for cell, g in res.frame.groupby(res.keys, observed=True, sort=False):
+            cell = dict(zip(res.keys, cell if isinstance(cell, tuple) else (cell,)))
+            t = paired.turned(g, m, a.name, BASELINE, TURNED)
+            links = {way: ", ".join(f"[{n}]({url})" if (url := play_address(res, game, a, cell, n)) else str(n)
+                                    for n in games) or "–" for way, games in t.items()}
+            rows.append({**{k: name_of(names, v) for k, v in cell.items()}, "arm": a.name,
+                         f"{m} with the arm, not in the baseline": links["won"],
+                         f"{m} in the baseline, not with the arm": links["lost"]})
+    return pd.DataFrame(rows)
+
+
+def play_address(res: Result, game, arm, cell: dict, number: int):
+    """The studio's address of game ``number`` of ``cell`` as ``arm`` played
+    it (``/play``: the experiment's base with the cell's values, its seed,
+    the base's and the arm's overrides), or None where the studio cannot
+    play it (a ruleset file, policy parameters of the arm's own)."""
+    from urllib.parse import urlencode
+
+    from .report import STUDIO
+    e = res.exp
+    if e.base.get("ruleset") or arm.params or e.base.get("params"):
+        return None
+    base = {k: v for k, v in e.base.items() if k in game.BASE and k not in ("ruleset", "set", "params")}
+    base.update(cell)
+    if any(isinstance(v, (list, tuple)) for v in base.values()):
+        return None          # a grid axis the table does not name
+    sets = list(e.base.get("set", [])) + list(arm.overrides)
+    return f"{STUDIO}/play?{urlencode(dict(base, seed=e.seed, game=int(number), set=sets), doseq=True)}"
 
 
 def tornado_table(res: Result, game) -> pd.DataFrame:

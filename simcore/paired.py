@@ -115,3 +115,15 @@ def mean_interval(values, binary: bool):
         return float(v.mean()), lo, hi
     h = Z95 * v.std(ddof=1) / np.sqrt(n) if n > 1 else 0.0
     return float(v.mean()), float(v.mean() - h), float(v.mean() + h)
+
+
+def turned(frame: pd.DataFrame, measure: str, arm: str, baseline="baseline", k=3) -> dict:
+    """The games of one cell whose win/loss ``measure`` the ``arm`` turned,
+    the first ``k`` each way: ``won`` (0 in the baseline, 1 in the arm) and
+    ``lost`` (the reverse), by game number; ``frame``: the cell's games of
+    both arms (columns ``arm``, ``game`` and ``measure``)."""
+    by = frame[frame["arm"].isin([baseline, arm])].pivot_table(index="game", columns="arm", values=measure)
+    if baseline not in by or arm not in by:
+        return {"won": [], "lost": []}
+    d = (by[arm] - by[baseline]).dropna()
+    return {"won": [int(g) for g in d.index[d > 0][:k]], "lost": [int(g) for g in d.index[d < 0][:k]]}

@@ -385,10 +385,7 @@ class Studio:
         comp = paired.table(frame, binary, list(adapter.CELL), baseline=BASELINE, pooled=False)
         first = names[0]
         if binary[first]:         # example games whose first measure the change turned, each way
-            by = frame.pivot_table(index="game", columns="arm", values=first)
-            turned = by[BASELINE] - by[ARM]
-            w.examples = {"lost": [int(g) for g in turned.index[turned > 0][:EXAMPLES]],
-                          "won": [int(g) for g in turned.index[turned < 0][:EXAMPLES]]}
+            w.examples = paired.turned(frame, first, ARM, BASELINE, EXAMPLES)
         w.table = [dict(measure=r["measure"], description=adapter.MEASURES[r["measure"]][1], binary=binary[r["measure"]],
                         n=int(r["n"]), baseline=r["baseline"], value=r["value"], change=r["change"],
                         ci95_low=r["ci95_low"], ci95_high=r["ci95_high"], half_width=r["half_width"],

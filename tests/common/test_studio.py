@@ -446,3 +446,39 @@ def test_a_reports_example_games_open_in_the_studio_as_the_run_played_them(serve
             assert ("outcome win;" in page) == won, (address, won)
             opened += 1
     assert opened == 4
+
+
+def test_an_experiments_turned_games_open_in_the_studio_as_each_arm_played_them(server, tmp_path):
+    """An experiment's report lists, per arm and cell, games the arm turned;
+    each number opens in the studio as the arm played it (won there), and
+    the same address without the arm's override is the baseline's play of
+    that very game (lost there), and the reverse way round."""
+    import html
+    import re
+
+    from simcore.report import STUDIO
+    exp = tmp_path / "two-dice.toml"
+    exp.write_text('title = "two dice"\ngame = "mournequest"\nseed = 5\ngames = 150\nmeasures = ["win"]\n'
+                   '[base]\nlevel = "hard"\nplayers = [1, 4]\n'
+                   '[[variant]]\nname = "two"\nset = ["rules.starting_dice=2"]\n')
+    out = tmp_path / "out"
+    r = subprocess.run([sys.executable, "-m", "mournesim", "experiment", str(exp), "--out", str(out), "--quiet"],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    page = (out / "index.html").read_text()
+    body = page.split("Games the change turned</h2>", 1)[1].split("<tbody>", 1)[1].split("</tbody>", 1)[0]
+    rows = re.findall(r"<tr>(.*?)</tr>", body, re.S)
+    assert len(rows) == 2
+    opened = 0
+    for row in rows:
+        cells = re.findall(r"<td>(.*?)</td>", row, re.S)
+        for cell, arm_wins in ((cells[-2], True), (cells[-1], False)):
+            for address in re.findall(r'href="([^"]+)"', cell)[:1]:
+                address = html.unescape(address)
+                assert address.startswith(STUDIO + "/play?") and "seed=5" in address
+                for path, wins in ((address, arm_wins), (address.replace("&set=rules.starting_dice%3D2", ""),
+                                                         not arm_wins)):
+                    with urllib.request.urlopen(server.url + path[len(STUDIO):], timeout=60) as resp:
+                        assert ("outcome win;" in resp.read().decode()) == wins, path
+                opened += 1
+    assert opened >= 3
