@@ -45,7 +45,10 @@ class Server:
         env = dict(os.environ, HOME=str(tmp / "home"))      # the what-if cache under a home of the test's own
         self.proc = subprocess.Popen([sys.executable, "-m", "mournesim", "studio", "--port", str(self.port),
                                       "--workers", "2", "--saves", str(self.saves)], env=env,
-                                     stderr=subprocess.PIPE, text=True)
+                                     stderr=subprocess.PIPE, text=True,
+                                     # Ctrl-C reaches it even where the tests run with SIGINT ignored
+                                     # (a background job of a shell without job control)
+                                     preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         line = self.proc.stderr.readline()
         assert f"open {self.url}/" in line, line + self.proc.stderr.read()
 
@@ -189,6 +192,17 @@ def test_a_what_if_in_the_browser_narrows_to_its_interval_and_saves_what_the_cli
         assert f"seed {whatif.SEED}, game {g}" in text, arm
         assert ("outcome win;" in text) == ((arm == "baseline") == (way == "lost")), (arm, way)
     assert server.call(f"/game/{key}/baseline/{w['played']}")[0] == 404
+    # opened from the card in the browser (a tab of its own): the viewer, its decisions listed
+    studio_tab = browser.current_window_handle
+    link.click()
+    WebDriverWait(browser, 30).until(lambda b: len(b.window_handles) > 1)
+    browser.switch_to.window([h for h in browser.window_handles if h != studio_tab][0])
+    WebDriverWait(browser, 60).until(lambda b: b.execute_script(
+        "return document.body && document.body.getAttribute('data-ready')"))
+    assert f"/game/{key}/" in browser.current_url
+    assert browser.execute_script("return window.replayViewer.decisionSteps.length") > 20
+    browser.close()
+    browser.switch_to.window(studio_tab)
     shots = Path(os.environ.get("SCREENSHOT_DIR", tmp_path))
     browser.execute_script("window.scrollTo(0, 0)")
     browser.save_screenshot(str(shots / "studio-what-if.png"))
