@@ -68,6 +68,9 @@ def check(data: dict) -> None:
     for i, s in enumerate(data["steps"]):
         if "p" in s and (len(s["p"]) != npieces or any(not -1 <= v < len(nodes) for v in s["p"])):
             raise ValueError(f"step {i}: positions {s['p']} do not fit {npieces} pieces on {len(nodes)} nodes")
+    for d in data.get("decisions", ()):
+        if not (0 <= d["s"] < len(data["steps"]) and len(d["o"]) == len(d["k"]) and 0 <= d["c"] < len(d["o"])):
+            raise ValueError(f"decision {d['i']}: step {d['s']} or options do not fit the page")
     last = -1
     for t in data["turns"]:
         if not last < t["step"] < len(data["steps"]):
