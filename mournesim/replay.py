@@ -89,12 +89,5 @@ def replay(seed=1, game=0, level="medium", players=4, heroes=(), policy="greedy"
     refuse_bad_choices(final[L.G_ILLEGAL], policy)      # refused as in a batch run, never shown as if legal
     rp = Replay(seed, game, cfg, rules, ev[:ne].copy(), snaps[:ns].copy(), final)
     if rec is not None:
-        rec.check()
-        rp.script, rp.decisions, rp.paused = script, rec.decisions(), rec.paused
-        # every position with the policy's own id, as unwitnessed
-        for st in [final, rp.snapshots] + [d.state for d in rp.decisions]:
-            st[..., L.G_POLICY] = pid
-        if rp.paused >= 0:       # shown up to the person's decision, never beyond
-            d = rp.decisions[-1]
-            rp.events, rp.final_state = rp.events[:d.events], d.state.copy()
+        rec.finish(rp, {L.G_POLICY: pid}, L.G_SNAPN)
     return rp

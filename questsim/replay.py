@@ -369,14 +369,5 @@ def replay(seed=1, game=0, players=4, characters=(), policies=("greedy",), param
     k = int(final[L.G_NSNAP])
     rp = Replay(seed, game, cfg, rules, ev[:n].copy(), final, snaps[:k].copy())
     if rec is not None:
-        rec.check()
-        rp.script, rp.decisions, rp.paused = script, rec.decisions(), rec.paused
-        # every position with the policies' own ids, as unwitnessed
-        for st in [final, rp.snapshots] + [d.state for d in rp.decisions]:
-            for p in range(players):
-                st[..., L.G_P + p * L.PS + L.S_POLICY] = pids[p]
-        if rp.paused >= 0:       # shown up to the person's decision, never beyond
-            d = rp.decisions[-1]
-            rp.events, rp.final_state = rp.events[:d.events], d.state.copy()
-            rp.snapshots = rp.snapshots[:int(d.state[L.G_NSNAP])]
+        rec.finish(rp, {L.G_P + p * L.PS + L.S_POLICY: pids[p] for p in range(players)}, L.G_NSNAP)
     return rp

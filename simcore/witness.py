@@ -257,6 +257,24 @@ class Recorder:
             raise InputError("this game has more decisions than a replay holds")
         _BUFFERS.pop(self.addr, None)
 
+    def finish(self, rp, policy_ids: dict, snapshots_slot: int):
+        """Replay ``rp`` with this game's decisions (``script``,
+        ``decisions``, ``paused``), every position given back the policies'
+        own ids (``policy_ids``: state slot -> id) as unwitnessed, and, where
+        the game paused for a person, shown up to that decision and never
+        beyond (events, snapshots, final state); ``snapshots_slot``: the
+        state's count of snapshots taken."""
+        self.check()
+        rp.script, rp.decisions, rp.paused = self.script, self.decisions(), self.paused
+        for st in [rp.final_state, rp.snapshots] + [d.state for d in rp.decisions]:
+            for slot, pid in policy_ids.items():
+                st[..., slot] = pid
+        if rp.paused >= 0:
+            d = rp.decisions[-1]
+            rp.events, rp.final_state = rp.events[:d.events], d.state.copy()
+            rp.snapshots = rp.snapshots[:int(d.state[snapshots_slot])]
+        return rp
+
     @property
     def paused(self) -> int:
         """The decision the game paused at (the person's, unanswered), or -1."""
