@@ -183,10 +183,6 @@ class Script:
             raise InputError(f"seat {seat}: out of range")
         return cls(pairs, seat)
 
-    def text(self) -> str:
-        """The address form of the choices."""
-        return ",".join(f"{i}:{c}" for i, c in self.choices)
-
     def then(self, decision: int, code: int) -> "Script":
         """This script branched at ``decision`` with ``code``: the choices
         before it kept, the ones after dropped (they were made in a game
