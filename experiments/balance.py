@@ -522,11 +522,13 @@ def _solved(root, name):
 
 
 def _slope(t, target, v):
-    """The local slope of the win rate per click from the tries beside ``v``
-    (bisection leaves them beside the answer)."""
+    """The win rate's change per click at the answer ``v``: the mean of the
+    one-click steps beside it that the tune tried (``v-1 -> v``, ``v -> v+1``;
+    bisection leaves at least one). A slope across tries further apart would
+    average the steep middle of the curve with its flat ends."""
     tries = t[t["target"] == target].set_index("value")["rate"]
-    lo, hi = max((x for x in tries.index if x < v), default=None), min((x for x in tries.index if x > v), default=None)
-    return (tries[hi] - tries[lo]) / (hi - lo) if lo is not None and hi is not None else np.nan
+    steps = [tries[b] - tries[a] for a, b in ((v - 1, v), (v, v + 1)) if a in tries.index and b in tries.index]
+    return float(np.mean(steps)) if steps else np.nan
 
 
 def targets(root) -> str:

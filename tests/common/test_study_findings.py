@@ -131,6 +131,23 @@ def test_one_disc_length_per_level_minimises_the_worst_miss(tmp_path):
     assert balance._aim_inside(s.loc["Easy, 4 players"]).startswith("no: the nearest length misses by 5.0")
 
 
+def test_one_click_is_the_step_beside_the_answer_not_a_slope_across_distant_tries():
+    """Tries 2, 8, 9 and 16 clicks (1%, 70%, 79%, 95%), answer 9: the only
+    one-click step the tune measured beside it is 8 -> 9, +9 points; the
+    slope from 8 to 16 (+3.1 a click) would hide how steep the curve is
+    there. With 8 and 10 both beside 9 it is their mean; with no try one
+    click away there is no figure."""
+    from experiments import balance
+
+    def tune(pairs):
+        return pd.DataFrame([dict(target="t", value=v, rate=r) for v, r in pairs])
+
+    t = tune([(2, 0.01), (8, 0.70), (9, 0.79), (16, 0.95)])
+    assert np.isclose(balance._slope(t, "t", 9), 0.09)
+    assert np.isclose(balance._slope(tune([(8, 0.70), (9, 0.79), (10, 0.83)]), "t", 9), 0.065)
+    assert np.isnan(balance._slope(tune([(5, 0.3), (9, 0.79), (16, 0.95)]), "t", 9))
+
+
 def test_a_finding_replicates_only_when_the_same_test_passes_on_independent_games(tmp_path):
     """Effects: the same sign with an interval apart from zero on the second
     seed replicates; an interval holding zero there, or the other sign, does
