@@ -15,7 +15,7 @@ import pandas as pd
 
 from simcore.errors import InputError
 from simcore.report import decisions_by_policy, rates, with_interval
-from simcore.present import name_of, rate_text
+from simcore.present import name_of, percent, rate_text
 from simcore.skill import rank_agreement, ranking_verdict
 from simcore.stats import wilson
 from . import layout as L
@@ -314,7 +314,7 @@ def across_skill(df, names=None):
         ans, ok = {}, []
         for pol in pols:
             r = d[d["policy"] == pol].groupby("level", observed=True)["win"].mean().reindex(L.LEVEL_NAMES).dropna()
-            ans[pol] = " > ".join(f"{nm(lv)} {v:.2f}" for lv, v in r.items())
+            ans[pol] = " > ".join(f"{nm(lv)} {percent(v, 0)}" for lv, v in r.items())
             ok.append(bool((np.diff(r.to_numpy()) < 0).all()))
         add(f"each level is harder than the one before ({label})", ans,
             "holds" if all(ok) else ("changes with skill" if any(ok) else "fails for every policy"))
@@ -324,7 +324,7 @@ def across_skill(df, names=None):
         for pol in pols:
             d = df[df["policy"] == pol]
             a, b = d.loc[d["players"] == 1, "win"].mean(), d.loc[d["players"] == 4, "win"].mean()
-            ans[pol] = f"solo {a:.2f} vs 4p {b:.2f}"
+            ans[pol] = f"solo {percent(a, 0)} vs 4 players {percent(b, 0)}"
             ok.append(a > b)
         add("solo is easier than four players", ans, "holds" if all(ok) or not any(ok) else "changes with skill")
     # the hero ranking
@@ -353,11 +353,16 @@ def across_skill(df, names=None):
             ans[pol] = "too few Final Battles"
             continue
         lo_, hi_ = t.iloc[0], t.iloc[-1]
-        ans[pol] = f"{int(lo_['dice_pool'])} dice {lo_['win_rate']:.2f} → {int(hi_['dice_pool'])} dice {hi_['win_rate']:.2f}"
+        ans[pol] = (f"{_dice(lo_['dice_pool'])} {percent(lo_['win_rate'], 0)} → "
+                    f"{_dice(hi_['dice_pool'])} {percent(hi_['win_rate'], 0)}")
         ok.append(hi_["ci95_low"] > lo_["ci95_high"])
     add("more combat dice at the Final Battle win more often", ans,
         "holds" if ok and all(ok) else ("uncertain or changes with skill" if ok else "not measured"))
     return pd.DataFrame(rows)
+
+
+def _dice(n) -> str:
+    return f"{int(n)} {'die' if int(n) == 1 else 'dice'}"
 
 
 def standard_report(df: pd.DataFrame, names: dict | None = None) -> dict:

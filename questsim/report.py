@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from simcore.errors import InputError
-from simcore.present import name_of
+from simcore.present import name_of, points_text
 from simcore.report import decisions_by_policy, rates
 from simcore.skill import binary_se, rank_agreement, ranking_verdict
 from simcore.stats import wilson
@@ -202,7 +202,7 @@ def across_skill(df, names=None):
         fair = (1.0 / d["players"]).mean()
         k, n = int(d["first_player_won"].sum()), len(d)
         lo, hi = wilson(k, n)
-        ans[pol] = f"{k / n - fair:+.3f} [{lo - fair:+.3f}, {hi - fair:+.3f}] over fair"
+        ans[pol] = f"{points_text(k / n - fair, lo - fair, hi - fair)} over fair"
         adv.append(1 if lo > fair else (-1 if hi < fair else 0))
     add("going first is an advantage", ans,
         "holds" if all(a == 1 for a in adv) else ("changes with skill" if len(set(adv)) > 1 else

@@ -6,8 +6,8 @@ columns for a program.
   ``ci95_high``) is one column, ``43.0% (40.7–45.4)``;
 - an effect with its interval (``effect`` with ``effect_low`` and
   ``effect_high``) reads in percentage points, ``+4.1 pp (+3.1 to +5.2)``;
-- a share (``fair_share``, and every fraction of a table whose title says
-  "share of games") is a percentage;
+- a share (``fair_share``, the columns of ``SHARE_COLUMNS``, and every
+  fraction of a table whose title says "share of games") is a percentage;
 - ids (heroes, characters, teams, levels, end kinds as column names) read
   as the ruleset names them (its ``[names]``);
 - column names are words, and an empty table says so instead of printing
@@ -21,6 +21,10 @@ import pandas as pd
 # columns whose values are ids, or teams of ids joined by " + "
 ID_COLUMNS = ("hero", "character", "level", "pair", "heroes", "team", "nightmare", "outcome", "win_condition")
 RAW_INTERVAL = ("ci95_low", "ci95_high")
+# shares in tables that also hold counts or means (so their titles cannot
+# say "share of games"): MourneQuest's losses, Quest Master's closeness
+SHARE_COLUMNS = ("fair_share", "before_final_battle", "in_it_to_the_wall", "in_it_a_hero_died", "one_win_short",
+                 "under_four_dice", "one_castle_short", "runaway", "comeback")
 EMPTY = "(none in these games)"
 
 
@@ -79,7 +83,7 @@ def readable(t: pd.DataFrame, names: dict | None = None, shares: bool = False) -
                                         for d, lo, hi in zip(col, t[f"{c}_low"], t[f"{c}_high"])]
         elif c in ID_COLUMNS:
             out[label] = [name_of(names, v) for v in col]
-        elif pd.api.types.is_float_dtype(col) and (c == "fair_share" or (shares and c not in ("games",))):
+        elif pd.api.types.is_float_dtype(col) and (c in SHARE_COLUMNS or (shares and c not in ("games",))):
             out[label] = [percent(x) if pd.notna(x) else "–" for x in col]
         else:
             out[label] = col.to_numpy()

@@ -40,6 +40,23 @@ def test_shares_of_games_read_as_percentages_and_ids_without_a_name_read_as_word
     assert r.to_dict("records") == [{"level": "Hard", "games": 300, "win": "37.0%", "wall destroyed": "59.7%"}]
 
 
+
+def test_the_shares_in_a_table_of_counts_and_means_read_as_percentages_and_the_means_stay_numbers():
+    """MourneQuest's losses table mixes counts (losses), shares of the
+    losses and a mean (wins against the Shimnavore when lost); Quest Master's
+    closeness table shares of games with means per game."""
+    from mournesim.report import loss_anatomy
+    df = pd.DataFrame(dict(level=["easy"] * 4, win=[1, 0, 0, 0], final_battle=[1, 1, 1, 0],
+                           outcome=["won", "wall_destroyed", "hero_died", "moon_track"],
+                           shimnavore_wounds=[6, 5, 2, 0], dice_pool_final=[4, 4, 3, 2]))
+    md = render({"where and how games are lost, by level (shares of the losses)": loss_anatomy(df)}, "markdown")
+    assert "| easy | 4 | 3 | 33.3% | 33.3% | 33.3% | 3.500 | 50.0% | 50.0% |" in md
+    t = pd.DataFrame(dict(players=[2], games=[10], runner_up_castles=[2.9], one_castle_short=[0.35], runaway=[0.33],
+                          lead_changes=[0.71], comeback=[0.174], rounds=[27.8]))
+    assert readable(t).to_dict("records") == [{"players": 2, "games": 10, "runner up castles": 2.9,
+                                               "one castle short": "35.0%", "runaway": "33.0%",
+                                               "lead changes": 0.71, "comeback": "17.4%", "rounds": 27.8}]
+
 def test_text_and_markdown_are_readable_csv_and_json_stay_raw():
     t = with_interval(pd.DataFrame(dict(hero=["iur"], games=[200], wins=[86])))
     tables = {"win rate by hero": t, "teams": t.iloc[0:0]}

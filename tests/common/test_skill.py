@@ -35,6 +35,14 @@ def test_mournequest_conclusions_across_skill():
     assert t["across skill"].str.len().gt(0).all()
     assert "conclusions across player skill (policies from least to most skilled)" in mq_rep.standard_report(df)
     assert mq_rep.across_skill(df[df["policy"] == "planner"]).empty
+    # the answers read as percentages: "Easy 97% > Difficult 70%", "solo 88% vs 4 players 68%", "1 die 0% → 4 dice 64%"
+    ans = t.set_index("conclusion")["planner"]
+    for lv, p in (("easy", 1), ("hard", 1), ("easy", 4), ("hard", 4)):
+        rate = df[(df["policy"] == "planner") & (df["level"] == lv) & (df["players"] == p)]["win"].mean()
+        assert f"{lv} {100 * rate:.0f}%" in ans[f"each level is harder than the one before ({'solo' if p == 1 else '4 players'})"]
+    assert ans["solo is easier than four players"].startswith("solo ") and " vs 4 players " in ans[
+        "solo is easier than four players"]
+    assert not any("0." in a for a in ans)
 
 
 def test_questmaster_conclusions_across_skill():
@@ -44,6 +52,8 @@ def test_questmaster_conclusions_across_skill():
     assert list(t.columns) == ["conclusion", "greedy", "planner", "across skill"]
     assert set(t["conclusion"]) == {"character ranking (win rate against fair share)",
                                     "going first is an advantage", "which win condition ends most games"}
+    first = t.set_index("conclusion").loc["going first is an advantage", "planner"]
+    assert first.endswith(" over fair") and " pp (" in first         # "+0.7 pp (+0.5 to +0.9) over fair"
 
 
 def _script(game, name):
