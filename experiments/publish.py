@@ -130,6 +130,7 @@ def _grid(ctx, name):
     from importlib import import_module
     from simcore import atomic, identity, store
     from simcore.html_report import tables_page
+    from simcore.plots import caption
     from simcore.report import render
     package, key, kw, seed = GRIDS[name]
     games = ctx.n[key]
@@ -175,10 +176,11 @@ def _grid(ctx, name):
         _write_tables(own, tables, "tables")
         for pol in policies:        # each policy's own tables, for the balance study's side-by-side figures
             _write_tables(own, rep.standard_report(df[df["policy"] == pol], names), f"tables/{pol}")
-        pngs = plots.write_plots(df, own)
+        pngs = plots.write_plots(df, own, names)
         # the same report as one page to open or mail, its plots inside
         own.write_text("index.html", tables_page(f"{title}\n{_header(stamp)}", tables,
-                                                 [(p.stem, p.read_bytes()) for p in pngs], names=names))
+                                                 [(caption(plots.PLOTS[p.stem]), p.read_bytes()) for p in pngs],
+                                                 names=names))
     ctx.manifest.done(rel, stamp)       # the stamp last, after every file of the artefact
     return {rel: stamp}
 

@@ -1,17 +1,21 @@
-"""The balance plots (matplotlib, PNG), drawn from the standard report's
-tables so a figure and its table always agree:
+"""The balance plots (matplotlib, PNG), each drawn from one table of the
+standard report (named in its docstring, the figure's caption) so a figure
+and its table always agree, with the ruleset's names for levels, heroes and endings:
 
 - ``win_rate_by_level.png``: win rate by level and player count, 95% bars;
-- ``hero_forest.png``: each hero's win rate with its interval against the overall rate;
+- ``hero_forest.png``: each hero's effect within cells, with its interval;
 - ``dice_pool.png``: win rate by the dice pool reached at the Final Battle;
 - ``loss_causes.png``: how games end, stacked by level;
 - ``game_length.png``: distribution of game length in rounds by level.
 """
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from simcore import plots as simcore_plots   # sets the file-only backend
+from simcore.present import name_of
 
 from . import layout as L
 from . import report as rep
@@ -30,8 +34,9 @@ def _percent(ax, axis="y"):
     (ax.yaxis if axis == "y" else ax.xaxis).set_major_formatter(PercentFormatter(1.0))
 
 
-def win_rate_by_level(df, ax):
-    """Grouped bars: level on the axis, one bar per player count (and policy)."""
+def win_rate_by_level(df, ax, names=None):
+    """Win rate by level and player count (and policy), with 95% intervals
+    (the table "win rate by level and players")."""
     t = rep.by_level_players(df)
     series = [c for c in ("policy", "players") if c in t.columns]
     groups = t.groupby(series, sort=True) if series else [((), t)]
@@ -45,7 +50,7 @@ def win_rate_by_level(df, ax):
         label = " ".join(f"{k} player{'s' if k != 1 else ''}" if s == "players" else str(k)
                          for s, k in zip(series, key))
         ax.bar(x, g["win_rate"], width, yerr=_err(g), capsize=3, label=label)
-    ax.set_xticks(np.arange(len(levels)), levels)
+    ax.set_xticks(np.arange(len(levels)), [name_of(names, lv) for lv in levels])
     ax.set_xlabel("level")
     ax.set_ylabel("win rate (95% interval)")
     ax.set_ylim(0, 1)
@@ -54,22 +59,33 @@ def win_rate_by_level(df, ax):
     ax.legend(fontsize="small", ncols=2)
 
 
-def hero_forest(df, ax):
-    """Forest plot: each hero's win rate and interval, overall rate dashed."""
-    t = rep.by_hero(df).sort_values("win_rate")
+def hero_forest(df, ax, names=None):
+    """Each hero's effect: the win rate of games with the hero minus games
+    without, within each cell, with its 95% interval (the table "win rate
+    by hero")."""
+    t = rep.by_hero(df).sort_values("effect")
     y = np.arange(len(t))
-    ax.errorbar(t["win_rate"], y, xerr=_err(t), fmt="o", capsize=3, color="#1565c0")
-    ax.axvline(t["wins"].sum() / t["games"].sum(), ls="--", color="grey", label="all heroes")
-    ax.set_yticks(y, [f"{h}  (n={n:,})" for h, n in zip(t["hero"], t["games"])])
-    ax.set_xlabel("win rate of games with this hero (95% interval)")
+    err = np.clip(np.vstack([t["effect"] - t["effect_low"], t["effect_high"] - t["effect"]]), 0, None)
+    ax.errorbar(t["effect"], y, xerr=err, fmt="o", capsize=3, color="#1565c0")
+    ax.axvline(0, ls="--", color="grey", label="no effect")
+    ax.set_yticks(y, [f"{name_of(names, h)}  (n={n:,})" for h, n in zip(t["hero"], t["games"])])
+    ax.set_xlabel("win rate with the hero minus without, within each cell (95% interval)")
     ax.set_ylabel("hero (games played)")
-    _percent(ax, "x")
-    ax.set_title("Hero choice")
+    _points(ax)
+    ax.set_title("Hero choice: the effect of having each hero")
     ax.legend(fontsize="small")
 
 
-def dice_pool(df, ax):
-    """Win rate by the dice pool at the Final Battle, with games per pool."""
+def _points(ax):
+    """The x axis in percentage points."""
+    from matplotlib.ticker import FuncFormatter
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{100 * v:+g} pp"))
+
+
+def dice_pool(df, ax, names=None):
+    """Win rate by the dice pool at the Final Battle, with its 95% interval
+    and the games of each pool (the table "win rate by dice pool at the
+    Final Battle")."""
     t = rep.by_dice_pool(df)
     if t.empty:
         ax.text(0.5, 0.5, "no game reached the Final Battle", ha="center", transform=ax.transAxes)
@@ -85,12 +101,14 @@ def dice_pool(df, ax):
     ax.set_title("Dice pool effect (games that reached the Final Battle)")
 
 
-def loss_causes(df, ax):
-    """Stacked bars of how games end, by level."""
+def loss_causes(df, ax, names=None):
+    """How games end, by level: the share of games won and lost each way
+    (the table "how games end, by level")."""
     t = rep.loss_causes(df)
     bottom = np.zeros(len(t))
+    nm = partial(name_of, names)
     for o in L.OUTCOME_NAMES[1:]:
-        ax.bar(t["level"], t[o], bottom=bottom, label=o.replace("_", " "), color=OUTCOME_COLOURS[o])
+        ax.bar([nm(lv) for lv in t["level"]], t[o], bottom=bottom, label=nm(o), color=OUTCOME_COLOURS[o])
         bottom += t[o].to_numpy()
     ax.set_xlabel("level")
     ax.set_ylabel("share of games")
@@ -100,8 +118,10 @@ def loss_causes(df, ax):
     ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1, 1))
 
 
-def game_length(df, ax):
-    """Histogram of rounds per game: colour by level, line style by player count."""
+def game_length(df, ax, names=None):
+    """How many rounds games last: the share of games of each length, by
+    level (colour) and player count (line style); the distribution behind
+    the table "game length in rounds"."""
     lo, hi = int(df["rounds"].min()), int(df["rounds"].max())
     bins = np.arange(lo - 0.5, hi + 1.5)
     styles = {1: "-", 2: "--", 3: "-.", 4: ":"}
@@ -110,7 +130,7 @@ def game_length(df, ax):
             r = df.loc[(df["level"] == lv) & (df["players"] == p), "rounds"]
             if len(r):
                 ax.hist(r, bins=bins, histtype="step", lw=2, density=True, ls=styles[p], color=LEVEL_COLOURS[lv],
-                        label=f"{lv}, {p} player{'s' if p > 1 else ''} (median {r.median():g})")
+                        label=f"{name_of(names, lv)}, {p} player{'s' if p > 1 else ''} (median {r.median():g})")
     ax.set_xlabel("rounds played")
     ax.set_ylabel("share of games")
     ax.set_title("Game length")
@@ -121,6 +141,7 @@ PLOTS = {"win_rate_by_level": win_rate_by_level, "hero_forest": hero_forest, "di
          "loss_causes": loss_causes, "game_length": game_length}
 
 
-def write_plots(df, outdir) -> list:
-    """Draw every plot of the module docstring into ``outdir``; returns the paths."""
-    return simcore_plots.write_plots(df, outdir, PLOTS)
+def write_plots(df, outdir, names=None) -> list:
+    """Draw every plot of the module docstring into ``outdir`` (``names``:
+    the ruleset's, id -> name); returns the paths."""
+    return simcore_plots.write_plots(df, outdir, PLOTS, names)

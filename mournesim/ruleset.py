@@ -18,7 +18,7 @@ from simcore.rulesets import (NOT_RULES, apply_overrides, display_names, format_
 # the game's ruleset part (simcore.game) offers these as its own: rules show
 # reads effective_rows from here, the ruleset tests provenance_of
 from simcore.rulesets import effective_rows, provenance_of  # noqa: F401
-from .layout import MAX_EFFECTS, MAX_EQUIP, MAX_RELICS, MAX_SPACES
+from .layout import MAX_EFFECTS, MAX_EQUIP, MAX_RELICS, MAX_SPACES, OUTCOME_NAMES
 
 CHARMS = ("granite", "gold", "blackthorn", "flax")
 ABILITIES = ("courage", "strength", "magic")
@@ -492,9 +492,9 @@ NAMED = "levels, heroes, skills, hags, relics, enemies, nightmares, powers and b
 
 def named_ids(rs: Ruleset) -> list:
     """Every id a ``[names]`` entry may name: levels, heroes, skills, hags,
-    relics, enemies, Nightmares, powers and board spaces."""
+    relics, enemies, Nightmares, powers, board spaces and how games end."""
     return [*LEVELS, *rs.heroes, *rs.skills, *rs.hags, *rs.relics, *rs.enemies, *rs.nightmares, *rs.powers,
-            *rs.board.spaces]
+            *rs.board.spaces, *OUTCOME_NAMES[1:]]
 
 
 def names_of(rs: Ruleset) -> dict:

@@ -596,9 +596,10 @@ NAMED = "characters, their abilities, castles, items and events"
 
 def named_ids(rs: Ruleset) -> list:
     """Every id a ``[names]`` entry may name: characters, their abilities,
-    castles, Item and Event cards."""
+    castles, Item and Event cards and how games end."""
+    from .layout import WIN_NAMES
     return [*rs.characters, *(a for c in rs.characters.values() for a in c.abilities), *rs.castles, *rs.items,
-            *rs.events]
+            *rs.events, *WIN_NAMES[1:]]
 
 
 def names_of(rs: Ruleset) -> dict:

@@ -411,12 +411,12 @@ def _report(game, directory, fmt, cols, run, plots):
         from .html_report import figures, tables_page
         from .report import example_links
         links = example_links(run, rep.EXAMPLE_KEYS, rep.example_base) if hasattr(rep, "example_base") else None
-        click.echo(tables_page(title, tables, figures(df, game.module("plots").PLOTS), names=names, examples=links),
+        click.echo(tables_page(title, tables, figures(df, game.module("plots").PLOTS, names), names=names, examples=links),
                    nl=False)
     else:
         click.echo(render(tables, fmt, title, names), nl=False)
     if plots:       # the plots module (matplotlib) only when plots are drawn
-        for path in game.module("plots").write_plots(df, plots):
+        for path in game.module("plots").write_plots(df, plots, names):
             click.echo(f"wrote {path}", err=True)
 
 

@@ -59,9 +59,11 @@ def png_data_uri(data: bytes) -> str:
     return "data:image/png;base64," + base64.b64encode(data).decode("ascii")
 
 
-def figures(df, plots: dict) -> list:
-    """``[(name, png bytes)]``: each ``{name: draw(df, ax)}`` of ``plots``
-    drawn as ``simcore.plots.write_plots`` draws it, kept in memory."""
+def figures(df, plots: dict, names: dict | None = None) -> list:
+    """``[(caption, png bytes)]``: each ``{name: draw(df, ax, names)}`` of
+    ``plots`` drawn as ``simcore.plots.write_plots`` draws it, kept in
+    memory, with the caption that says what it shows."""
+    from .plots import caption
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -69,11 +71,11 @@ def figures(df, plots: dict) -> list:
     for name, draw in plots.items():
         fig, ax = plt.subplots(figsize=(8, 5), layout="constrained")
         try:
-            draw(df, ax)
+            draw(df, ax, names)
             ax.grid(alpha=0.3)
             buf = io.BytesIO()
             fig.savefig(buf, format="png", dpi=90)
-            out.append((name, buf.getvalue()))
+            out.append((caption(draw) or name, buf.getvalue()))
         finally:
             plt.close(fig)
     return out

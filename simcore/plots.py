@@ -1,5 +1,7 @@
-"""Writing a game's plots: each is a function ``draw(df, ax)``; this makes
-one labelled PNG per plot (matplotlib's file-only Agg backend)."""
+"""Writing a game's plots: each is a function ``draw(df, ax, names)``
+(``names``: id -> the name a person reads, the ruleset's ``[names]``) whose
+docstring's first line is its caption; this makes one labelled PNG per plot
+(matplotlib's file-only Agg backend)."""
 from __future__ import annotations
 
 from contextlib import contextmanager
@@ -28,19 +30,24 @@ def plots_dir(path):
         yield held
 
 
-def write_plots(df, out, plots: dict) -> list:
+def caption(draw) -> str:
+    """What plot ``draw`` shows, for a person: its docstring's first paragraph."""
+    return " ".join((draw.__doc__ or "").strip().split("\n\n")[0].split())
+
+
+def write_plots(df, out, plots: dict, names: dict | None = None) -> list:
     """Draw every ``{name: draw}`` of ``plots`` as ``name.png`` into ``out``:
     an output directory held as the tool's own (simcore.outdir.Owned), or a
     path, then held here (:func:`plots_dir`); returns the paths."""
     from .outdir import Owned
     if not isinstance(out, Owned):
         with plots_dir(out) as held:
-            return write_plots(df, held, plots)
+            return write_plots(df, held, plots, names)
     paths = []
     for name, draw in plots.items():
         fig, ax = plt.subplots(figsize=(8, 5), layout="constrained")
         try:
-            draw(df, ax)
+            draw(df, ax, names)
             ax.grid(alpha=0.3)
             paths.append(out.save_figure(fig, f"{name}.png", dpi=110))
         finally:

@@ -47,9 +47,10 @@ def points_text(d: float, low: float, high: float) -> str:
     return f"{_signed(100 * d)} pp ({_signed(100 * low)} to {_signed(100 * high)})"
 
 
-def name_of(names: dict, v) -> str:
+def name_of(names: dict | None, v) -> str:
     """An id (or a team of ids joined by " + ") by its name; an id without
     one reads with spaces for underscores."""
+    names = names or {}
     s = str(v)
     if " + " in s:
         return " + ".join(name_of(names, p) for p in s.split(" + "))

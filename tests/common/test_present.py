@@ -106,3 +106,40 @@ def test_the_text_replays_name_what_the_ruleset_names_and_number_seats_from_1():
     assert text.startswith("Quest Master replay  seed=1 game=0  seat 1: Witch, seat 2: Demon, seat 3: Knight")
     assert "seat 0" not in text and "== round 1 - seat 1 (Witch)'s turn" in text
     assert '"character":"witch"' in q.to_jsonl()
+
+
+@pytest.mark.parametrize("prog", ["mournesim", "questsim"])
+def test_each_plot_says_which_report_table_it_draws_and_reads_the_rulesets_names(prog):
+    """Every plot's caption names a table of the standard report it is drawn
+    from; its tick labels and legends read the ruleset's names, never ids;
+    the hero and character forests plot that table's own measure (a hero's
+    effect within cells, a character's win rate minus its fair share)."""
+    from importlib import import_module
+
+    import matplotlib.pyplot as plt
+
+    from simcore.plots import caption
+    sim, rep, plots, rs = (import_module(f"{prog}.{m}") for m in ("sim", "report", "plots", "ruleset"))
+    if prog == "mournesim":
+        df = pd.concat([sim.simulate(games=40, seed=3, level=lv) for lv in ("easy", "hard")], ignore_index=True)
+    else:
+        df = sim.simulate(games=60, seed=3, players=3)
+    names = rs.names_of(rs.load_ruleset())
+    titles = list(rep.standard_report(df, names))
+    ids = {k for k, v in names.items() if k != v and k.lower() != v.lower()}
+    for key, draw in plots.PLOTS.items():
+        table = caption(draw).split('the table "')[1].split('"')[0]
+        assert any(t.startswith(table) for t in titles), (key, table)
+        fig, ax = plt.subplots()
+        draw(df, ax, names)
+        words = [t.get_text() for t in ax.get_xticklabels() + ax.get_yticklabels()]
+        words += [t.get_text() for t in ax.get_legend().get_texts()] if ax.get_legend() else []
+        assert not [w for w in words if w.split("  (")[0].split(",")[0] in ids], (key, words)
+        if key in ("hero_forest", "character_forest"):
+            t = rep.by_hero(df).sort_values("effect") if key == "hero_forest" else \
+                rep.by_character(df).sort_values("vs_fair")
+            x = ax.lines[0].get_xdata()
+            assert np.allclose(x, t["effect" if key == "hero_forest" else "vs_fair"])
+            assert [w.split("  (")[0] for w in words if "(n=" in w] == [names[h] for h in
+                                                                         t["hero" if key == "hero_forest" else "character"]]
+        plt.close(fig)
