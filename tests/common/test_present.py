@@ -143,3 +143,25 @@ def test_each_plot_says_which_report_table_it_draws_and_reads_the_rulesets_names
             assert [w.split("  (")[0] for w in words if "(n=" in w] == [names[h] for h in
                                                                          t["hero" if key == "hero_forest" else "character"]]
         plt.close(fig)
+
+
+@pytest.mark.parametrize("prog, args", [("mournesim", ["--level", "easy", "--players", "2", "--policy", "planner"]),
+                                        ("questsim", ["--players", "3"])])
+def test_report_dir_prints_the_report_simulate_prints_for_the_same_games(prog, args, tmp_path):
+    """``simulate`` without ``--out`` prints the full report; ``report DIR``
+    on a dataset of the same games prints the same tables, every one of
+    them (decisions and blunders by policy included), line for line."""
+    from importlib import import_module
+
+    from click.testing import CliRunner
+    main = import_module(f"{prog}.cli").main
+    runner = CliRunner()
+    printed = runner.invoke(main, ["simulate", "--games", "120", "--seed", "4", *args])
+    written = runner.invoke(main, ["simulate", "--games", "120", "--seed", "4", *args, "--out", str(tmp_path / "d")])
+    reported = runner.invoke(main, ["report", str(tmp_path / "d")])
+    assert printed.exit_code == written.exit_code == reported.exit_code == 0, (printed.output, reported.output)
+
+    def tables(text):
+        return text[text.index("\nwin rate by "):]     # after the title lines, which name the run or its folder
+    assert tables(reported.stdout) == tables(printed.stdout)
+    assert "decisions by policy" in reported.stdout and "blunders by policy" in reported.stdout
