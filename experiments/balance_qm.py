@@ -36,10 +36,19 @@ def qm_characters(root) -> str:
     fav = [c for c in order if t.loc[c, "ci95_low"] > t.loc[c, "fair_share"]]
     dis = [c for c in order if t.loc[c, "ci95_high"] < t.loc[c, "fair_share"]]
     kept = [c for c in fav + dis if holds[COMPETENT][c]]
-    text = (f"Among planners (2–6 players pooled), favoured characters: {', '.join(map(name, fav)) or 'none'}; "
-            f"disfavoured: {', '.join(map(name, dis)) or 'none'} (interval entirely above or below the fair "
+    # a pooled verdict is read with the table sizes where it reverses (the next table's flips)
+    by_size = _vs_fair_table(_table(root, "qm-grid", "win-rate-by-character-and-player-count", COMPETENT))
+    flips = _by_count(_vs_fair_table(t.reset_index()), by_size, "character", ("favoured", "disfavoured", "par"),
+                      str, "")[1]
+
+    def flagged(chars, opposite):
+        at = {c: [p for k, p in flips if k == c] for c in chars}
+        return ", ".join(name(c) + (f" (but {opposite} at {', '.join(map(str, at[c]))} players)" if at[c] else "")
+                         for c in chars) or "none"
+    text = (f"Among planners (2–6 players pooled), favoured characters: {flagged(fav, 'disfavoured')}; "
+            f"disfavoured: {flagged(dis, 'favoured')} (interval entirely above or below the fair "
             f"share); after Holm's correction over the {len(order)}: {', '.join(map(name, kept)) or 'none'}. Pooled over table "
-            f"sizes; whether each verdict holds at every size is the next table.")
+            f"sizes, so a verdict holds as a whole only where no size reverses it; each size is the next table.")
     out = text + "\n\n" + "\n".join(lines)
     skilled = _skilled_characters(root)
     return out + "\n\n" + _skilled_characters_text(skilled, order) if skilled else out
