@@ -196,7 +196,10 @@ def _skilled_heroes(root) -> dict:
 
 
 def _effect(e, half) -> str:
-    return f"{100 * e:+.1f} pp [{100 * (e - half):+.1f}, {100 * (e + half):+.1f}]"
+    def pp(x):      # never "-0.0"
+        t = f"{100 * x:+.1f}"
+        return "+0.0" if t == "-0.0" else t
+    return f"{pp(e)} pp [{pp(e - half)}, {pp(e + half)}]"
 
 
 def mq_heroes(root) -> str:

@@ -161,7 +161,41 @@ def qm_seats(root) -> str:
                 f"{p} players {100 * (a.loc[p, 'first_player_win_rate'] - 1 / p):+.1f} pp "
                 f"[{100 * (a.loc[p, 'ci95_low'] - 1 / p):+.1f}, {100 * (a.loc[p, 'ci95_high'] - 1 / p):+.1f}]"
                 for p in lost) + "), so the study does not count it as a finding."))
-    return text + "\n\n" + "\n".join(lines)
+    return text + "\n\n" + "\n".join(lines) + "\n\n" + _every_seat(root)
+
+
+def _every_seat(root) -> str:
+    """Every seat, not only the first, against its fair share at each table
+    size among planners (Holm over the seats of each size), and whether
+    each seat apart from it is apart the same way on the independent seed."""
+    def seats(grid):
+        f = Path(root) / RES / grid / "tables" / COMPETENT / "win-rate-by-turn-position.csv"
+        if not f.exists():
+            return None
+        t = pd.read_csv(f)
+        return t.assign(key=t["position"], effect=t["win_rate"] - t["fair_share"], low=t["ci95_low"] - t["fair_share"],
+                        high=t["ci95_high"] - t["fair_share"])
+    t, again = seats("qm-grid"), seats("qm-grid-again")
+    sizes = sorted(t["players"].unique())
+    most = int(t["position"].max())
+    lines = ["| players | " + " | ".join(f"seat {k}" for k in range(1, most + 1)) + " |", "|---" * (most + 1) + "|"]
+    found = []
+    for p in sizes:
+        g = t[t["players"] == p].set_index("key")
+        v = _verdicts(g.reset_index(), ("above", "below", "fair"))
+        va = (_verdicts(again[again["players"] == p], ("above", "below", "fair"))
+              if again is not None else {})
+        found += [(p, k, v[k], va.get(k) == v[k]) for k in g.index if v[k] != "fair"]
+        lines.append(f"| {p} | " + " | ".join(
+            _effect(g.loc[k, "effect"], g.loc[k, "effect"] - g.loc[k, "low"]) + (HOLDS if v[k] != "fair" else "")
+            if k in g.index else "–" for k in range(1, most + 1)) + " |")
+    said = "; ".join(f"seat {k} at {p} players {w} it" + ("" if again is None else
+                                                           " (replicates)" if ok else " (does not replicate on seed 2)")
+                     for p, k, w, ok in found)
+    return ("Every seat, among planners: its win rate minus its fair share (1/players), with its 95% interval; "
+            + HOLDS.strip() + ": apart from the fair share after Holm's correction over the seats of that table "
+            "size. " + (f"Apart from it: {said}." if found else "No seat is apart from its fair share at any size.")
+            + "\n\n" + "\n".join(lines))
 
 
 def qm_endings(root) -> str:

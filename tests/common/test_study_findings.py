@@ -84,6 +84,27 @@ def test_a_characters_pooled_verdict_is_checked_at_every_table_size(tmp_path):
     assert "holds at every table size for 2 of 3" in text and "**b** at 2 players" in text
 
 
+def test_every_seat_is_judged_at_each_table_size_and_on_the_independent_seed(tmp_path):
+    """Hand-built planner tables: at 2 players seat 1 wins 53% [52, 54] of
+    a fair 50% and seat 2 the rest (both apart); at 3 players every seat is
+    within noise. On the other seed seat 1 at 2 players is apart again
+    (replicates), seat 2 is not (does not replicate)."""
+    from experiments import balance_qm
+
+    def seats(grid, rates):
+        d = tmp_path / "experiments" / "results" / grid / "tables" / "planner"
+        d.mkdir(parents=True)
+        rows = [dict(players=p, position=k + 1, games=10000, wins=0, win_rate=r, ci95_low=r - 0.01,
+                     ci95_high=r + 0.01, fair_share=1 / p) for p, rs in rates.items() for k, r in enumerate(rs)]
+        pd.DataFrame(rows).to_csv(d / "win-rate-by-turn-position.csv", index=False)
+    seats("qm-grid", {2: (0.53, 0.47), 3: (0.335, 0.33, 0.335)})
+    seats("qm-grid-again", {2: (0.53, 0.495), 3: (0.333, 0.333, 0.334)})
+    text = balance_qm._every_seat(tmp_path)
+    assert "seat 1 at 2 players above it (replicates); seat 2 at 2 players below it (does not replicate" in text
+    assert "| 2 | +3.0 pp [+2.0, +4.0] ✓ | -3.0 pp [-4.0, -2.0] ✓ | – |" in text
+    assert "| 3 | +0.2 pp [-0.8, +1.2] | -0.3 pp [-1.3, +0.7] | +0.2 pp [-0.8, +1.2] |" in text
+
+
 def test_a_heros_pooled_verdict_is_checked_at_every_player_count(tmp_path):
     """Hand-built planner tables: ``a`` helps pooled and at both counts;
     ``b`` hurts pooled but helps solo (a flip); ``c`` helps pooled but is
