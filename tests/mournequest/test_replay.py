@@ -97,7 +97,9 @@ def test_text_replay_of_a_final_battle_game(fb_game):
     assert sum(line.strip().startswith("the Shimnavore acts on ") for line in lines) >= 2
     end = [line for line in lines if line.startswith("GAME OVER")]
     assert len(end) == 1 and lines[-1] == end[0]
-    assert end[0] == f"GAME OVER: {row['outcome']} after {row['rounds']} rounds"
+    # the ending by the ruleset's name for it ("won", "the wall destroyed", ...)
+    from mournesim.ruleset import load_ruleset, names_of
+    assert end[0] == f"GAME OVER: {names_of(load_ruleset())[row['outcome']]} after {row['rounds']} rounds"
     # turn headers: one per hero turn
     assert sum(line.startswith("== round") for line in lines) == row["hero_turns"]
 
