@@ -34,7 +34,7 @@ def _forest(t: pd.DataFrame, label: str, ax, what: str):
         err = 100 * np.vstack([g["effect"] - g["low"], g["high"] - g["effect"]])
         ax.errorbar(x, y, xerr=err, fmt="o", ms=4, capsize=2, color=POLICY_COLOURS.get(pol), label=pol)
     ax.axvline(0, color="#57606a", lw=0.8)
-    ax.set_yticks(range(len(order)), order)
+    ax.set_yticks(range(len(order)), [balance.name(k) for k in order])
     ax.invert_yaxis()
     ax.set_xlabel(f"{what}, percentage points (95% interval)")
     ax.legend(fontsize="small")
@@ -49,7 +49,7 @@ def draw_levels(t: pd.DataFrame, ax):
         err = 100 * np.vstack([g["win_rate"] - g["low"], g["high"] - g["win_rate"]])
         ax.errorbar(x, 100 * g["win_rate"], yerr=err, fmt="o-", ms=4, capsize=2, lw=0.8,
                     color=POLICY_COLOURS.get(pol), label=pol)
-    ax.set_xticks(range(len(cells)), [f"{lv}\n{balance.PLAYERS_MQ[p]}" for lv, p in cells], fontsize="x-small")
+    ax.set_xticks(range(len(cells)), [f"{balance.name(lv)}\n{balance.PLAYERS_MQ[p]}" for lv, p in cells], fontsize="x-small")
     ax.set_ylabel("win rate, % (95% interval)")
     ax.set_ylim(0, 100)
     ax.set_title("MourneQuest: win rate by level and players, per skill")
@@ -72,7 +72,7 @@ def draw_losses(t: pd.DataFrame, ax):
     left = np.zeros(len(t))
     for c in cols:
         v = 100 * t[c].to_numpy()
-        ax.barh(t["level"], v, left=left, label=c.replace("_", " "))
+        ax.barh([balance.name(lv) for lv in t["level"]], v, left=left, label=balance.name(c))
         left += v
     ax.invert_yaxis()
     ax.set_xlabel("share of games, %")
