@@ -87,12 +87,14 @@ def _cell(x):
     return str(x)
 
 
-def table_html(t: pd.DataFrame, hrefs: dict | None = None) -> str:
+def table_html(t: pd.DataFrame, hrefs: dict | None = None, row_ids: dict | None = None) -> str:
     """One table: every column as in the text report (floats to 3 places);
-    ``hrefs``: {(row, column position): address} of the cells that link."""
+    ``hrefs``: {(row, column position): address} of the cells that link;
+    ``row_ids``: {row: id} of the rows another table links to."""
     if t.empty:
         return f"<p>{html.escape(EMPTY)}</p>"
     hrefs = hrefs or {}
+    row_ids = row_ids or {}
 
     def td(i, j, x):
         text = html.escape(_cell(x))
@@ -100,7 +102,8 @@ def table_html(t: pd.DataFrame, hrefs: dict | None = None) -> str:
             text = f"<a href=\"{html.escape(hrefs[i, j])}\">{text}</a>"
         return f"<td>{text}</td>"
     head = "".join(f"<th>{html.escape(str(c))}</th>" for c in t.columns)
-    rows = "".join("<tr>" + "".join(td(i, j, x) for j, x in enumerate(row)) + "</tr>"
+    rows = "".join((f"<tr id=\"{html.escape(row_ids[i])}\">" if i in row_ids else "<tr>")
+                   + "".join(td(i, j, x) for j, x in enumerate(row)) + "</tr>"
                    for i, row in enumerate(t.itertuples(index=False)))
     return f"<table>\n<thead><tr>{head}</tr></thead>\n<tbody>{rows}</tbody>\n</table>"
 
@@ -116,7 +119,8 @@ def tables_page(title: str, tables: dict, figs=(), note: str = "", names: dict |
     as a person reads it (simcore.present, ``names`` for ids) and every
     ``(name, png)`` figure. ``examples`` (simcore.report.example_links):
     the game numbers of the example-games tables link to the studio's
-    viewer of each game."""
+    viewer of each game, and a row of any other table that names one cell
+    links to that cell's example games."""
     first, _, rest = title.partition("\n")
     parts = [f"<h1>{html.escape(first)}</h1>"]
     if rest:
@@ -125,14 +129,21 @@ def tables_page(title: str, tables: dict, figs=(), note: str = "", names: dict |
     if figs:
         links.append("<a href=\"#plots\">plots</a>")
     parts.append("<nav>" + " ".join(links) + "</nav>")
+    to_examples = _example_rows(tables, examples)
     for k, v in tables.items():
-        hrefs = {}
+        hrefs, row_ids, found = {}, {}, []
         if examples is not None and k.startswith(EXAMPLES):
             hrefs = {(i, j): a for i, row in enumerate(v.to_dict("records")) for j, c in enumerate(v.columns)
                      if (a := examples(row, c))}
+            row_ids = {i: f"{_slug(k)}-{i}" for i in range(len(v))}
+        elif to_examples is not None:
+            found = [to_examples(row) for row in v.to_dict("records")]
         v = readable(v, names, is_share_table(k))
-        parts.append(f"<h2 id=\"{_slug(k)}\">{html.escape(k)}</h2>\n{table_html(v, hrefs)}")
-        if hrefs:
+        if any(found):      # a row naming one cell links to that cell's example games
+            v[EXAMPLE_COLUMN] = ["games" if f else "" for f in found]
+            hrefs = {(i, len(v.columns) - 1): f for i, f in enumerate(found) if f}
+        parts.append(f"<h2 id=\"{_slug(k)}\">{html.escape(k)}</h2>\n{table_html(v, hrefs, row_ids)}")
+        if hrefs and row_ids:
             parts.append(f"<p class=\"meta\">Each game number opens that game in the studio's replay viewer, "
                          f"its decisions listed (start the studio first: <code>{html.escape(examples.command)}"
                          "</code>).</p>")
@@ -143,6 +154,28 @@ def tables_page(title: str, tables: dict, figs=(), note: str = "", names: dict |
                          f"<figcaption>{html.escape(name)}</figcaption></figure>")
     parts.append(f"<p class=\"meta\">{html.escape(note or 'Rates are shown with their Wilson 95% intervals.')}</p>")
     return _doc(first, "\n".join(parts))
+
+
+EXAMPLE_COLUMN = "example games"
+
+
+def _example_rows(tables: dict, examples):
+    """For a row of another table (a dict): the in-page address of the
+    example-games row of the one cell the row names (its values of the
+    cell's columns, ``examples.keys``, that it has), or None where it names
+    none or several. None without example links or an example-games table."""
+    k = next((k for k in tables if k.startswith(EXAMPLES)), None)
+    if examples is None or k is None or not getattr(examples, "keys", ()):
+        return None
+    ex = [{c: str(r[c]) for c in examples.keys} for r in tables[k].to_dict("records")]
+
+    def find(row):
+        have = [c for c in examples.keys if c in row]
+        if not have:
+            return None
+        match = [i for i, e in enumerate(ex) if all(e[c] == str(row[c]) for c in have)]
+        return f"#{_slug(k)}-{match[0]}" if len(match) == 1 else None
+    return find
 
 
 # the addresses a link or an image of a Markdown page may have: no scheme (a

@@ -126,4 +126,5 @@ def example_links(run: dict, keys, base_of):
         query = dict(base, seed=int(row["seed"]), game=int(number), set=list(run.get("overrides", ())))
         return f"{STUDIO}/play?{urlencode(query, doseq=True)}"
     link.command = f"{run.get('package', '')} studio".strip()
+    link.keys = tuple(keys)
     return link

@@ -165,3 +165,26 @@ def test_report_dir_prints_the_report_simulate_prints_for_the_same_games(prog, a
         return text[text.index("\nwin rate by "):]     # after the title lines, which name the run or its folder
     assert tables(reported.stdout) == tables(printed.stdout)
     assert "decisions by policy" in reported.stdout and "blunders by policy" in reported.stdout
+
+
+def test_a_report_row_naming_one_cell_links_to_that_cells_example_games():
+    """In the HTML report, a row of any table whose cell columns name one
+    cell of the example-games table (two cells here: Easy and Difficult,
+    two players, greedy) links to that cell's row, which links each game
+    to the studio; a row that names no single cell has no link."""
+    from simcore.html_report import tables_page
+    from simcore.report import EXAMPLES
+
+    def examples(row, col):
+        return f"http://127.0.0.1:8765/play?game={row[col]}" if col in ("won", "lost") else None
+    examples.keys, examples.command = ("level", "players", "policy"), "mournesim studio"
+    ex = pd.DataFrame(dict(level=["easy", "hard"], players=[2, 2], policy=["greedy"] * 2, seed=[1, 1], won=[0, 3],
+                           lost=[2, 1]))
+    by_level = with_interval(pd.DataFrame(dict(level=["easy", "hard"], players=[2, 2], games=[10, 10], wins=[8, 3])))
+    by_players = with_interval(pd.DataFrame(dict(players=[2], games=[20], wins=[11])))
+    page = tables_page("report", {"win rate by level and players": by_level, "by players": by_players,
+                                  f"{EXAMPLES} per cell": ex}, examples=examples)
+    assert page.count('<a href="#example-games-per-cell-1">games</a>') == 1
+    assert '<tr id="example-games-per-cell-1">' in page
+    assert page.count("#example-games-per-cell-") == 2        # the players-only row names two cells: no link
+    assert '<a href="http://127.0.0.1:8765/play?game=3">3</a>' in page

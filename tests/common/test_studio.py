@@ -447,7 +447,7 @@ def test_a_reports_example_games_open_in_the_studio_as_the_run_played_them(serve
     assert r.returncode == 0, r.stderr
     section = r.stdout.split('<h2 id="example-games-per-cell', 1)[1].split("<h2", 1)[0]
     opened = 0
-    for row in re.findall(r"<tr>(.*?)</tr>", section)[1:]:
+    for row in re.findall(r"<tr[^>]*>(.*?)</tr>", section)[1:]:        # the rows carry ids (other tables link to them)
         cells = re.findall(r"<td>(.*?)</td>", row)
         for cell, won in ((cells[-2], True), (cells[-1], False)):      # the columns end: won, lost
             address = html.unescape(re.search(r'href="([^"]+)"', cell).group(1))
