@@ -71,15 +71,9 @@ def hero_forest(df, ax, names=None):
     ax.set_yticks(y, [f"{name_of(names, h)}  (n={n:,})" for h, n in zip(t["hero"], t["games"])])
     ax.set_xlabel("win rate with the hero minus without, within each cell (95% interval)")
     ax.set_ylabel("hero (games played)")
-    _points(ax)
+    simcore_plots.points_axis(ax)
     ax.set_title("Hero choice: the effect of having each hero")
     ax.legend(fontsize="small")
-
-
-def _points(ax):
-    """The x axis in percentage points."""
-    from matplotlib.ticker import FuncFormatter
-    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{100 * v:+g} pp"))
 
 
 def dice_pool(df, ax, names=None):

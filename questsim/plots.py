@@ -10,7 +10,7 @@ with the ruleset's names for characters and win conditions:
 from __future__ import annotations
 
 import numpy as np
-from matplotlib.ticker import FuncFormatter, PercentFormatter
+from matplotlib.ticker import PercentFormatter
 
 from simcore import plots as simcore_plots   # sets the file-only backend
 from simcore.present import name_of
@@ -33,7 +33,7 @@ def character_forest(df, ax, names=None):
     ax.axvline(0, ls="--", color="grey", label="fair share (1/players)")
     ax.set_yticks(y, [f"{name_of(names, c)}  (n={n:,})" for c, n in zip(t["character"], t["games"])])
     ax.set_xlabel("win rate minus fair share (95% interval)")
-    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{100 * v:+g} pp"))
+    simcore_plots.points_axis(ax)
     ax.set_ylabel("character (seats played)")
     ax.set_title("Is each character's chance fair?")
     ax.legend(fontsize="small")

@@ -30,6 +30,12 @@ def plots_dir(path):
         yield held
 
 
+def points_axis(ax):
+    """The x axis of a difference of rates in percentage points (``+2.5 pp``)."""
+    from matplotlib.ticker import FuncFormatter
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{100 * v:+g} pp"))
+
+
 def caption(draw) -> str:
     """What plot ``draw`` shows, for a person: its docstring's first paragraph."""
     return " ".join((draw.__doc__ or "").strip().split("\n\n")[0].split())
