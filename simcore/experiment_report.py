@@ -266,9 +266,7 @@ def play_address(res: Result, game, arm, cell: dict, number: int):
     it (``/play``: the experiment's base with the cell's values, its seed,
     the base's and the arm's overrides), or None where the studio cannot
     play it (a ruleset file, policy parameters of the arm's own)."""
-    from urllib.parse import urlencode
-
-    from .report import STUDIO
+    from .report import play_url
     e = res.exp
     if e.base.get("ruleset") or arm.params or e.base.get("params"):
         return None
@@ -277,7 +275,7 @@ def play_address(res: Result, game, arm, cell: dict, number: int):
     if any(isinstance(v, (list, tuple)) for v in base.values()):
         return None          # a grid axis the table does not name
     sets = list(e.base.get("set", [])) + list(arm.overrides)
-    return f"{STUDIO}/play?{urlencode(dict(base, seed=e.seed, game=int(number), set=sets), doseq=True)}"
+    return play_url(base, e.seed, int(number), sets)
 
 
 def tornado_table(res: Result, game) -> pd.DataFrame:

@@ -98,6 +98,13 @@ STUDIO = "http://127.0.0.1:8765"      # the studio's address as `PACKAGE studio`
 EXAMPLES = "example games"            # how the report tables of example games are titled
 
 
+def play_url(base: dict, seed: int, game: int, sets=()) -> str:
+    """The studio's address of game ``game`` of ``seed`` played from the
+    base settings ``base`` with the ``--set`` overrides ``sets``."""
+    from urllib.parse import urlencode
+    return f"{STUDIO}/play?{urlencode(dict(base, seed=seed, game=game, set=list(sets)), doseq=True)}"
+
+
 def example_links(run: dict, keys, base_of):
     """Where the game numbers of a run's example-games table open in the
     studio's viewer: a function of (table row, column) giving the address
@@ -107,7 +114,6 @@ def example_links(run: dict, keys, base_of):
     ``base_of(cell)``: a run cell's base settings (an experiment's
     ``base`` keys) or None. None (no links at all) for a run of a ruleset
     file."""
-    from urllib.parse import urlencode
     if run.get("ruleset"):
         return None
     cells = {}
@@ -123,8 +129,7 @@ def example_links(run: dict, keys, base_of):
         base = base_of(found[0]) if len(found) == 1 else None
         if base is None:
             return None
-        query = dict(base, seed=int(row["seed"]), game=int(number), set=list(run.get("overrides", ())))
-        return f"{STUDIO}/play?{urlencode(query, doseq=True)}"
+        return play_url(base, int(row["seed"]), int(number), run.get("overrides", ()))
     link.command = f"{run.get('package', '')} studio".strip()
     link.keys = tuple(keys)
     return link
