@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from experiments import balance, balance_qm
+from experiments import balance, balance_levers, balance_qm
 
 FOLDER = Path("experiments") / "results" / "study"
 POLICY_COLOURS = {"greedy": "#8c959f", "planner": "#0969da", "expert": "#cf222e"}
@@ -113,7 +113,7 @@ FIGURES = {
     "mq-levels.png": ("bal-mq-levels", balance.levels_frame, draw_levels, "win rate by level and players"),
     "mq-heroes.png": ("bal-mq-heroes", balance.heroes_frame, draw_heroes, "each hero's effect"),
     "mq-losses.png": ("bal-mq-losses", balance.losses_frame, draw_losses, "how games end"),
-    "mq-sensitivity.png": ("bal-sensitivity", balance.sensitivity_frame, draw_sensitivity,
+    "mq-sensitivity.png": ("bal-sensitivity", balance_levers.sensitivity_frame, draw_sensitivity,
                            "what moves the win rate"),
     "qm-characters.png": ("bal-qm-characters", balance_qm.characters_frame, draw_characters,
                           "each character against its fair share"),

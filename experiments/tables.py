@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from experiments import balance, balance_qm, replication
+from experiments import balance, balance_levers, balance_qm, replication
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -483,7 +483,7 @@ BLOCKS.update({f"bal-{name.replace('_', '-')}": (f"{where}/balance.md", fn) for 
     (QM, "qm_characters", balance_qm.qm_characters), (QM, "qm_characters_by_players", balance_qm.qm_characters_by_players),
     (QM, "qm_seats", balance_qm.qm_seats),
     (QM, "qm_endings", balance_qm.qm_endings), (QM, "qm_closeness", balance_qm.qm_closeness), (QM, "qm_skill", balance_qm.qm_skill), (MQ, "readings", readings),
-    (MQ, "sensitivity", balance.sensitivity), (MQ, "targets", balance.targets),
+    (MQ, "sensitivity", balance_levers.sensitivity), (MQ, "targets", balance_levers.targets),
     (MQ, "mq_replication", replication.mq), (QM, "qm_replication", replication.qm))})
 
 

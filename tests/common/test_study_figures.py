@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from experiments import balance, balance_qm, figures
+from experiments import balance, balance_levers, balance_qm, figures
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = ("docs/mournequest/balance.md", "docs/questmaster/balance.md")
@@ -83,7 +83,7 @@ def test_the_losses_figure_shows_the_shares_its_table_prints():
 
 
 def test_the_tornado_shows_the_changes_its_table_prints_and_cuts_none_silently():
-    t = balance.sensitivity_frame(ROOT)
+    t = balance_levers.sensitivity_frame(ROOT)
     rows = _rows(_block("bal-sensitivity"))
     counts = list(dict.fromkeys(t["players"]))
     for r in t.to_dict("records"):

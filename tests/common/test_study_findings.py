@@ -29,7 +29,7 @@ def test_the_sensitivity_block_marks_only_the_nudges_that_survive_holm(tmp_path)
     second is apart from zero, but not after Holm's correction over 16; a
     family whose nudges changed no game (win and rounds both untouched) is
     named with the reason its experiment file gives."""
-    from experiments import balance
+    from experiments import balance_levers
     d = tmp_path / "experiments" / "results" / "rules-sensitivity"
     d.mkdir(parents=True)
     rows = []
@@ -44,7 +44,7 @@ def test_the_sensitivity_block_marks_only_the_nudges_that_survive_holm(tmp_path)
                                  ci95_high=0.0 if still else 0.03, p_value=1.0 if still else p))
     pd.DataFrame(rows).to_csv(d / "comparisons.csv", index=False)
     (d / "report.md").write_text("- arm **rules.x7 down**: `rules.x7=1` — six of them and no game uses more than four\n")
-    text = balance.sensitivity(tmp_path)
+    text = balance_levers.sensitivity(tmp_path)
     row = {ln.split(" | ")[0].strip("| `"): ln for ln in text.splitlines() if ln.startswith("| rules.")}
     assert row["rules.x0"].count("✓") == 1 and "✓" not in row["rules.x1"]
     assert "over the screen's 16 nudges" in text and "; 1 do." in text
@@ -135,7 +135,7 @@ def test_one_disc_length_per_level_minimises_the_worst_miss(tmp_path):
     length (9 ties it; the shorter is kept); 8 was not tried (*). The
     solved four-player length (9, 70% [68, 72]) does not contain the aim."""
     import json
-    from experiments import balance
+    from experiments import balance, balance_levers
     rows = []
     for players, rates in ((1, (0.6, 0.8, 0.9)), (4, (0.3, 0.5, 0.7))):
         name = f"Easy, {balance.PLAYERS_MQ[players]}"
@@ -146,10 +146,10 @@ def test_one_disc_length_per_level_minimises_the_worst_miss(tmp_path):
                              ci95_high=r + 0.02, games=4000, solved=solved, reachable=True))
     t = pd.DataFrame(rows)
     s = t[t["solved"]].set_index("target")
-    text = balance._one_length(t, s)
+    text = balance_levers._one_length(t, s)
     assert "| Easy | 75% | **8** (now 15) | 85.0%* | – | – | 60.0%* | 15.0 pp |" in text
-    assert balance._aim_inside(s.loc["Easy, solo"]) == "no: the nearest length misses by 5.0 pp"
-    assert balance._aim_inside(s.loc["Easy, 4 players"]).startswith("no: the nearest length misses by 5.0")
+    assert balance_levers._aim_inside(s.loc["Easy, solo"]) == "no: the nearest length misses by 5.0 pp"
+    assert balance_levers._aim_inside(s.loc["Easy, 4 players"]).startswith("no: the nearest length misses by 5.0")
 
 
 def test_one_click_is_the_step_beside_the_answer_not_a_slope_across_distant_tries():
@@ -158,15 +158,15 @@ def test_one_click_is_the_step_beside_the_answer_not_a_slope_across_distant_trie
     slope from 8 to 16 (+3.1 a click) would hide how steep the curve is
     there. With 8 and 10 both beside 9 it is their mean; with no try one
     click away there is no figure."""
-    from experiments import balance
+    from experiments import balance_levers
 
     def tune(pairs):
         return pd.DataFrame([dict(target="t", value=v, rate=r) for v, r in pairs])
 
     t = tune([(2, 0.01), (8, 0.70), (9, 0.79), (16, 0.95)])
-    assert np.isclose(balance._slope(t, "t", 9), 0.09)
-    assert np.isclose(balance._slope(tune([(8, 0.70), (9, 0.79), (10, 0.83)]), "t", 9), 0.065)
-    assert np.isnan(balance._slope(tune([(5, 0.3), (9, 0.79), (16, 0.95)]), "t", 9))
+    assert np.isclose(balance_levers._slope(t, "t", 9), 0.09)
+    assert np.isclose(balance_levers._slope(tune([(8, 0.70), (9, 0.79), (10, 0.83)]), "t", 9), 0.065)
+    assert np.isnan(balance_levers._slope(tune([(5, 0.3), (9, 0.79), (16, 0.95)]), "t", 9))
 
 
 def test_a_finding_replicates_only_when_the_same_test_passes_on_independent_games(tmp_path):
@@ -201,11 +201,11 @@ def test_the_printable_disc_lengths_played_are_the_published_answers():
     import tomllib
     from pathlib import Path
 
-    from experiments import balance
+    from experiments import balance, balance_levers
     root = Path(__file__).resolve().parents[2]
     exp = tomllib.loads((root / "experiments" / "disc-lengths-by-players.toml").read_text())
     sets = {v["name"]: dict(x.split("=", 1) for x in v["set"]) for v in exp["variant"]}
-    t, s = balance._solved(root, "disc-length-tune")
+    t, s = balance_levers._solved(root, "disc-length-tune")
     by = {}
     for cell, v in zip(s["cell"], s["value"]):
         c = json.loads(cell)
@@ -213,5 +213,5 @@ def test_the_printable_disc_lengths_played_are_the_published_answers():
     for lv, lengths in by.items():
         assert json.loads(sets["a length per player count"][f"levels.{lv}.disc_clicks_by_players"]) == \
             [lengths[p] for p in (1, 2, 3, 4)], lv
-        one = re.search(rf"\| {balance.name(lv)} \| \d+% \| \*\*(\d+)\*\*", balance._one_length(t, s))
+        one = re.search(rf"\| {balance.name(lv)} \| \d+% \| \*\*(\d+)\*\*", balance_levers._one_length(t, s))
         assert int(sets["one length per level"][f"levels.{lv}.disc_clicks"]) == int(one.group(1)), lv

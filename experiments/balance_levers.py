@@ -1,0 +1,238 @@
+"""The study's blocks on what moves MourneQuest's balance: the sensitivity
+screen (families of numbers nudged one step each way, Holm over the whole
+screen) and the disc lengths for a target difficulty (the tune's answers per
+level and player count, one length per level, the printable variants), with
+the frame the tornado figure draws. Built on the helpers of
+``experiments.balance``; ``experiments.tables`` fills the blocks."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from experiments.balance import (HOLDS, PLAYERS_MQ, RES, _manifest, _pp, arm_descriptions, holm_note, name,
+                                 survivors)
+
+def sensitivity(root) -> str:
+    """The families of numbers that move a competent Medium team most, solo
+    and with four players (tornado), with the ones no game noticed named."""
+    c = sensitivity_frame(root)
+    c["holds"] = survivors(c["p_value"].to_numpy())       # the whole screen is one family
+    counts = list(dict.fromkeys(c["players"]))
+    head = " | ".join(f"{PLAYERS_MQ[n]}: one step {w}" for n in counts for w in ("down", "up"))
+    lines = [f"| numbers nudged together | {head} |", "|---|" + "---|" * (2 * len(counts))]
+    for p, g in c.groupby("param", sort=False):
+        g = g.set_index(["players", "way"])
+        cells = []
+        for n in counts:
+            for w in ("down", "up"):
+                r = g.loc[(n, w)] if (n, w) in g.index else None
+                cells.append("—" if r is None else _pp(r, "low", "high") + (HOLDS if r["holds"] else "")
+                             + (" (no game changed)" if r["unchanged"] else ""))
+        lines.append(f"| {p} | " + " | ".join(cells) + " |")
+    games = int(c["n"].max())
+    lines.append("\n" + holm_note(int(c["holds"].sum()), f"the screen's {len(c)} nudges"))
+    still = [p for p, g in c.groupby("param", sort=False) if g["unchanged"].all()]
+    if still:
+        why = arm_descriptions(Path(root) / RES / "rules-sensitivity" / "report.md")
+        lines.append(f"\nNo game's result or length changed, in {games:,} games a cell, when "
+                     + _and(still) + " moved one step either way: the games never reach "
+                     + ("that limit" if len(still) == 1 else "those limits") + ", so "
+                     + ("it is" if len(still) == 1 else "they are") + " no lever. "
+                     + " ".join(f"{p}: {why[p + ' down']}." for p in still if why.get(p + " down")))
+    return "\n".join(lines)
+
+
+def _and(words) -> str:
+    words = list(words)
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _solved(root, folder):
+    """A disc-length tune's every try and its solved rows (None when it was not run)."""
+    f = Path(root) / RES / folder / "tune.csv"
+    if not f.exists():
+        return None, None
+    t = pd.read_csv(f)
+    return t, t[t["solved"]].set_index("target")
+
+
+def _slope(t, target, v):
+    """The win rate's change per click at the answer ``v``: the mean of the
+    one-click steps beside it that the tune tried (``v-1 -> v``, ``v -> v+1``;
+    bisection leaves at least one). A slope across tries further apart would
+    average the steep middle of the curve with its flat ends."""
+    tries = t[t["target"] == target].set_index("value")["rate"]
+    steps = [tries[b] - tries[a] for a, b in ((v - 1, v), (v, v + 1)) if a in tries.index and b in tries.index]
+    return float(np.mean(steps)) if steps else np.nan
+
+
+def targets(root) -> str:
+    """The disc lengths that would put a competent team (the planner) and a
+    skilled one (the expert) at 75 / 50 / 25%, and how far skill moves each."""
+    t, s = _solved(root, "disc-length-tune")
+    te, se = _solved(root, "disc-length-tune-skilled")
+    lines = ["| level, players | aim | disc length now | competent team: disc for the aim | planner's win rate there | "
+             "one click more or less | the aim inside that interval? | skilled team: disc for the aim | "
+             "expert's win rate there | competent → skilled |", "|---|---|---|---|---|---|---|---|---|---|"]
+    slopes, moves = [], []
+    for target, r in s.iterrows():
+        v = r["value"]
+        slope = _slope(t, target, v)
+        slopes.append(slope)
+        skilled = "— | — | — |"
+        if se is not None and target in se.index:
+            e = se.loc[target]
+            moves.append(int(e["value"]) - int(v))
+            reach = "" if e["reachable"] else " (not reachable in 2–60 clicks)"
+            d = moves[-1]
+            move = "the same" if d == 0 else f"{d:+d} click{'' if abs(d) == 1 else 's'}".replace("-", "−")
+            skilled = (f"**{e['value']}**{reach} | {100 * e['rate']:.1f}% [{100 * e['ci95_low']:.1f}, "
+                       f"{100 * e['ci95_high']:.1f}] | {move} |")
+        lines.append(f"| {target} | {100 * r['aim']:.0f}% | {r['current']} | **{v}** | "
+                     f"{100 * r['rate']:.1f}% [{100 * r['ci95_low']:.1f}, {100 * r['ci95_high']:.1f}] | "
+                     f"{'%+.1f pp a click' % (100 * slope) if slope == slope else '—'} | "
+                     f"{_aim_inside(r)} | {skilled}")
+    shorter = int((s["value"] < s["current"]).sum())
+    by = {tuple(json.loads(c).values()): v for c, v in zip(s["cell"], s["value"])}
+    solo_shorter = all(by.get((lv, 1), 0) < by.get((lv, 4), 0) for lv in ("easy", "medium", "hard"))
+    text = (f"For {shorter} of the {len(s)} targets the disc would be shorter than shipped"
+            + (": with the planner playing, the shipped lengths make every level easier than the aim. "
+               if shorter == len(s) else ". ")
+            + f"Near the answer one click moves a competent team's win rate by {100 * np.nanmin(slopes):.0f}–"
+            f"{100 * np.nanmax(slopes):.0f} percentage points (the column \"one click\": a longer disc is easier)"
+            + ("; every level needs a shorter disc solo than with four players for the same aim."
+               if solo_shorter else "."))
+    if moves:
+        m = np.array(moves)
+        short = m[m < 0]
+        by = "" if not len(short) else (f" (by {-short.max()} click{'' if short.max() == -1 else 's'})"
+                                         if short.min() == short.max() else f" (by {-short.max()} to {-short.min()} clicks)")
+        text += (f" For a skilled team (the expert at its default budget; {int(te['games'].max()):,} games a try "
+                 f"against the competent team's {int(t['games'].max()):,}, so a skilled answer may be a click off) "
+                 f"the disc for the same aim is shorter in {len(short)} of the {len(m)} targets{by}, the same "
+                 f"in {int((m == 0).sum())} and longer in {int((m > 0).sum())}.")
+    inside = sum(_aim_inside(r) == "yes" for _n, r in s.iterrows())
+    text += (f" The disc length is a whole number of clicks, so the nearest length can miss the aim: its interval "
+             f"contains the aim in {inside} of the {len(s)} targets.")
+    return text + "\n\n" + "\n".join(lines) + "\n\n" + _one_length(t, s) + _printable(root, s)
+
+
+def _aim_inside(r) -> str:
+    """Whether a solved target's interval contains its aim (and why not)."""
+    if not r["reachable"]:
+        return "no: outside the range of 2–60 clicks"
+    if r["ci95_low"] <= r["aim"] <= r["ci95_high"]:
+        return "yes"
+    return f"no: the nearest length misses by {100 * abs(r['rate'] - r['aim']):.1f} pp"
+
+
+def _one_length(t, s) -> str:
+    """One disc length per level for every player count: the length whose
+    worst miss of the aim over 1–4 players is smallest, each player count's
+    win rate at a length read from the tune's tries (linear between the two
+    tried lengths beside it; a length it did not try is marked)."""
+    rows, lines = [], []
+    for lv in ("easy", "medium", "hard"):
+        cells = [n for n in s.index if json.loads(s.loc[n, "cell"])["level"] == lv]
+        if not cells:
+            continue
+        aim = float(s.loc[cells[0], "aim"])
+        curves = {n: t[t["target"] == n].groupby("value")["rate"].mean().sort_index() for n in cells}
+        lo = max(int(c.index.min()) for c in curves.values())
+        hi = min(int(c.index.max()) for c in curves.values())
+        best = None
+        for v in range(lo, hi + 1):
+            at = {n: float(np.interp(v, c.index, c.to_numpy())) for n, c in curves.items()}
+            worst = max(abs(x - aim) for x in at.values())
+            if best is None or worst < best[1]:
+                best = (v, worst, at)
+        v, worst, at = best
+        tried = {n: v in curves[n].index for n in cells}
+        rows.append((lv, aim, v, worst, at, tried, int(s.loc[cells[0], "current"])))
+    head = "| level | aim | one disc length | " + " | ".join(PLAYERS_MQ[p] for p in (1, 2, 3, 4)) + " | worst miss |"
+    lines = [head, "|---" * 8 + "|"]
+    for lv, aim, v, worst, at, tried, now in rows:
+        by_p = {json.loads(s.loc[n, "cell"])["players"]: (at[n], tried[n]) for n in at}
+        cells = [f"{100 * by_p[p][0]:.1f}%" + ("" if by_p[p][1] else "*") if p in by_p else "–" for p in (1, 2, 3, 4)]
+        lines.append(f"| {name(lv)} | {100 * aim:.0f}% | **{v}** (now {now}) | " + " | ".join(cells)
+                     + f" | {100 * worst:.1f} pp |")
+    return ("**One length per level.** The ruleset has one disc length per level for every player count, so a "
+            "printable answer is the one length whose worst miss of the aim over solo to four players is "
+            "smallest (the competent team's win rate at each; * : a length the tune did not try, read linearly "
+            "between the two tried lengths beside it, so measure it before printing). Where the worst miss is "
+            "large, no single length serves every player count: the rule would need its length by player "
+            "count.\n\n" + "\n".join(lines))
+
+
+PRINTABLE = "disc-lengths-by-players"      # the experiment that plays the two printable answers
+
+
+def _printable(root, s) -> str:
+    """The two printable answers played in every cell on the same games as
+    the shipped lengths (``experiments/disc-lengths-by-players.toml``): each
+    cell's win rate with its Wilson interval, and how far from its aim."""
+    f = Path(root) / RES / PRINTABLE / "comparisons.csv"
+    if not f.exists():
+        return ""
+    from simcore.stats import wilson
+    c = pd.read_csv(f, dtype={"players": str})
+    c = c[(c["measure"] == "win") & c["players"].str.isdigit()]
+    aims = {(json.loads(cell)["level"], json.loads(cell)["players"]): (a, v)
+            for cell, a, v in zip(s["cell"], s["aim"], s["value"])}
+    arms = list(dict.fromkeys(c["arm"]))
+    lines = ["| level | players | aim | shipped lengths | " + " | ".join(arms) + " |", "|---" * (4 + len(arms)) + "|"]
+    miss = {a: [] for a in arms}
+    inside = {a: 0 for a in arms}
+
+    def cell(rate, n, aim):
+        lo, hi = wilson(round(rate * n), n)
+        return f"{100 * rate:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]", lo <= aim <= hi
+    for (lv, p), g in c.groupby(["level", "players"], sort=False):
+        g = g.set_index("arm")
+        aim, length = aims[(lv, int(p))]
+        base, _ = cell(g.iloc[0]["baseline"], int(g.iloc[0]["n"]), aim)
+        out = []
+        for a in arms:
+            text, ok = cell(g.loc[a, "value"], int(g.loc[a, "n"]), aim)
+            miss[a].append(abs(g.loc[a, "value"] - aim))
+            inside[a] += ok
+            out.append(f"**{text}**" if ok else text)
+        lines.append(f"| {name(lv)} | {PLAYERS_MQ[int(p)]} | {100 * aim:.0f}% | {base} | " + " | ".join(out) + " |")
+    n = len(c.groupby(["level", "players"]))
+    said = "; ".join(f"with {a} the worst miss is {100 * max(miss[a]):.1f} pp and the aim is inside the interval "
+                     f"in {inside[a]} of {n} cells" for a in arms)
+    said = said[:1].upper() + said[1:]
+    return ("\n\n**Both answers played.** The one length per level above, and the smallest rule variant that "
+            "gives each player count its own length (`levels.<level>.disc_clicks_by_players`, the competent "
+            "team's disc for each aim from the first table), played in every cell on the same games as the "
+            f"shipped lengths (`experiments/{PRINTABLE}.toml`, {_setup_of(root)}); bold: the aim inside the "
+            f"interval. {said}.\n\n" + "\n".join(lines))
+
+
+def _setup_of(root) -> str:
+    st = _manifest(root).get(f"experiments/results/{PRINTABLE}/report.md", {})
+    return f"seed {st.get('seed')}, {st.get('games', 0):,} games a cell" if st else "not made yet"
+
+
+def sensitivity_frame(root) -> pd.DataFrame:
+    """The screen's nudges (win rate, each cell), families ranked by their
+    largest change; ``unchanged`` marks a nudge that changed no game's
+    result or length (the win and rounds measures both untouched)."""
+    c = pd.read_csv(Path(root) / RES / "rules-sensitivity" / "comparisons.csv", dtype={"players": str})
+    c = c[c["players"].str.isdigit()].copy()
+    c["players"] = c["players"].astype(int)
+    quiet = (c["change"] == 0) & (c["ci95_low"] == 0) & (c["ci95_high"] == 0)     # no pair differs
+    still = quiet.groupby([c["arm"], c["players"]]).all()
+    c = c[c["measure"] == "win"].copy()
+    c["unchanged"] = [bool(still[(a, n)]) for a, n in zip(c["arm"], c["players"])]
+    c["param"] = c["arm"].str.rsplit(" ", n=1).str[0]
+    c["way"] = c["arm"].str.rsplit(" ", n=1).str[1]
+    order = c.assign(size=c["change"].abs()).groupby("param")["size"].max().sort_values(
+        ascending=False, kind="stable").index
+    c["rank"] = c["param"].map({p: i for i, p in enumerate(order)})
+    c = c.sort_values(["rank", "players", "way"], kind="stable")
+    return c[["param", "players", "way", "change", "ci95_low", "ci95_high", "p_value", "n", "unchanged"]].rename(
+        columns={"ci95_low": "low", "ci95_high": "high"}).reset_index(drop=True)
