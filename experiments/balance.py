@@ -25,8 +25,6 @@ RES = Path("experiments") / "results"
 COMPETENT = "planner"        # the competent team / player: the grids and experiments; the skilled one is the expert
 POLICIES = ("greedy", "planner")
 PLAYERS_MQ = {1: "solo", 2: "2 players", 3: "3 players", 4: "4 players"}
-# how a MourneQuest game ends, as the study's prose says it (the report's columns are ids)
-ENDINGS = {"win": "won", "hero_died": "a hero died", "wall_destroyed": "the wall fell", "cap": "the round limit"}
 
 
 @cache
@@ -387,17 +385,17 @@ def mq_losses(root) -> str:
     """How the planner's games end, by level."""
     t = _table(root, "mq-grid", "how-games-end-by-level", COMPETENT)
     cols = [c for c in t.columns if c not in ("level", "games")]
-    lines = ["| level | games | " + " | ".join(ENDINGS.get(c, name(c)) for c in cols) + " |",
+    lines = ["| level | games | " + " | ".join(name(c) for c in cols) + " |",
              "|---" * (len(cols) + 2) + "|"]
     for r in t.to_dict("records"):
         lines.append(f"| {name(r['level'])} | {r['games']:,} | " + " | ".join(f"{100 * r[c]:.1f}%" for c in cols)
                      + " |")
     losses = {c: t[c].mean() for c in cols if c != "win"}
     main = max(losses, key=losses.get)
-    text = (f"When a competent team (the planner) loses, the commonest end is **{ENDINGS.get(main, name(main))}** "
-            f"({100 * losses[main]:.1f}% of all games, averaged over the levels; a hero died: a hero lost "
-            "their last life point; the wall fell: the Shimnavore broke through; the round limit: the safety "
-            "limit on rounds, never reached in a real game). Per level:")
+    text = (f"When a competent team (the planner) loses, the commonest end is **{name(main)}** "
+            f"({100 * losses[main]:.1f}% of all games, averaged over the levels; {name('hero_died')}: a hero lost "
+            f"their last life point; {name('wall_destroyed')}: the Shimnavore broke through; {name('cap')}: the "
+            "safety limit on rounds, never reached in a real game). Per level:")
     return text + "\n\n" + "\n".join(lines)
 
 
