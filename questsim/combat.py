@@ -97,7 +97,7 @@ def card_window(s, T, ev, rng, legal, pp, seat, opp, attacking):
         # only where it can be true: a lone ``done`` (n == 1) means no
         # ability was on offer, so none was free either, and ``done`` adds
         # nothing to an attack
-        if n > 1 and declined(s, T, legal, n, seat, ctx, c):
+        if n > 1 and declined(s, T, legal, n, pp, seat, ctx, c):
             s[L.G_BL + L.BL_DECLINED_WIN] += 1
         if attacking and L.code_op(c) != L.A_DONE and into_block(s, T, np.int64(seat), np.int64(opp), np.int64(c)):
             s[L.G_BL + L.BL_ATTACK_INTO_BLOCK] += 1

@@ -72,7 +72,7 @@ def ask(s, T, legal, n, rng, pp, seat, ctx, arg):
 
 
 @inlined
-def declined(s, T, legal, n, seat, ctx, c):
+def declined(s, T, legal, n, pp, seat, ctx, c):
     """Whether choice ``c`` of ``seat`` among ``legal[:n]`` at decision
     ``ctx`` declined a win at once (blunders.declined_win), for the blunder
     counter. Not judged for a player that takes every such win
@@ -80,7 +80,7 @@ def declined(s, T, legal, n, seat, ctx, c):
     so the answer is no, and judging it would repeat the search its policy
     has just made. Judged as any other once a choice of the game was
     replaced (``G_ILLEGAL``): then the choice may not be the policy's."""
-    if takes_sure_wins(s, seat) and s[L.G_ILLEGAL] == 0:
+    if takes_sure_wins(s, pp, seat) and s[L.G_ILLEGAL] == 0:
         return False
     return declined_win(s, T, legal, np.int64(n), np.int64(seat), np.int64(ctx), np.int64(c))
 

@@ -21,23 +21,25 @@ POLICY_GREEDY_V2, POLICY_PLANNER_V2 = 4, 5
 ARG_SPEC = arg_spec("seat")
 
 
-@inlined
-def plays_sure(s, seat):
-    """Whether ``seat``'s player takes sure wins and spares sure blocks:
-    greedy, the planner and the players built on them, but not the v2
-    players (kept exactly as behaviour v2 played)."""
-    pid = s[L.G_P + seat * L.PS + L.S_POLICY]
-    return pid != POLICY_GREEDY_V2 and pid != POLICY_PLANNER_V2
+# where greedy's and the planner's parameter ``sure`` sits in a seat's row
+# (policies.GREEDY_PARAMS, PLANNER_PARAMS; checked there)
+SURE_GREEDY, SURE_PLANNER = 7, 9
 
 
 @inlined
-def takes_sure_wins(s, seat):
-    """Whether ``seat``'s player is greedy or the planner as built in, which
-    choose a win at once whenever one is on offer (``winning_choice`` before
-    anything else): a choice of theirs never declines one, so the rules'
-    blunder judge need not look (a plug-in built on them is still judged)."""
+def takes_sure_wins(s, pp, seat):
+    """Whether ``seat``'s player is greedy or the planner as built in with
+    ``sure`` on, which choose a win at once whenever one is on offer
+    (``winning_choice`` before anything else): a choice of theirs never
+    declines one, so the rules' blunder judge need not look (a plug-in built
+    on them, and a v2 player, are still judged). ``pp`` holds every seat's
+    row."""
     pid = s[L.G_P + seat * L.PS + L.S_POLICY]
-    return pid == POLICY_GREEDY or pid == POLICY_PLANNER
+    if pid == POLICY_GREEDY:
+        return pp[seat, SURE_GREEDY] > 0
+    if pid == POLICY_PLANNER:
+        return pp[seat, SURE_PLANNER] > 0
+    return False
 
 
 @inlined

@@ -35,7 +35,7 @@ MAX_HAND = 12            # hand slots: the limit is 5, a draw may pass it before
 MAX_ITEM_CARDS = 80
 MAX_EVENT_CARDS = 60
 MAX_LEGAL = 64
-MAX_PARAMS = 16          # a policy's parameter vector (the planner has 9, rollout 12)
+MAX_PARAMS = 16          # a policy's parameter vector (the planner has 10, rollout 13)
 # a plug-in with working memory (register(..., scratch=)) finds it after its parameters, starting
 # with a copy of the table's rows: each seat's parameters and plug-in address (questsim.plugins)
 TABLE_SLOTS = MAX_PLAYERS * (MAX_PARAMS + 1)

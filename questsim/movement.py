@@ -63,7 +63,7 @@ def fork_step(s, T, rng, legal, pp, seat, pos, back):
     for k in range(n):
         legal[k] = L.code(L.A_STEP, T[base + k])
     c = ask(s, T, legal, n, rng, pp, seat, L.CTX_FORK, pos)
-    if n > 1 and declined(s, T, legal, n, seat, L.CTX_FORK, c):
+    if n > 1 and declined(s, T, legal, n, pp, seat, L.CTX_FORK, c):
         s[L.G_BL + L.BL_DECLINED_WIN] += 1
     return L.code_arg(c)
 
@@ -103,7 +103,7 @@ def walk(s, T, ev, rng, legal, pp, seat, steps):
             # square it would reach against the warp
             s[L.G_WALK_LEFT] = -(k - 1 - i) if back else k - 1 - i
             c = ask(s, T, legal, n, rng, pp, seat, L.CTX_WARP, pos)
-            if declined(s, T, legal, n, seat, L.CTX_WARP, c):
+            if declined(s, T, legal, n, pp, seat, L.CTX_WARP, c):
                 s[L.G_BL + L.BL_DECLINED_WIN] += 1
             if L.code_op(c) == L.A_WARP:
                 s[L.G_DEC + L.DEC_WARP] += 1

@@ -56,12 +56,13 @@ RANGES = {
     "castle_weight": (0.0, 100.0),      # Item cards a new castle is worth
     "lookahead": (0.0, 100.0),
     "threat": (0.0, 100.0),
-    # added in behaviour v3 (greedy and planner; 0 is behaviour v2's play)
+    # added since behaviour v2 (greedy and planner; 0 is behaviour v2's play)
     "aim": (0.0, 100.0),                # weight of a target's nearness to a win
     "kill": (0.0, 100.0),               # weight of the chance to knock the target out
     "shoe_keep": (0.0, 100.0),          # Item cards a Yellow Bird Shoe is worth kept
     "thrift": (0.0, 10.0),              # share of a card's worth held back from a defence
     "path": (0.0, 1.0),                 # a switch: warps weighed against where the walk ends
+    "sure": (0.0, 1.0),                 # a switch (behaviour v5): sure wins taken, no attack into a sure block
     # rollout
     "samples": (1.0, 1000.0),
     "confidence": (0.0, 100.0),

@@ -25,11 +25,11 @@ state, never change it, and draw randomness only from the policy stream.
 - ``greedy_v2`` (4), ``planner_v2`` (5): the same two with the block at 0,
   which plays exactly as behaviour v2 did.
 
-Both (not ``greedy_v2`` and ``planner_v2``, which play as in behaviour v2)
-take a win the rules make certain at once when one is on offer, and add no
-attack card or ability that gives only At to an attack the defender surely
-blocks: the judge of the blunder counters (``blunders``; the kinds are in
-docs/questmaster/results.md).
+With ``sure`` (1 by default; the v2 players have it at 0, as every part of
+the block) both take a win the rules make certain at once when one is on
+offer, and add no attack card or ability that gives only At to an attack
+the defender surely blocks: the judge of the blunder counters
+(``blunders``; the kinds are in docs/questmaster/results.md).
 
 The block (each part off at 0): ``aim`` (fight the opponent nearest a win:
 castles or Hp), ``kill`` (fight whom the free attack can knock out now),
@@ -37,7 +37,8 @@ castles or Hp), ``kill`` (fight whom the free attack can knock out now),
 move with the Shoe and when playing it), ``thrift`` (a defence only when it
 lessens the damage, a card only when the Hp it saves is worth more than
 ``thrift`` × its worth kept; no attack card once the attack already kills),
-``path`` (a warp weighed against the square the walk would end on).
+``path`` (a warp weighed against the square the walk would end on),
+``sure`` (a switch: sure wins taken, no attack into a sure block).
 
 What the two weigh (worth in Item cards, fight odds, Event and shield
 values, the block's parts) is in ``scores``; this module holds the ids,
@@ -54,8 +55,8 @@ from .blunders import into_block, sure_block, winning_choice
 from .core import pb
 # the ids and the port, read from here by the registry and the entry points
 from .decision import (ARG_SPEC, POLICY_FIRST, POLICY_GREEDY, POLICY_GREEDY_V2, POLICY_PLANNER,  # noqa: F401
-                       POLICY_PLANNER_V2, POLICY_PLUGIN, POLICY_RANDOM, plays_sure)
-from .scores import (K_AIM, K_KILL, K_PATH, K_SHOE, K_THRIFT, NEW_PARAMS, SHOE_KEEP, aim_value,
+                       POLICY_PLANNER_V2, POLICY_PLUGIN, POLICY_RANDOM, SURE_GREEDY, SURE_PLANNER)
+from .scores import (K_AIM, K_KILL, K_PATH, K_SHOE, K_SURE, K_THRIFT, NEW_PARAMS, SHOE_KEEP, aim_value,
                      attack_choice_value, attack_kills, card_value, castles_of, defend_value,
                      dist_to_new_castle, draws_values, forward, holds_shoe, move_values, outcome_draws,
                      outcome_value, square_draws, square_value, strength, symbol_value, walk_end, with_shoe)
@@ -67,12 +68,14 @@ PLANNER_PARAMS = ("aggression", "castle_weight", "lookahead", "threat") + NEW_PA
 GREEDY_NEW, PLANNER_NEW = 2, 4            # where the block starts in each vector
 # the shipped defaults of the block: the NTBEA tuning runs of
 # experiments/qm-greedy-tune.toml and qm-planner-tune.toml (one seat against
-# three v2 players, four players; docs/questmaster/policies.md)
-GREEDY_DEFAULTS = (0.0, 3.0) + (4.0, 0.0, 2.0, 0.5, 0.0)
-PLANNER_DEFAULTS = (0.0, 3.0, 4.0, 1.0) + (1.0, 2.0, 2.0, 0.1, 1.0)
+# three v2 players, four players; docs/questmaster/policies.md); ``sure``
+# (behaviour v5) on
+GREEDY_DEFAULTS = (0.0, 3.0) + (4.0, 0.0, 2.0, 0.5, 0.0, 1.0)
+PLANNER_DEFAULTS = (0.0, 3.0, 4.0, 1.0) + (1.0, 2.0, 2.0, 0.1, 1.0, 1.0)
 # (id, name, parameter names, defaults); greedy_v2 and planner_v2 are the
 # same functions with the block at 0: the players of behaviour v2, kept so
 # that a table can seat old and new side by side
+assert (GREEDY_PARAMS.index("sure"), PLANNER_PARAMS.index("sure")) == (SURE_GREEDY, SURE_PLANNER)
 BUILTIN_POLICIES = (
     (POLICY_RANDOM, "random", (), ()),
     (POLICY_GREEDY, "greedy", GREEDY_PARAMS, GREEDY_DEFAULTS),
@@ -123,7 +126,7 @@ def greedy(s, T, legal, n, rng, pp, seat, o, scores):
     numba prunes that."""
     b = pb(seat)
     ctx = s[L.G_CTX]
-    sure = plays_sure(s, seat)
+    sure = pp[o + K_SURE] > 0
     if sure and scores is None:
         w = winning_choice(s, T, legal, np.int64(n), np.int64(seat), np.int64(ctx))
         if w >= 0:
@@ -310,7 +313,7 @@ def scored_planner(s, T, legal, n, rng, pp, seat, scores):
     own_shoe = ctx == L.CTX_AFTER_ROLL and keep > 0 and s[L.G_ACTIVE] == seat
     if ctx != L.CTX_MOVE and ctx != L.CTX_WARP and ctx != L.CTX_FORK and ctx != L.CTX_TARGET and not own_shoe:
         return greedy(s, T, legal, n, rng, pp, seat, o, scores)
-    if plays_sure(s, seat) and scores is None:
+    if pp[o + K_SURE] > 0 and scores is None:
         w = winning_choice(s, T, legal, np.int64(n), np.int64(seat), np.int64(ctx))
         if w >= 0:
             return w

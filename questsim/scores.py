@@ -12,11 +12,13 @@ from . import tables as TB
 from .core import pb
 
 
-# The parameters behaviour v3 added, the same block after each scoring policy's
-# own (greedy's at pp[2:7], the planner's at pp[4:9]); each at 0 leaves that
-# part of the play exactly as in behaviour v2 (tests/questmaster/test_qm_planner.py).
-NEW_PARAMS = ("aim", "kill", "shoe_keep", "thrift", "path")
-K_AIM, K_KILL, K_SHOE, K_THRIFT, K_PATH = range(len(NEW_PARAMS))
+# The parameters added since behaviour v2, the same block after each scoring
+# policy's own (greedy's at pp[2:8], the planner's at pp[4:10]): the five of
+# behaviour v3, then ``sure`` (v5: sure wins taken, no attack into a sure
+# block); each at 0 leaves that part of the play exactly as in behaviour v2
+# (tests/questmaster/test_qm_planner.py).
+NEW_PARAMS = ("aim", "kill", "shoe_keep", "thrift", "path", "sure")
+K_AIM, K_KILL, K_SHOE, K_THRIFT, K_PATH, K_SURE = range(len(NEW_PARAMS))
 
 
 @inlined

@@ -42,7 +42,7 @@ def foot_window(s, T, ev, rng, legal, pp, seat, when, ctx):
         if n == 1:
             return
         c = ask(s, T, legal, n, rng, pp, seat, ctx, 0)
-        if declined(s, T, legal, n, seat, ctx, c):
+        if declined(s, T, legal, n, pp, seat, ctx, c):
             s[L.G_BL + L.BL_DECLINED_WIN] += 1
         if L.code_op(c) == L.A_DONE:
             return
@@ -185,6 +185,6 @@ def take_turn(s, T, ev, rng, legal, pp, seat):
     if n == 0:
         return
     c = ask(s, T, legal, n, rng, pp, seat, L.CTX_MOVE, 0)
-    if n > 1 and declined(s, T, legal, n, seat, L.CTX_MOVE, c):
+    if n > 1 and declined(s, T, legal, n, pp, seat, L.CTX_MOVE, c):
         s[L.G_BL + L.BL_DECLINED_WIN] += 1
     after_choice(s, T, ev, rng, legal, pp, seat, c)

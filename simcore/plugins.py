@@ -34,7 +34,7 @@ RESERVED = frozenset({"all"})
 #   is refused rather than tried;
 MAX_SCRATCH = 1 << 20
 # - its parameters are tuned by hand, by --params and by NTBEA, a handful
-#   each (the planner has 9, the search 12): 64 unless the game holds fewer
+#   each (Quest Master's planner has 10, its rollout 13): 64 unless the game holds fewer
 #   (Quest Master's table has 16 slots a seat).
 MAX_PARAMS = 64
 

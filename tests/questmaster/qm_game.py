@@ -15,7 +15,7 @@ import functools
 import numpy as np
 
 import simcore.rng
-from questsim import engine as E, entries
+from questsim import decision as D, engine as E, entries
 from questsim import layout as L
 from questsim import sim
 from questsim import tables as TB
@@ -71,6 +71,10 @@ class QGame:
         pol = np.zeros(L.MAX_PLAYERS, np.int32)
         pols = [policies] * self.n if isinstance(policies, int) else list(policies)
         pol[:self.n] = pols
+        for i, pid in enumerate(pols):       # greedy's and the planner's ``sure`` on, as shipped
+            at = {D.POLICY_GREEDY: D.SURE_GREEDY, D.POLICY_PLANNER: D.SURE_PLANNER}.get(int(pid))
+            if at is not None:
+                self.params[i, at] = 1.0
         E.setup(self.s, self.T, self.ev, self.rng, self.legal, self._rows(pol), int(self.n), c, pol, int(logging))
 
     def _rows(self, pids):

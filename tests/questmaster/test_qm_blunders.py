@@ -69,6 +69,17 @@ def test_declined_fifth_castle_is_counted_and_greedy_takes_it():
     assert sum(blunders(g).values()) == 0
 
 
+def test_greedy_with_sure_off_declines_the_fifth_castle_and_is_judged():
+    """QM-END-04: greedy's parameter ``sure`` at 0 gives back the play from
+    before sure wins were taken (the position above: it fights), and the rule
+    kernels then judge its choice (decision.takes_sure_wins) and count it."""
+    g = _last_castle(GREEDY)
+    g.params[0, P.GREEDY_PARAMS.index("sure")] = 0.0
+    g.turn(0)
+    assert g.pos(0) == 5 and g.win[0] == L.WIN_NONE
+    assert only(g, "blunder_declined_win") == 1
+
+
 def test_fight_is_no_blunder_when_the_castle_would_not_win():
     """QM-END-04 near miss: two castles lacking, the same move lands on one
     of them and wins nothing; greedy_v2's fight is not counted."""

@@ -116,11 +116,16 @@ def test_the_planners_choices_judged_in_full_decline_no_win():
     planner's answers (raced, in the endgame, against others that cannot
     beat a win), and a plug-in is judged in full: whole games of it, each
     won by a move, a card or a fight some seat chose, count no declined win."""
-    from questsim.decision import POLICY_GREEDY, POLICY_PLANNER, POLICY_PLANNER_V2, takes_sure_wins
+    from questsim.decision import (POLICY_GREEDY, POLICY_PLANNER, POLICY_PLANNER_V2, SURE_GREEDY, SURE_PLANNER,
+                                   takes_sure_wins)
     out, _, _ = _counted(("expert", "planner"), n=12, seed=4)
     assert (out[:, L.RESULT_INDEX["winner_seat"]] == 0).sum() >= 3       # the judged seat won games
     assert out[:, L.RESULT_INDEX["blunder_declined_win"]].sum() == 0
     s = np.zeros(L.STATE_SIZE, np.int32)
+    on = np.zeros((L.MAX_PLAYERS, L.MAX_PARAMS + 1))
+    on[:, SURE_GREEDY] = on[:, SURE_PLANNER] = 1.0
+    off = np.zeros_like(on)
     for pid, skips in ((POLICY_GREEDY, True), (POLICY_PLANNER, True), (POLICY_PLANNER_V2, False), (100, False)):
         s[pb(0) + L.S_POLICY] = pid
-        assert takes_sure_wins(s, 0) == skips
+        assert takes_sure_wins(s, on, 0) == skips
+        assert not takes_sure_wins(s, off, 0)      # ``sure`` off: judged as any player

@@ -9,6 +9,7 @@ docs/questmaster/readings-and-players.md.
     python docs/questmaster/examples/qm_policy_compare.py tables  --games 10000   # every seat one policy, 2-6 players
     python docs/questmaster/examples/qm_policy_compare.py seats   --games 10000   # one new seat against old players
     python docs/questmaster/examples/qm_policy_compare.py parts   --games 20000 --players 4   # each new part off
+    python docs/questmaster/examples/qm_policy_compare.py sure    --games 10000 --seed 7   # sure wins off and on
     python docs/questmaster/examples/qm_policy_compare.py toggles --games 10000   # the declining readings, flipped
     python docs/questmaster/examples/qm_policy_compare.py ladder --games 100000 --players 2,4,6 \
         --policies random,greedy_v2,greedy,planner_v2,planner         # seat 1 against greedy players
@@ -154,6 +155,49 @@ def parts(a):
             print(f"| {new} | {n} | " + " | ".join(cells) + " |")
 
 
+def sure(a):
+    """Greedy and the planner with ``sure`` off (as before behaviour v5) and
+    on (shipped), on the same games. First every seat plays the policy:
+    blunders per 100 games, and how often a game ends on five castles.
+    Then seat 1 alone switches, against v2 players (as ``parts``): its win
+    rate old -> new, the paired change with its 95% interval."""
+    from questsim.layout import BL_NAMES
+    from questsim.policies import BUILTIN_POLICIES
+    print(f"`sure` off (old) and on (shipped), {a.games:,} games per cell, seed {a.seed}, the same games; "
+          "per 100 games, every seat playing the policy:\n")
+    print("| policy | players | " + " | ".join(f"`{b}`" for b in BL_NAMES) + " | five-castle endings (%) |")
+    print("|---" * (3 + len(BL_NAMES)) + "|")
+    wins = []
+    for new in ("greedy", "planner"):
+        names, dflt = next((n, d) for _i, name, n, d in BUILTIN_POLICIES if name == new)
+        off = tuple(dflt[:names.index("sure")]) + (0.0,)
+        rules = sim.prepare()
+
+        def run(tab, n, params):
+            df, _ = batch.run_grid(games=a.games, seed=a.seed, players=(n,), tables=[tab], params=params,
+                                   rules=rules, workers=a.workers)
+            return df.sort_values("game", ignore_index=True)
+        for n in a.players:
+            old, now = run((new,), n, off), run((new,), n, tuple(dflt))
+            cells = [f"{100 * old[b].mean():.1f} → {100 * now[b].mean():.1f}" for b in BL_NAMES]
+            five = [(d["win_condition"].astype(str) == "five_castles").to_numpy().astype(float) for d in (old, now)]
+            cells.append(f"{100 * five[0].mean():.1f} → {100 * five[1].mean():.1f} ({mean_ci(five[1] - five[0])})")
+            print(f"| {new} | {n} | " + " | ".join(cells) + " |")
+            tab = (new,) + (new + "_v2",) * (n - 1)
+            w = [(run(tab, n, pp)["winner_seat"] == 0).to_numpy().astype(float) for pp in (off, tuple(dflt))]
+            d = w[1] - w[0]
+            m, h = d.mean(), 1.96 * d.std(ddof=1) / np.sqrt(len(d))
+            lo, hi = m - h, m + h
+            bold = "**" if lo > 0 or hi < 0 else ""
+            wins.append(f"| {new} | {n} | {bold}{100 * w[0].mean():.1f} → {100 * w[1].mean():.1f} "
+                        f"({100 * m:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]){bold} |")
+    print("\nSeat 1 alone with `sure` off and on, the other seats the v2 players, the same games: its win rate "
+          "(%), old → new (paired change, pp, 95%; bold where the interval leaves out zero):\n")
+    print("| policy | players | seat 1's win rate |")
+    print("|---|---|---|")
+    print("\n".join(wins))
+
+
 def ladder(a):
     """Seat 1 played by each policy of ``--policies``, the other seats by
     greedy (as shipped), the same games for every policy; games per second
@@ -199,7 +243,7 @@ def toggles(a):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("what", choices=("tables", "seats", "parts", "toggles", "ladder"))
+    ap.add_argument("what", choices=("tables", "seats", "parts", "sure", "toggles", "ladder"))
     ap.add_argument("--games", type=int, default=10000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--players", default="2,3,4,5,6")
@@ -208,7 +252,7 @@ def main():
     a = ap.parse_args()
     a.players = [int(x) for x in a.players.split(",")]
     a.policies = a.policies.split(",")
-    {"tables": tables, "seats": seats, "parts": parts, "toggles": toggles, "ladder": ladder}[a.what](a)
+    {"tables": tables, "seats": seats, "parts": parts, "sure": sure, "toggles": toggles, "ladder": ladder}[a.what](a)
 
 
 if __name__ == "__main__":
