@@ -422,6 +422,29 @@ def mq_loss_anatomy(root) -> str:
     return text + "\n\n" + "\n".join(lines)
 
 
+def mq_close_games(root) -> str:
+    """How close a competent team's games come, by level and player count:
+    of the wins, those ending a wall roll or a life point from a loss; of
+    the losses, those before the Final Battle and those one win short."""
+    t = _table(root, "mq-grid", "how-close-games-came-by-level-and-players", COMPETENT)
+    lines = ["| level | players | games won | close wins | a section damaged | a hero on their last life point | "
+             "losses before the Final Battle | Final Battles lost one win short |", "|---" * 8 + "|"]
+    for r in t.to_dict("records"):
+        lines.append(f"| {name(r['level'])} | {r['players']} | {100 * r['games_won']:.1f}% | "
+                     f"{100 * r['close_wins']:.1f}% | {100 * r['wall_damaged']:.1f}% | "
+                     f"{100 * r['last_life_point']:.1f}% | {100 * r['before_final_battle']:.1f}% | "
+                     f"{100 * r['one_win_short']:.1f}% |")
+    solo, four = t[t["players"] == 1]["close_wins"], t[t["players"] == 4]["close_wins"]
+    text = (f"How close the games of a competent team (the planner) come, per player count "
+            f"({t['games'].iloc[0]:,} games a cell). A *close win* ends with a wall section damaged (one more "
+            f"successful wall roll there and the Shimnavore escapes, MQ-FINAL-19) or a hero on their last life "
+            f"point; {100 * t['close_wins'].min():.0f}–{100 * t['close_wins'].max():.0f}% of the wins are close, "
+            f"{100 * solo.min():.0f}–{100 * solo.max():.0f}% solo and {100 * four.min():.0f}–"
+            f"{100 * four.max():.0f}% with four players, mostly through the wall. Shares of the games won, then of "
+            f"the games lost; \"one win short\" is a share of the Final Battles lost.")
+    return text + "\n\n" + "\n".join(lines)
+
+
 def _skill_table(root, grid) -> str:
     t = _table(root, grid, "conclusions-across-player-skill")
     cols = list(t.columns)

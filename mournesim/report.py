@@ -26,8 +26,8 @@ TOP = 5                 # best and worst pairs/teams shown
 
 # the columns the standard report reads (a big dataset is loaded with only these)
 COLUMNS = ["game", "seed", "level", "players", "policy", "outcome", "win", "rounds", "hero_turns", "dice_pool_final",
-           "final_battle", "shimnavore_wounds", "wall_damage", "cast_out", "escaped", "defeated",
-           *HERO_COLS]
+           "final_battle", "shimnavore_wounds", "wall_damage", "wall_repairs", "min_life", "cast_out", "escaped",
+           "defeated", *HERO_COLS]
 
 
 def columns_read(names, by=None) -> list:
@@ -266,6 +266,33 @@ def loss_anatomy(df):
 
 
 
+def close_games(df):
+    """How close games came, by level and player count. Of the games won:
+    the share that ended with a wall section damaged (one more successful
+    wall roll on it, MQ-FINAL-19, and the Shimnavore escapes; a won game's
+    damaged sections are its successful wall rolls less its repairs, since
+    none of them destroyed a section) or with a hero on their last life
+    point, and either (``close_wins``). Of the games lost: the share lost
+    before the Final Battle, and of the Final Battles lost the share one
+    win short (as in loss_anatomy)."""
+    won = df["win"].astype(bool)
+    need = df.loc[won, "shimnavore_wounds"].max() if won.any() else np.nan
+    damaged = (df["wall_damage"] - df["wall_repairs"]) > 0
+    last = df["min_life"] == 1
+    rows = []
+    for (lv, p), g in df.groupby(["level", "players"], observed=True, sort=False):
+        w, lo = won[g.index], ~won[g.index]
+        nw, nl = int(w.sum()), int(lo.sum())
+        fb = g[lo & g["final_battle"].astype(bool)]
+        rows.append(dict(level=lv, players=int(p), games=len(g), games_won=nw / len(g),
+                         close_wins=(damaged[g.index] | last[g.index])[w].mean() if nw else np.nan,
+                         wall_damaged=damaged[g.index][w].mean() if nw else np.nan,
+                         last_life_point=last[g.index][w].mean() if nw else np.nan,
+                         before_final_battle=(nl - len(fb)) / nl if nl else np.nan,
+                         one_win_short=(fb["shimnavore_wounds"] == need - 1).mean() if len(fb) else np.nan))
+    return _level_order(pd.DataFrame(rows))
+
+
 def wounds_distribution(df):
     """Share of games ending with each number of wins against the Shimnavore, by level."""
     t = pd.crosstab(df["level"], df["shimnavore_wounds"], normalize="index")
@@ -385,6 +412,8 @@ def standard_report(df: pd.DataFrame, names: dict | None = None) -> dict:
         "win rate by dice pool at the Final Battle": by_dice_pool(df),
         "how games end, by level (share of games)": loss_causes(df),
         "where and how games are lost, by level (shares of the losses)": loss_anatomy(df),
+        **({"how close games came, by level and players (shares of the games won, then of those lost)":
+            close_games(df)} if {"wall_repairs", "min_life"} <= set(df.columns) else {}),
         "game length in rounds, by level and outcome": game_length(df),
         **({f"example games per cell (open one: {REPLAY})": ex} if not (ex := example_games(df)).empty else {}),
         "how the nightmares ended (share of games)": nightmare_fates(df),

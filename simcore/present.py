@@ -22,9 +22,10 @@ import pandas as pd
 ID_COLUMNS = ("hero", "character", "level", "pair", "heroes", "team", "nightmare", "outcome", "win_condition")
 RAW_INTERVAL = ("ci95_low", "ci95_high")
 # shares in tables that also hold counts or means (so their titles cannot
-# say "share of games"): MourneQuest's losses, Quest Master's closeness
+# say "share of games"): MourneQuest's losses and close games, Quest Master's closeness
 SHARE_COLUMNS = ("fair_share", "before_final_battle", "in_it_to_the_wall", "in_it_a_hero_died", "one_win_short",
-                 "under_four_dice", "one_castle_short", "runaway", "comeback")
+                 "under_four_dice", "games_won", "close_wins", "wall_damaged", "last_life_point", "one_castle_short",
+                 "runaway", "comeback")
 EMPTY = "(none in these games)"
 
 

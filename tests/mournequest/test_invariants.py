@@ -210,6 +210,12 @@ def log_problems(rp):
             probs.append(f"snapshot {j}: game already over")
         probs += [f"snapshot {j} (round {int(s[L.G_ROUND])}): {p}" for p in state_problems(s)]
     probs += [f"final state: {p}" for p in state_problems(fs, final=True)]
+    # a won game destroyed no section, so each successful wall roll damaged
+    # one and each repair rebuilt one (MQ-FINAL-14, -19..21): the sections
+    # damaged at the end are the rolls less the repairs (report.close_games)
+    if int(fs[L.G_OUTCOME]) == L.OUT_WIN and \
+            int(fs[L.G_WALL_HITS]) - int(fs[L.G_WALL_REPAIRS]) != int(fs[L.G_WALL:L.G_WALL + 4].sum()):
+        probs.append("won: wall rolls less repairs differ from the sections damaged at the end")
     # --- the moon moves exactly once per hero turn (MQ-MOON-02, MQ-FINAL-07) ---
     moons = np.flatnonzero(et == EV["moon"])
     bounds = list(ts) + [len(ev)]
@@ -287,7 +293,9 @@ def test_logged_playouts_keep_every_invariant(level, players, policy):
     (MQ-COMBAT-03..06); the moon moves exactly once per hero turn (MQ-MOON-02);
     disc clicks_left never rises except through moon_dial / moon_whisper;
     each round has one turn per hero in seat order then one enemy phase
-    (MQ-ACT-01/02, MQ-SOLO-05/06); the game ends with an outcome (MQ-END)."""
+    (MQ-ACT-01/02, MQ-SOLO-05/06); the game ends with an outcome (MQ-END);
+    a won game's damaged sections are its wall rolls less its repairs
+    (MQ-FINAL-14, -19..21)."""
     failures = []
     for g in range(LOGGED_GAMES):
         rp = replay(seed=SEED, game=g, level=level, players=players, policy=policy, rules=RULES)

@@ -40,6 +40,7 @@ def known():
         "dice_pool_final": [4, 4, 3, 2, 4, 0, 4, 0],
         "final_battle": [True, True, True, True, True, False, True, False],
         "shimnavore_wounds": [6, 6, 6, 2, 6, 0, 3, 0], "wall_damage": [0, 1, 2, 4, 1, 0, 4, 0],
+        "wall_repairs": [0, 1, 0, 3, 0, 0, 3, 0], "min_life": [3, 1, 2, 1, 3, 0, 2, 1],
         "cast_out": [4, 3, 4, 2, 4, 1, 2, 3], "escaped": [0, 1, 0, 2, 0, 3, 2, 1], "defeated": [0] * 8,
     })
     for i in range(4):
@@ -103,7 +104,7 @@ def test_dice_pool_loss_causes_length_and_progress():
 
 def test_standard_report_and_by_report_shapes():
     tables = rep.standard_report(known())
-    assert len(tables) == 13 and all(isinstance(t, pd.DataFrame) for t in tables.values())
+    assert len(tables) == 14 and all(isinstance(t, pd.DataFrame) for t in tables.values())
 
 
 def test_where_and_how_games_are_lost():
@@ -118,6 +119,23 @@ def test_where_and_how_games_are_lost():
     assert (h["losses"], h["before_final_battle"], h["in_it_to_the_wall"], h["in_it_a_hero_died"]) == \
         (3, pytest.approx(2 / 3), pytest.approx(1 / 3), 0.0)
     assert (h["shimnavore_wins_when_lost"], h["under_four_dice"]) == (3.0, 0.0)
+
+
+def test_how_close_games_came_by_level_and_players():
+    """known(): of Easy's three wins, game 1 ends with its one damaged section
+    rebuilt but a hero on their last life point, game 2 with two sections
+    damaged (two successful wall rolls, no repair: MQ-FINAL-14, -19), game 0
+    with neither; Difficult solo's one win ends with a damaged section. Of
+    Difficult's three losses two come before the Final Battle, and its lost
+    battle ends three wins short, not one (MQ-FINAL-27: a win needs 6)."""
+    t = rep.close_games(known()).set_index(["level", "players"])
+    e, h = t.loc[("easy", 4)], t.loc[("hard", 1)]
+    assert (e["games"], e["games_won"]) == (4, 0.75)
+    assert (e["close_wins"], e["wall_damaged"], e["last_life_point"]) == \
+        (pytest.approx(2 / 3), pytest.approx(1 / 3), pytest.approx(1 / 3))
+    assert (e["before_final_battle"], e["one_win_short"]) == (0.0, 0.0)
+    assert (h["games_won"], h["close_wins"], h["wall_damaged"], h["last_life_point"]) == (0.25, 1.0, 1.0, 0.0)
+    assert (h["before_final_battle"], h["one_win_short"]) == (pytest.approx(2 / 3), 0.0)
 
 
 def test_a_heros_effect_has_an_exact_interval_at_each_player_count():
