@@ -132,7 +132,7 @@ def mq_ladder(root: Path) -> str:
         cells = []
         for pol in pols:
             r = df[(df.policy == pol) & (df.level == lv) & (df.players == p)].iloc[0]
-            cells.append(f"{r.win_rate:.3f} [{r.low:.3f}, {r.high:.3f}]")
+            cells.append(_rate(r.win_rate, r.low, r.high))
         lines.append(f"| {balance.name(lv)} | {_who(p)} | " + " | ".join(cells) + " |")
     speed = ", ".join(f"{pol} {df[df.policy == pol].games_per_s.mean():,.0f}" for pol in pols)
     return (f"Win rate (Wilson 95% interval), **{int(df.games.min()):,} games per cell**, games 0 … N−1 of the "
@@ -214,7 +214,7 @@ def _who(p) -> str:
 def _change(r) -> str:
     """A paired change (``ref_minus_arm`` with its interval), bold when the
     interval leaves out zero."""
-    t = f"{r.ref_minus_arm:+.3f} [{r.ci95_low:+.3f}, {r.ci95_high:+.3f}]"
+    t = f"{100 * r.ref_minus_arm:+.1f} pp [{100 * r.ci95_low:+.1f}, {100 * r.ci95_high:+.1f}]"
     return f"**{t}**" if r.ci95_low > 0 or r.ci95_high < 0 else t
 
 
@@ -227,7 +227,7 @@ def mq_planner_change(root: Path) -> str:
              "greedy | greedy − greedy v2 |", "|---|---|" + "---|" * 8]
     for lv, p in _cells(df):
         c = df[(df.level == lv) & (df.players == p)].set_index("arm")
-        rate = {a: f"{c.loc[a, 'win']:.3f} [{c.loc[a, 'win_low']:.3f}, {c.loc[a, 'win_high']:.3f}]" for a in cols}
+        rate = {a: _rate(c.loc[a, 'win'], c.loc[a, 'win_low'], c.loc[a, 'win_high']) for a in cols}
         lines.append(f"| {balance.name(lv)} | {_who(p)} | {rate['planner v2']} | {rate['planner v3']} | {rate['planner']} | "
                      f"{_change(c.loc['planner v3'])} | {_change(c.loc['planner v2'])} | {rate['greedy v2']} | "
                      f"{rate['greedy']} | {_change(c.loc['greedy v2'])} |")
@@ -249,8 +249,7 @@ def mq_planner_parts(root: Path) -> str:
         out = []
         for lv, p in cells:
             r = df[(df.level == lv) & (df.players == p) & (df.arm == a)].iloc[0]
-            t = f"{r.ref_minus_arm:+.3f} ± {(r.ci95_high - r.ci95_low) / 2:.3f}"
-            out.append(f"**{t}**" if r.ci95_low > 0 or r.ci95_high < 0 else t)
+            out.append(_diff(r.ref_minus_arm, (r.ci95_high - r.ci95_low) / 2, r.ci95_low > 0 or r.ci95_high < 0))
         lines.append(f"| {a} | " + " | ".join(out) + " |")
     return (f"The planner minus the planner with that one part switched off, on the first "
             f"{meta['ablation_games']:,} games of the same cells: what the team loses without the part (negative: "
@@ -269,11 +268,9 @@ def mq_rollout(root: Path) -> str:
     for lv, p in _cells(df):
         c = df[(df.level == lv) & (df.players == p)].set_index("policy")
         r = c.loc["rollout"]
-        t = f"{r.paired_diff:+.3f} ± {r.paired_half:.3f}"
-        rate = {k: f"{c.loc[k, 'win_rate']:.3f} [{c.loc[k, 'low']:.3f}, {c.loc[k, 'high']:.3f}]"
-                for k in ("planner", "rollout")}
+        rate = {k: _rate(c.loc[k, 'win_rate'], c.loc[k, 'low'], c.loc[k, 'high']) for k in ("planner", "rollout")}
         lines.append(f"| {balance.name(lv)} | {_who(p)} | {rate['planner']} | {rate['rollout']} | "
-                     f"{'**' + t + '**' if abs(r.paired_diff) > r.paired_half else t} |")
+                     f"{_diff(r.paired_diff, r.paired_half)} |")
     speed = ", ".join(f"{k} {df[df.policy == k].games_per_s.mean():,.1f}" for k in ("planner", "rollout"))
     return (f"**{int(df.games.min()):,} games per cell**, games 0 … N−1 of seed {meta['seed']} for both (paired: "
             f"the same set-ups, heroes and, where play agrees, dice); bold where the 95% interval leaves out zero. "
@@ -281,10 +278,17 @@ def mq_rollout(root: Path) -> str:
             + "\n".join(lines))
 
 
-def _diff(d, h) -> str:
-    """A paired difference with its 95% half-width, bold when the interval leaves out zero."""
-    t = f"{d:+.3f} ± {h:.3f}"
-    return f"**{t}**" if abs(d) > h else t
+def _rate(p, low, high) -> str:
+    """A win rate with its 95% interval, in per cent: ``49.3% [48.7, 50.0]``."""
+    return f"{100 * p:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
+
+
+def _diff(d, h, apart=None) -> str:
+    """A paired difference with its 95% half-width, in percentage points,
+    bold when the interval leaves out zero (``apart``: said by the caller
+    when the interval is not symmetric)."""
+    t = f"{100 * d:+.1f} ± {100 * h:.1f} pp"
+    return f"**{t}**" if (abs(d) > h if apart is None else apart) else t
 
 
 RESULTS = Path("experiments") / "results"
@@ -350,8 +354,8 @@ def mq_expert(root: Path) -> str:
                 verdict = (f"{'yes' if ok else 'not shown'}: seed {meta3['seed']}, {int(r.games):,} games, "
                            f"{_diff(r.paired_diff, r.paired_half)}")
             need, met = need + required, met + (required and ok)
-            lines.append(f"| {balance.name(lv)} | {_who(p)} | {pl.win_rate:.3f} [{pl.low:.3f}, {pl.high:.3f}] | "
-                         f"{e.win_rate:.3f} [{e.low:.3f}, {e.high:.3f}] | {_diff(e.paired_diff, e.paired_half)} | "
+            lines.append(f"| {balance.name(lv)} | {_who(p)} | {_rate(pl.win_rate, pl.low, pl.high)} | "
+                         f"{_rate(e.win_rate, e.low, e.high)} | {_diff(e.paired_diff, e.paired_half)} | "
                          f"{again} | {pooled} | {verdict if required else '(planner ≥ 95%)'} |")
     speed = ", ".join(f"{_who(p)} {df[(df.policy == 'expert') & (df.players == p)].games_per_s.mean():,.1f}"
                       for p in sorted(set(df.players)))
@@ -371,12 +375,12 @@ def _budget_rows(df, cells, label):
     lines = []
     for key, name in cells:
         c = df[key].set_index("policy")
-        lines.append(f"| {name} | planner | {c.loc['planner', 'win_rate']:.3f} | | | "
+        lines.append(f"| {name} | planner | {100 * c.loc['planner', 'win_rate']:.1f}% | | | "
                      f"{c.loc['planner', 'games_per_s']:,.0f} |")
         for pol in [q for q in c.index if q.startswith("expert@")]:
             r = c.loc[pol]
             step = _diff(r.step_diff, r.step_half) if "step_diff" in c and pd.notna(r.get("step_diff")) else "–"
-            lines.append(f"| {name} | {label} {pol.partition('@')[2]} | {r.win_rate:.3f} | "
+            lines.append(f"| {name} | {label} {pol.partition('@')[2]} | {100 * r.win_rate:.1f}% | "
                          f"{_diff(r.paired_diff, r.paired_half)} | {step} | {r.games_per_s:,.1f} |")
     return lines
 
@@ -410,7 +414,7 @@ def qm_expert(root: Path) -> str:
             e, None if df2 is None else df2[(df2.players == p) & (df2.policy == "expert")])
         ok = d - h > 0 and same_sign
         need, met = need + 1, met + ok
-        lines.append(f"| {p} | {1 / p:.3f} | {g.loc['planner', 'win_rate']:.3f} | {e.win_rate:.3f} | "
+        lines.append(f"| {p} | {100 / p:.1f}% | {100 * g.loc['planner', 'win_rate']:.1f}% | {100 * e.win_rate:.1f}% | "
                      f"{_diff(e.paired_diff, e.paired_half)} | {again} | {pooled} | {'yes' if ok else 'not shown'} | "
                      f"{e.games_per_s:,.1f} |")
     made = f"`{meta['command']}`" + (f" and `{meta2['command']}`" if meta2 else "")

@@ -130,10 +130,10 @@ def test_the_expert_is_above_the_planner_where_both_seeds_or_a_third_show_it(tmp
         return tables.mq_expert(tmp_path)
 
     table = third(0.005, 0.002)
-    assert "in **2 of the 3 cells**" in table and "yes: seed 3, 40,000 games, **+0.005 ± 0.002**" in table
+    assert "in **2 of the 3 cells**" in table and "yes: seed 3, 40,000 games, **+0.5 ± 0.2 pp**" in table
     assert "`c3`" in table
     table = third(0.005, 0.006)
-    assert "in **1 of the 3 cells**" in table and "not shown: seed 3, 40,000 games, +0.005 ± 0.006" in table
+    assert "in **1 of the 3 cells**" in table and "not shown: seed 3, 40,000 games, +0.5 ± 0.6 pp" in table
 
 
 def test_the_ladder_refuses_cells_it_cannot_read(monkeypatch, capsys):
