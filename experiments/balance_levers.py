@@ -117,7 +117,7 @@ def targets(root) -> str:
     inside = sum(_aim_inside(r) == "yes" for _n, r in s.iterrows())
     text += (f" The disc length is a whole number of clicks, so the nearest length can miss the aim: its interval "
              f"contains the aim in {inside} of the {len(s)} targets.")
-    return text + "\n\n" + "\n".join(lines) + "\n\n" + _one_length(t, s) + _printable(root, s)
+    return text + "\n\n" + "\n".join(lines) + "\n\n" + _one_length(t, s, te, se) + _printable(root, s)
 
 
 def _aim_inside(r) -> str:
@@ -129,12 +129,12 @@ def _aim_inside(r) -> str:
     return f"no: the nearest length misses by {100 * abs(r['rate'] - r['aim']):.1f} pp"
 
 
-def _one_length(t, s) -> str:
-    """One disc length per level for every player count: the length whose
-    worst miss of the aim over 1–4 players is smallest, each player count's
-    win rate at a length read from the tune's tries (linear between the two
-    tried lengths beside it; a length it did not try is marked)."""
-    rows, lines = [], []
+def _one_length_rows(t, s):
+    """For each level, the one disc length whose worst miss of the aim over
+    1–4 players is smallest: each player count's win rate at a length read
+    from the tune's tries (linear between the two tried lengths beside it;
+    a length it did not try is marked)."""
+    rows = []
     for lv in ("easy", "medium", "hard"):
         cells = [n for n in s.index if json.loads(s.loc[n, "cell"])["level"] == lv]
         if not cells:
@@ -150,21 +150,40 @@ def _one_length(t, s) -> str:
             if best is None or worst < best[1]:
                 best = (v, worst, at)
         v, worst, at = best
-        tried = {n: v in curves[n].index for n in cells}
-        rows.append((lv, aim, v, worst, at, tried, int(s.loc[cells[0], "current"])))
-    head = "| level | aim | one disc length | " + " | ".join(PLAYERS_MQ[p] for p in (1, 2, 3, 4)) + " | worst miss |"
-    lines = [head, "|---" * 8 + "|"]
-    for lv, aim, v, worst, at, tried, now in rows:
-        by_p = {json.loads(s.loc[n, "cell"])["players"]: (at[n], tried[n]) for n in at}
-        cells = [f"{100 * by_p[p][0]:.1f}%" + ("" if by_p[p][1] else "*") if p in by_p else "–" for p in (1, 2, 3, 4)]
-        lines.append(f"| {name(lv)} | {100 * aim:.0f}% | **{v}** (now {now}) | " + " | ".join(cells)
-                     + f" | {100 * worst:.1f} pp |")
+        by_p = {json.loads(s.loc[n, "cell"])["players"]: (at[n], v in curves[n].index) for n in at}
+        rows.append((lv, aim, v, worst, by_p, int(s.loc[cells[0], "current"])))
+    return rows
+
+
+def _one_length(t, s, te=None, se=None) -> str:
+    """One disc length per level for every player count, for the competent
+    team and (when its tune was run) the skilled one."""
+    teams = [("competent (the planner)", t, s)] + ([("skilled (the expert)", te, se)] if se is not None else [])
+    head = ("| level | aim | team | one disc length | " + " | ".join(PLAYERS_MQ[p] for p in (1, 2, 3, 4))
+            + " | worst miss |")
+    lines = [head, "|---" * 9 + "|"]
+    best = {}
+    for who, tt, ss in teams:
+        for lv, aim, v, worst, by_p, now in _one_length_rows(tt, ss):
+            best.setdefault(lv, []).append(v)
+            cells = [f"{100 * by_p[p][0]:.1f}%" + ("" if by_p[p][1] else "*") if p in by_p else "–"
+                     for p in (1, 2, 3, 4)]
+            lines.append(f"| {name(lv)} | {100 * aim:.0f}% | {who} | **{v}** (now {now}) | " + " | ".join(cells)
+                         + f" | {100 * worst:.1f} pp |")
+    lines.sort(key=lambda ln: 0 if not ln.startswith("| ") or ln.startswith("| level") else
+               1 + [name(lv) for lv in ("easy", "medium", "hard")].index(ln.split(" | ")[0][2:]))
+    moved = [f"{name(lv)} {vs[0]} → {vs[1]}" for lv, vs in best.items() if len(vs) == 2 and vs[0] != vs[1]]
+    skilled = ""
+    if se is not None:
+        skilled = (" For a skilled team (its tune plays fewer games a try, so read its lengths as ±1 click) the one "
+                   "length is " + ("the same at every level." if not moved else
+                                   "different: " + ", ".join(moved) + " clicks (competent → skilled)."))
     return ("**One length per level.** The ruleset has one disc length per level for every player count, so a "
             "printable answer is the one length whose worst miss of the aim over solo to four players is "
-            "smallest (the competent team's win rate at each; * : a length the tune did not try, read linearly "
-            "between the two tried lengths beside it, so measure it before printing). Where the worst miss is "
-            "large, no single length serves every player count: the rule would need its length by player "
-            "count.\n\n" + "\n".join(lines))
+            "smallest (each team's win rate at each player count; * : a length the tune did not try, read "
+            "linearly between the two tried lengths beside it, so measure it before printing). Where the worst "
+            "miss is large, no single length serves every player count: the rule would need its length by "
+            "player count." + skilled + "\n\n" + "\n".join(lines))
 
 
 PRINTABLE = "disc-lengths-by-players"      # the experiment that plays the two printable answers
@@ -205,7 +224,7 @@ def _printable(root, s) -> str:
     said = "; ".join(f"with {a} the worst miss is {100 * max(miss[a]):.1f} pp and the aim is inside the interval "
                      f"in {inside[a]} of {n} cells" for a in arms)
     said = said[:1].upper() + said[1:]
-    return ("\n\n**Both answers played.** The one length per level above, and the smallest rule variant that "
+    return ("\n\n**Both answers played.** The competent team's one length per level above, and the smallest rule variant that "
             "gives each player count its own length (`levels.<level>.disc_clicks_by_players`, the competent "
             "team's disc for each aim from the first table), played in every cell on the same games as the "
             f"shipped lengths (`experiments/{PRINTABLE}.toml`, {_setup_of(root)}); bold: the aim inside the "

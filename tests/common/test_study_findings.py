@@ -147,7 +147,12 @@ def test_one_disc_length_per_level_minimises_the_worst_miss(tmp_path):
     t = pd.DataFrame(rows)
     s = t[t["solved"]].set_index("target")
     text = balance_levers._one_length(t, s)
-    assert "| Easy | 75% | **8** (now 15) | 85.0%* | – | – | 60.0%* | 15.0 pp |" in text
+    assert "| Easy | 75% | competent (the planner) | **8** (now 15) | 85.0%* | – | – | 60.0%* | 15.0 pp |" in text
+    # a skilled team's tune (here the same tries one point higher) gets its own row, after the competent one's
+    te = t.assign(rate=t["rate"] + 0.01)
+    both = balance_levers._one_length(t, s, te, te[te["solved"]].set_index("target"))
+    assert both.index("competent (the planner) | **8**") < both.index("skilled (the expert) | **8** (now 15) | 86.0%*")
+    assert "the one length is the same at every level" in both
     assert balance_levers._aim_inside(s.loc["Easy, solo"]) == "no: the nearest length misses by 5.0 pp"
     assert balance_levers._aim_inside(s.loc["Easy, 4 players"]).startswith("no: the nearest length misses by 5.0")
 
@@ -213,5 +218,6 @@ def test_the_printable_disc_lengths_played_are_the_published_answers():
     for lv, lengths in by.items():
         assert json.loads(sets["a length per player count"][f"levels.{lv}.disc_clicks_by_players"]) == \
             [lengths[p] for p in (1, 2, 3, 4)], lv
-        one = re.search(rf"\| {balance.name(lv)} \| \d+% \| \*\*(\d+)\*\*", balance_levers._one_length(t, s))
+        one = re.search(rf"\| {balance.name(lv)} \| \d+% \| competent \(the planner\) \| \*\*(\d+)\*\*",
+                        balance_levers._one_length(t, s))
         assert int(sets["one length per level"][f"levels.{lv}.disc_clicks"]) == int(one.group(1)), lv
