@@ -79,6 +79,43 @@ def _hero(h):
     return test
 
 
+def _hero_at_counts(h, sides):
+    """Hero ``h``'s effect at each player count of ``sides`` (count -> +1 or
+    -1, its side on the study's games) apart from zero on that side."""
+    def test(root, grid):
+        t = _table(root, grid, "win-rate-by-hero-and-player-count", COMPETENT)
+        t = t[t["hero"] == h].set_index("players")
+        rows = [t.loc[p] for p in sides]
+        missed = [p for p, r in zip(sides, rows) if _apart(r["effect"], r["effect_low"], r["effect_high"]) != sides[p]]
+        lo, hi = min(r["effect"] for r in rows), max(r["effect"] for r in rows)
+        text = f"{100 * lo:+.1f} pp" if len(rows) == 1 else (
+            f"{100 * lo:+.1f} to {100 * hi:+.1f} pp; {len(rows) - len(missed)} of {len(rows)} apart, same side")
+        if missed and len(rows) > 1:
+            text += " (not: " + ", ".join(PLAYERS_MQ[p] for p in missed) + ")"
+        return not missed, text
+    return test
+
+
+def _heroes_by_count(root):
+    """One finding a hero: the player counts where its effect is apart from
+    zero after Holm's correction over the heroes at that count (the ✓ of
+    the study's table), each to be apart the same way again."""
+    from experiments.balance import _hero_effects_table, _verdicts
+    t = _hero_effects_table(_table(root, "mq-grid", "win-rate-by-hero-and-player-count", COMPETENT))
+    found = {}
+    for p in sorted(t["players"].unique()):
+        for h, v in _verdicts(t[t["players"] == p], ("helps", "hurts", "")).items():
+            if v:
+                found.setdefault(h, {})[int(p)] = 1 if v == "helps" else -1
+    out = []
+    for h, sides in found.items():
+        ways = {("helps" if s > 0 else "hurts") for s in sides.values()}
+        where = ", ".join(PLAYERS_MQ[p] for p in sides)
+        out.append((f"{name(h)} {' and '.join(sorted(ways))} a competent team at {where} (each count's ✓: Holm "
+                    f"over the heroes at that count)", _hero_at_counts(h, sides), "claim"))
+    return out
+
+
 def mq_dice_pay(root, grid):
     """A team arriving at the Final Battle with four combat dice wins more
     often than one with three (the planner)."""
@@ -110,6 +147,7 @@ def _mq_findings(root):
             ("a competent team (the planner) wins more than a casual one (greedy) in every cell",
              mq_skill_pays, "claim"),
             *heroes,
+            *_heroes_by_count(root),
             ("four dice at the Final Battle win more often than three", mq_dice_pay, "claim"),
             ("most losses come in the Final Battle, on every level", mq_losses_in_final, "claim")]
 

@@ -221,3 +221,27 @@ def test_the_printable_disc_lengths_played_are_the_published_answers():
         one = re.search(rf"\| {balance.name(lv)} \| \d+% \| competent \(the planner\) \| \*\*(\d+)\*\*",
                         balance_levers._one_length(t, s))
         assert int(sets["one length per level"][f"levels.{lv}.disc_clicks"]) == int(one.group(1)), lv
+
+
+def test_a_heros_per_count_finding_replicates_only_where_every_marked_count_does(tmp_path):
+    """Hand-built hero-by-count tables: Iur helps at 1 and 4 players (each
+    apart after Holm over the two heroes at that count), Jack is level.
+    Again, Iur stays apart at 1 player but holds zero at 4: the finding
+    'Iur helps at solo, 4 players' does not replicate, and Jack, level on
+    the study's games, makes no finding."""
+    from experiments import balance, replication
+    effects = {"mq-grid": {(1, "iur"): (0.03, 0.01), (4, "iur"): (0.02, 0.005), (1, "jack"): (0.0, 0.01),
+                           (4, "jack"): (0.001, 0.01)},
+               "mq-grid-again": {(1, "iur"): (0.025, 0.01), (4, "iur"): (0.004, 0.006), (1, "jack"): (0.0, 0.01),
+                                 (4, "jack"): (0.0, 0.01)}}
+    for grid, cells in effects.items():
+        d = tmp_path / balance.RES / grid / "tables" / balance.COMPETENT
+        d.mkdir(parents=True)
+        pd.DataFrame([dict(players=p, hero=h, effect=e, effect_low=e - hw, effect_high=e + hw)
+                      for (p, h), (e, hw) in cells.items()]).to_csv(
+            d / "win-rate-by-hero-and-player-count.csv", index=False)
+    found = replication._heroes_by_count(tmp_path)
+    assert [f[0].split(" (")[0] for f in found] == ["Iur helps a competent team at solo, 4 players"]
+    t = replication.verdicts(tmp_path, found, "mq-grid")
+    assert t["first_holds"].all() and not t["replicates"].any()
+    assert t.loc[0, "again"] == "+0.4 to +2.5 pp; 1 of 2 apart, same side (not: 4 players)"
