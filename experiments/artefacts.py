@@ -51,7 +51,7 @@ GRIDS = {"mq-grid": ("mournesim", "mq_grid", _MQ_CELLS, GRID_SEED),
 # the experiments whose findings the study leads with, played again on the independent seed
 # (into experiments/results/<name>-again) with ``again_experiment`` games per cell and arm (None:
 # as many as the study plays them with)
-AGAIN_EXPERIMENTS = ("mq-readings", "rules-sensitivity", "two-combat-dice")
+AGAIN_EXPERIMENTS = ("mq-readings", "rules-sensitivity", "two-combat-dice", "disc-lengths-by-players")
 NOTEBOOK_SEED = 1
 NOTEBOOK_GAMES = "as in the notebook"      # a full run leaves each notebook's own parameters
 NOTEBOOK_PACKAGES = {"mournequest-balance": "mournesim", "what-if": "mournesim"}   # the others: questsim

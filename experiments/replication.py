@@ -261,6 +261,80 @@ def _cell_text(lv, p) -> str:
     return f"{name(lv)}, {PLAYERS_MQ.get(int(p), p) if str(p).isdigit() else p}"
 
 
+# ---- disc lengths for a target difficulty -------------------------------------------------------------
+
+def _printed(root, folder):
+    """The printable answers' win rates (``disc-lengths-by-players``): per
+    (level, players), the shipped lengths' rate, each arm's rate and games."""
+    c = _comparisons(root, folder)
+    c = c[c["players"].str.isdigit()]
+    return {(lv, int(p)): g.set_index("arm") for (lv, p), g in c.groupby(["level", "players"], sort=False)}
+
+
+def _aims(root):
+    """(level, players) -> the aim of the disc-length tune's target."""
+    import json
+    s = pd.read_csv(Path(root) / RES / "disc-length-tune" / "tune.csv")
+    s = s[s["solved"]]
+    return {(json.loads(c)["level"], json.loads(c)["players"]): a for c, a in zip(s["cell"], s["aim"])}
+
+
+def shipped_too_easy(root, folder):
+    """With the shipped lengths a competent team wins more than the aim in
+    every cell (its Wilson interval above it): every disc would be shorter."""
+    from simcore.stats import wilson
+    aims, rows = _aims(root), _printed(root, folder)
+    lows = {k: wilson(round(g.iloc[0]["baseline"] * g.iloc[0]["n"]), int(g.iloc[0]["n"]))[0] - aims[k]
+            for k, g in rows.items()}
+    return all(v > 0 for v in lows.values()), f"{len(lows)} cells, the closest {100 * min(lows.values()):.1f} pp above"
+
+
+def by_count_closer(root, folder):
+    """A length per player count misses its aims by less, at worst, than one
+    length per level."""
+    aims, rows = _aims(root), _printed(root, folder)
+    worst = {a: max(abs(g.loc[a, "value"] - aims[k]) for k, g in rows.items()) for a in next(iter(rows.values())).index}
+    one, each = worst["one length per level"], worst["a length per player count"]
+    return each < one, f"worst miss {100 * each:.1f} pp against {100 * one:.1f} pp"
+
+
+def _aim_inside(root, folder) -> list:
+    """The cells where the aim is inside the Wilson interval of the win rate
+    with a length per player count."""
+    from simcore.stats import wilson
+    aims, inside = _aims(root), []
+    for k, g in _printed(root, folder).items():
+        r = g.loc["a length per player count"]
+        lo, hi = wilson(round(r["value"] * r["n"]), int(r["n"]))
+        if lo <= aims[k] <= hi:
+            inside.append(k)
+    return inside
+
+
+def _aim_inside_cells(cells):
+    """The aim inside the interval, with a length per player count, in
+    exactly ``cells`` (those of the study's games)."""
+    def test(root, folder):
+        inside = _aim_inside(root, folder)
+        return set(inside) == set(cells), "; ".join(_cell_text(lv, p) for lv, p in inside) or "none"
+    return test
+
+
+def _disc_findings(root):
+    """The study's claims about disc lengths for a target difficulty, each
+    to hold again on the independent seed."""
+    from experiments.balance_levers import PRINTABLE
+    if not (Path(root) / RES / PRINTABLE / "comparisons.csv").exists():
+        return []
+    cells = _aim_inside(root, PRINTABLE)
+    return [("the shipped lengths make every level easier than its aim, at every player count", shipped_too_easy,
+             "claim"),
+            ("a length per player count comes closer to every aim than one length per level", by_count_closer,
+             "claim"),
+            ("with a length per player count the aim is inside the interval in the same cells",
+             _aim_inside_cells(cells), "claim")]
+
+
 # ---- the verdicts ---------------------------------------------------------------------------------
 
 def verdicts(root, findings, grid) -> pd.DataFrame:
@@ -317,6 +391,11 @@ def mq(root) -> str:
         root, "two-combat-dice", lambda c: c["players"].str.isdigit(), lambda r: "all",
         lambda _k, g: f"one more starting die raises the win rate ({len(g)} cells)")
     parts = [("The grid", grid, _games(root, "mq-grid"), _games(root, "mq-grid" + AGAIN))]
+    from experiments.balance_levers import PRINTABLE
+    disc = _disc_findings(root)
+    if disc and (Path(root) / RES / (PRINTABLE + AGAIN) / "comparisons.csv").exists():
+        parts.append(("Disc lengths for a target difficulty (the printable answers played)",
+                      verdicts(root, disc, PRINTABLE), _games(root, PRINTABLE), _games(root, PRINTABLE + AGAIN)))
     for title, (folder, found) in (("Rule readings (each reading's cells marked ✓)", readings),
                                    ("Numbers (the sensitivity screen)", sens),
                                    ("One more starting die", dice)):

@@ -245,3 +245,40 @@ def test_a_heros_per_count_finding_replicates_only_where_every_marked_count_does
     t = replication.verdicts(tmp_path, found, "mq-grid")
     assert t["first_holds"].all() and not t["replicates"].any()
     assert t.loc[0, "again"] == "+0.4 to +2.5 pp; 1 of 2 apart, same side (not: 4 players)"
+
+
+def test_the_printable_disc_lengths_claims_are_put_to_the_independent_seed(tmp_path):
+    """Two cells, aims 75% (Easy solo) and 25% (Difficult, 4 players), 10,000
+    games each. Study's seed: shipped 90% and 40%; one length per level 80%
+    and 20% (worst miss 5 pp); a length per player count 75.2% and 27%
+    (worst 2 pp, the aim inside Easy solo's interval only). Again: the
+    shipped lengths 74% on Easy (below its aim: the first claim fails), a
+    length per player count 72% and 25.3% (worst 3 pp, still closer; the
+    aim inside Difficult's interval instead: not the same cells)."""
+    import json
+    from experiments import balance, replication
+    cells = (("easy", 1, 0.75), ("hard", 4, 0.25))
+    pd.DataFrame([dict(target=f"{lv} {p}", cell=json.dumps(dict(level=lv, players=p)), aim=a, solved=True)
+                  for lv, p, a in cells]).to_csv(_mk(tmp_path, "disc-length-tune") / "tune.csv", index=False)
+    rates = {"disc-lengths-by-players": ((0.90, 0.80, 0.752), (0.40, 0.20, 0.27)),
+             "disc-lengths-by-players-again": ((0.74, 0.80, 0.72), (0.40, 0.21, 0.253))}
+    for folder, by_cell in rates.items():
+        rows = []
+        for (lv, p, _a), (base, one, each) in zip(cells, by_cell):
+            for arm, v in (("one length per level", one), ("a length per player count", each)):
+                rows.append(dict(arm=arm, level=lv, players=str(p), measure="win", n=10000, baseline=base, value=v))
+        pd.DataFrame(rows).to_csv(_mk(tmp_path, folder) / "comparisons.csv", index=False)
+    replication._comparisons.cache_clear()
+    found = replication._disc_findings(tmp_path)
+    t = replication.verdicts(tmp_path, found, "disc-lengths-by-players").set_index("finding")
+    assert t["first_holds"].all()
+    assert t["replicates"].tolist() == [False, True, False]
+    assert t["first"].tolist()[1:] == ["worst miss 2.0 pp against 5.0 pp", f"{balance.name('easy')}, solo"]
+    assert t["again"].tolist()[1:] == ["worst miss 3.0 pp against 5.0 pp", f"{balance.name('hard')}, 4 players"]
+
+
+def _mk(root, folder):
+    from experiments import balance
+    d = root / balance.RES / folder
+    d.mkdir(parents=True)
+    return d
