@@ -87,12 +87,7 @@ def _hero_at_counts(h, sides):
         t = t[t["hero"] == h].set_index("players")
         rows = [t.loc[p] for p in sides]
         missed = [p for p, r in zip(sides, rows) if _apart(r["effect"], r["effect_low"], r["effect_high"]) != sides[p]]
-        lo, hi = min(r["effect"] for r in rows), max(r["effect"] for r in rows)
-        text = f"{100 * lo:+.1f} pp" if len(rows) == 1 else (
-            f"{100 * lo:+.1f} to {100 * hi:+.1f} pp; {len(rows) - len(missed)} of {len(rows)} apart, same side")
-        if missed and len(rows) > 1:
-            text += " (not: " + ", ".join(PLAYERS_MQ[p] for p in missed) + ")"
-        return not missed, text
+        return not missed, _sided([r["effect"] for r in rows], [PLAYERS_MQ[p] for p in missed], ", ")
     return test
 
 
@@ -237,14 +232,20 @@ def _experiment_findings(root, folder, family, group, what):
             rows = [t.loc[(a, lv, p)] for a, lv, p, _side in items]
             missed = [(a, lv, p) for r, (a, lv, p, side) in zip(rows, items)
                       if _apart(r["change"], r["ci95_low"], r["ci95_high"]) != side]
-            lo, hi = min(r["change"] for r in rows), max(r["change"] for r in rows)
-            text = f"{100 * lo:+.1f} pp" if len(rows) == 1 else (
-                f"{100 * lo:+.1f} to {100 * hi:+.1f} pp; {len(rows) - len(missed)} of {len(rows)} apart, same side")
-            if missed and len(rows) > 1:
-                text += " (not: " + "; ".join(_item_text(*m) for m in missed) + ")"
-            return not missed, text
+            return not missed, _sided([r["change"] for r in rows], [_item_text(*m) for m in missed], "; ")
         out.append((what(key, g), test, "claim"))
     return folder, out
+
+
+def _sided(effects, missed, sep) -> str:
+    """A group of effects that should each be apart from zero the same way:
+    their range, how many are, and which (``missed``) are not."""
+    lo, hi = 100 * min(effects), 100 * max(effects)
+    if len(effects) == 1:
+        return f"{lo:+.1f} pp"
+    n = len(effects)
+    return (f"{lo:+.1f} to {hi:+.1f} pp; {n - len(missed)} of {n} apart, same side"
+            + (" (not: " + sep.join(missed) + ")" if missed else ""))
 
 
 def _item_text(arm, lv, p) -> str:
