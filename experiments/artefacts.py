@@ -30,7 +30,7 @@ MQ_BUDGET_CELLS = ("medium,hard", "4,1")
 # with twenty times the games
 MQ_CONFIRM_CELLS = "easy:2,medium:1"
 MQ_CONFIRM_SEED = 3
-QM_BUDGETS = (0.5, 1, 2, 4)
+QM_BUDGETS = (0.5, 1, 2, 4, 8)
 QM_BUDGET_PLAYERS = "2,4,6"
 
 # Quest Master's ladder: seat 1 played by each (the v2 players are the same

@@ -72,10 +72,10 @@ GREEDY_NEW, PLANNER_NEW = 2, 4            # where the block starts in each vecto
 # (behaviour v5) on
 GREEDY_DEFAULTS = (0.0, 3.0) + (4.0, 0.0, 2.0, 0.5, 0.0, 1.0)
 PLANNER_DEFAULTS = (0.0, 3.0, 4.0, 1.0) + (1.0, 2.0, 2.0, 0.1, 1.0, 1.0)
+assert (GREEDY_PARAMS.index("sure"), PLANNER_PARAMS.index("sure")) == (SURE_GREEDY, SURE_PLANNER)
 # (id, name, parameter names, defaults); greedy_v2 and planner_v2 are the
 # same functions with the block at 0: the players of behaviour v2, kept so
 # that a table can seat old and new side by side
-assert (GREEDY_PARAMS.index("sure"), PLANNER_PARAMS.index("sure")) == (SURE_GREEDY, SURE_PLANNER)
 BUILTIN_POLICIES = (
     (POLICY_RANDOM, "random", (), ()),
     (POLICY_GREEDY, "greedy", GREEDY_PARAMS, GREEDY_DEFAULTS),
