@@ -162,16 +162,17 @@ def _one_length(t, s, te=None, se=None) -> str:
     head = ("| level | aim | team | one disc length | " + " | ".join(PLAYERS_MQ[p] for p in (1, 2, 3, 4))
             + " | worst miss |")
     lines = [head, "|---" * 9 + "|"]
-    best = {}
+    by_level = {}      # level -> each team's row, competent first
     for who, tt, ss in teams:
-        for lv, aim, v, worst, by_p, now in _one_length_rows(tt, ss):
-            best.setdefault(lv, []).append(v)
+        for lv, *row in _one_length_rows(tt, ss):
+            by_level.setdefault(lv, []).append((who, *row))
+    best = {lv: [r[2] for r in rows] for lv, rows in by_level.items()}
+    for lv, rows in by_level.items():
+        for who, aim, v, worst, by_p, now in rows:
             cells = [f"{100 * by_p[p][0]:.1f}%" + ("" if by_p[p][1] else "*") if p in by_p else "–"
                      for p in (1, 2, 3, 4)]
             lines.append(f"| {name(lv)} | {100 * aim:.0f}% | {who} | **{v}** (now {now}) | " + " | ".join(cells)
                          + f" | {100 * worst:.1f} pp |")
-    lines.sort(key=lambda ln: 0 if not ln.startswith("| ") or ln.startswith("| level") else
-               1 + [name(lv) for lv in ("easy", "medium", "hard")].index(ln.split(" | ")[0][2:]))
     moved = [f"{name(lv)} {vs[0]} → {vs[1]}" for lv, vs in best.items() if len(vs) == 2 and vs[0] != vs[1]]
     skilled = ""
     if se is not None:

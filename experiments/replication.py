@@ -275,8 +275,8 @@ def _printed(root, folder):
 def _aims(root):
     """(level, players) -> the aim of the disc-length tune's target."""
     import json
-    s = pd.read_csv(Path(root) / RES / "disc-length-tune" / "tune.csv")
-    s = s[s["solved"]]
+    from experiments.balance_levers import _solved
+    _t, s = _solved(root, "disc-length-tune")
     return {(json.loads(c)["level"], json.loads(c)["players"]): a for c, a in zip(s["cell"], s["aim"])}
 
 
