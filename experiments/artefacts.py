@@ -11,14 +11,17 @@ MANIFEST = "experiments/results/published.json"
 FULL = dict(mq_grid=50_000, qm_grid=50_000, mq_again=50_000, qm_again=50_000, again_experiment=None, mq_ladder=100_000, qm_ladder=100_000, experiment=None, search_experiment=None,
             notebooks=None, mq_parts=20_000, mq_ablation=5_000, mq_rollout=600, mq_expert=2_000, mq_confirm=40_000,
             mq_budget=300,
-            qm_expert=4_000, qm_budget=400)
+            qm_expert=4_000, qm_budget=400, budget_steps=None)
 QUICK = dict(mq_grid=60, qm_grid=60, mq_again=60, qm_again=60, again_experiment=20, mq_ladder=100, qm_ladder=100, experiment=20, search_experiment=4,
              mq_parts=40, mq_ablation=20,
-             mq_rollout=2, mq_expert=2, mq_confirm=2, mq_budget=2, qm_expert=4, qm_budget=4,
+             mq_rollout=2, mq_expert=2, mq_confirm=2, mq_budget=2, qm_expert=4, qm_budget=4, budget_steps=2,
              notebooks={"mournequest-balance": "GAMES = 60", "questmaster-balance": "GAMES = 200",
                         "what-if": "GAMES = 150"})
 
-QUICK_BUDGET = 8          # --quick: a policy_tune's evaluations
+QUICK_BUDGET = 4          # --quick: a policy_tune's evaluations
+# ``budget_steps``: how many of a budget curve's budgets are played (None:
+# all); --quick plays the first two, the pipeline is the same and the larger
+# budgets cost most of its time
 
 # the expert's budget curves: budgets (MourneQuest's default is 0.5, Quest
 # Master's 1) and, for MourneQuest, the cells (levels x player counts) they
@@ -67,8 +70,9 @@ def _ladders(n) -> dict:
     arguments for the MourneQuest ones) and what defines it (games, seed,
     policies and, in ``sidecar``, further values its JSON sidecar records)."""
     mq, qm = "docs/mournequest/examples/", "docs/questmaster/examples/"
-    mq_budget = ",".join(["planner"] + [f"expert@{b}" for b in BUDGETS])
-    qm_budget = ",".join(["planner"] + [f"expert@{b}" for b in QM_BUDGETS])
+    steps = n["budget_steps"]
+    mq_budget = ",".join(["planner"] + [f"expert@{b}" for b in BUDGETS[:steps]])
+    qm_budget = ",".join(["planner"] + [f"expert@{b}" for b in QM_BUDGETS[:steps]])
     return {
         "experiments/results/mq-ladder/ladder.csv": dict(
             package="mournesim", script=mq + "ladder.py", games=n["mq_ladder"], seed=1,   # the script's default seed

@@ -20,7 +20,6 @@ from . import identity, paired
 from .errors import InputError
 from .experiment import BASELINE, base_raw
 from .experiment_play import Result
-from .plots import plt
 from .present import name_of
 
 
@@ -526,6 +525,7 @@ def write(res: Result, game, out, command="") -> Path:
     empty, or written by an experiment before); returns the report's path."""
     from .html_report import markdown_page
     from .outdir import Owned, owned
+    from .plots import plt          # matplotlib only when a report is written
     if not isinstance(out, Owned):
         with owned(out, "the experiment's report") as held:
             return write(res, game, held, command)

@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy import stats as sps
-from statsmodels.stats.contingency_tables import mcnemar
 
 from .stats import Z95
 
@@ -42,10 +40,14 @@ def compare(x, y, binary: bool) -> dict:
         else:
             a = int(((x == 1) & (y == 1)).sum())
             table = [[a, b], [c, n - a - b - c]]
+            # imported here: scipy.stats and statsmodels take about a second to
+            # import, which a command refusing its input should not pay
+            from statsmodels.stats.contingency_tables import mcnemar
             p = float(mcnemar(table, exact=b + c < EXACT_BELOW, correction=True).pvalue)
         test = "McNemar" + (" exact" if 0 < b + c < EXACT_BELOW else "")
     else:
         b = c = None
+        from scipy import stats as sps
         p = 1.0 if not se > 0 else float(2 * sps.t.sf(abs(mean / se), n - 1))
         test = "paired t"
     ratio = se_u / se if se > 0 else float("nan")

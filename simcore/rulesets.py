@@ -10,6 +10,7 @@ holds the plumbing, so that the two games report problems the same way.
 from __future__ import annotations
 
 import copy
+import functools
 import hashlib
 import json
 import tomllib
@@ -18,7 +19,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from .errors import InputError
-from .inputs import check_depth, load_toml, long_number, too_deep
+from .inputs import check_depth, long_number, parse_toml, read_text_bounded, too_deep
 from .overrides import apply_override, parse_assignment
 
 PROVENANCE_PREFIXES = ("rulebook:", "assumed:", "override:")
@@ -91,10 +92,29 @@ def read_toml(path, default_text):
     """The raw mapping of a ruleset file, or of ``default_text()`` when ``path``
     is None; a missing, unreadable, oversized, non-regular (a directory, a
     FIFO, a device), malformed or too deeply nested file is an InputError
-    (simcore.inputs: the limits and why)."""
+    (simcore.inputs: the limits and why). The file is read every time; its
+    parse is remembered by its text (a copy is returned, so callers may
+    change it)."""
     if path is None:
-        return tomllib.loads(default_text())
-    return load_toml(path, "ruleset file")
+        return _copy(_parsed(default_text(), None))
+    return _copy(_parsed(read_text_bounded(path, "ruleset file"), path))
+
+
+def _copy(node):
+    """A copy of parsed TOML (tables, arrays and immutable values): several
+    times faster than ``copy.deepcopy``, which handles any object."""
+    if isinstance(node, dict):
+        return {k: _copy(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_copy(v) for v in node]
+    return node
+
+
+@functools.lru_cache(maxsize=8)
+def _parsed(text, where):
+    # an experiment or a test prepares the same ruleset hundreds of times,
+    # and parsing it was about half of each preparation; an error is not kept
+    return tomllib.loads(text) if where is None else parse_toml(text, where)
 
 
 def apply_overrides(raw, overrides):

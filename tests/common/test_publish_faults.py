@@ -65,7 +65,10 @@ def _manifest(root):
 
 # ---- bad input: one line, exit 2, nothing written -------------------------------------------------------
 
-def test_bad_arguments_are_one_line_and_exit_2(tmp_path):
+def test_bad_arguments_are_one_line_and_exit_2(tmp_path, capsys):
+    """Each refused before anything is written; the first and the parser's
+    own refusal in a process of their own, the rest through ``main`` in this
+    one (the same code, without a process's start-up each)."""
     (tmp_path / "afile").write_text("x")
     bad_toml = tmp_path / "bad.toml"
     bad_toml.write_text("this is [not toml\n")
@@ -87,10 +90,14 @@ def test_bad_arguments_are_one_line_and_exit_2(tmp_path):
         (["--no-such-option"], ["unrecognized arguments: --no-such-option"]),
         (["--check", "--again"], ["--check plays nothing"]),
     ]
-    for args, words in cases:
+    for i, (args, words) in enumerate(cases):
         extra = [] if "--root" in args or "--check" in args else \
             ["--quick", "--root", new] + ([] if "--only" in args else ["--only", "tables"])
-        r = _publish(*args, *extra)
+        if i == 0 or "--no-such-option" in args:
+            r = _publish(*args, *extra)
+        else:
+            status = publish.main([str(a) for a in (*args, *extra)])
+            r = subprocess.CompletedProcess(args, status, *capsys.readouterr())
         _one_error(r, *words)
         assert "Traceback" not in r.stderr
         assert not new.exists(), args          # refused before anything is written
@@ -101,11 +108,12 @@ def test_a_known_game_key_names_its_package_in_ruleset():
     assert r.returncode == 0, r.stdout + r.stderr
 
 
-def test_quick_never_writes_into_the_published_tree():
+def test_quick_never_writes_into_the_published_tree(capsys, monkeypatch):
     before = (ROOT / publish.MANIFEST).read_bytes()
+    monkeypatch.chdir(ROOT)                      # "." is the repository, as for a reader at its root
     for root in (ROOT, ".", ROOT / "experiments" / "results" / "scratch", ROOT / "docs", ROOT / "notebooks" / "x"):
-        r = _publish("--quick", "--root", root, "--only", "tables")
-        _one_error(r, "--root")
+        status = publish.main(["--quick", "--root", str(root), "--only", "tables"])
+        _one_error(subprocess.CompletedProcess(root, status, *capsys.readouterr()), "--root")
     assert not (ROOT / "experiments" / "results" / "scratch").exists()
     assert not (ROOT / "notebooks" / "x").exists()
     assert (ROOT / publish.MANIFEST).read_bytes() == before

@@ -288,7 +288,7 @@ def test_a_killed_server_loses_no_finished_round(tmp_path):
     plays on to the same answer as an uninterrupted what-if."""
     s = Server(tmp_path)
     try:
-        _, w = s.call("/api/whatif", {"changed": {CHANGE: 6}, "games": 40_000, "target": 0.0001})
+        _, w = s.call("/api/whatif", {"changed": {CHANGE: 6}, "games": 10_000, "target": 0.0001})
         t = time.monotonic()
         while s.call(f"/api/whatif/{w['key']}")[1]["played"] < 1000 and time.monotonic() - t < 120:
             time.sleep(0.05)
@@ -302,10 +302,10 @@ def test_a_killed_server_loses_no_finished_round(tmp_path):
     assert kept, "no round was finished before the kill"
     s = Server(tmp_path)
     try:
-        _, again = s.call("/api/whatif", {"changed": {CHANGE: 6}, "games": 40_000, "target": 0.0001})
+        _, again = s.call("/api/whatif", {"changed": {CHANGE: 6}, "games": 10_000, "target": 0.0001})
         assert again["key"] == w["key"]
         done = s.until_done(w["key"], timeout=300)
-        assert done["played"] == 40_000
+        assert done["played"] == 10_000
         assert all(p.stat().st_mtime_ns == m for p, m in kept.items())
     finally:
         s.stop()
