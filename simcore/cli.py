@@ -407,14 +407,14 @@ def _report(game, directory, fmt, cols, run, plots):
              f"hash={run.get('ruleset_hash')}\n{identity.describe(prog, run)}\n{_headline_of(run, df, rep.headline)}")
     names = run_names(game, run)
     tables = rep.standard_report(df, names) if cols is None else rep.by_report(df, cols)
+    from .report import example_links
+    links = example_links(run, rep.EXAMPLE_KEYS, rep.example_base) if hasattr(rep, "example_base") else None
     if fmt == "html":
         from .html_report import figures, tables_page
-        from .report import example_links
-        links = example_links(run, rep.EXAMPLE_KEYS, rep.example_base) if hasattr(rep, "example_base") else None
         click.echo(tables_page(title, tables, figures(df, game.module("plots").PLOTS, names), names=names, examples=links),
                    nl=False)
     else:
-        click.echo(render(tables, fmt, title, names), nl=False)
+        click.echo(render(tables, fmt, title, names, examples=links), nl=False)
     if plots:       # the plots module (matplotlib) only when plots are drawn
         for path in game.module("plots").write_plots(df, plots, names):
             click.echo(f"wrote {path}", err=True)

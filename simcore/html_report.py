@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from .present import EMPTY, is_share_table, readable
-from .report import EXAMPLES
+from .report import EXAMPLES, example_row
 
 CSS = """
 body { margin: 0 auto; max-width: 1100px; padding: 16px 24px 40px; font: 14px/1.5 system-ui, -apple-system,
@@ -161,21 +161,18 @@ EXAMPLE_COLUMN = "example games"
 
 def _example_rows(tables: dict, examples):
     """For a row of another table (a dict): the in-page address of the
-    example-games row of the one cell the row names (its values of the
-    cell's columns, ``examples.keys``, that it has), or None where it names
-    none or several. None without example links or an example-games table."""
-    k = next((k for k in tables if k.startswith(EXAMPLES)), None)
-    if examples is None or k is None or not getattr(examples, "keys", ()):
+    example-games row of the one cell the row names, or None
+    (simcore.report.example_row). None without example links or an
+    example-games table."""
+    found = example_row(tables, examples)
+    if found is None:
         return None
-    ex = [{c: str(r[c]) for c in examples.keys} for r in tables[k].to_dict("records")]
+    k, find = found
 
-    def find(row):
-        have = [c for c in examples.keys if c in row]
-        if not have:
-            return None
-        match = [i for i, e in enumerate(ex) if all(e[c] == str(row[c]) for c in have)]
-        return f"#{_slug(k)}-{match[0]}" if len(match) == 1 else None
-    return find
+    def address(row):
+        i = find(row)
+        return None if i is None else f"#{_slug(k)}-{i}"
+    return address
 
 
 # the addresses a link or an image of a Markdown page may have: no scheme (a

@@ -28,12 +28,15 @@ def rates(df: pd.DataFrame, by, col="win") -> pd.DataFrame:
     return with_interval(t)
 
 
-def render(tables: dict, fmt="table", title="", names: dict | None = None) -> str:
+def render(tables: dict, fmt="table", title="", names: dict | None = None, examples=None) -> str:
     """Render ``{name: DataFrame}`` as ``table`` (aligned text), ``markdown``,
     ``csv`` (one CSV, the table name in the first column) or ``json``. Text
     and Markdown show each table as a person reads it (simcore.present:
     percentages with intervals, ``names`` for ids); CSV and JSON keep the
-    raw columns."""
+    raw columns. In Markdown, ``examples`` (:func:`example_links`) links
+    each game number of the example-games table to the studio's viewer, and
+    gives a row of any other table that names one cell a column of links to
+    that cell's example games."""
     if fmt == "json":
         return json.dumps({"title": title, "tables": {k: json.loads(v.to_json(orient="records"))
                                                        for k, v in tables.items()}}, indent=1) + "\n"
@@ -43,10 +46,19 @@ def render(tables: dict, fmt="table", title="", names: dict | None = None) -> st
             .pipe(lambda d: d[["table"] + [c for c in d.columns if c != "table"]]).to_csv(buf, index=False)
         return buf.getvalue()
     out = [f"# {title}\n" if fmt == "markdown" else title + "\n"] if title else []
+    games_of = _cell_games(tables, examples) if fmt == "markdown" else None
     for k, v in tables.items():
+        links, column = {}, []
+        if examples is not None and fmt == "markdown" and k.startswith(EXAMPLES):
+            links = {(i, j): a for i, row in enumerate(v.to_dict("records")) for j, c in enumerate(v.columns)
+                     if (a := examples(row, c))}
+        elif games_of is not None:
+            column = [games_of(row) for row in v.to_dict("records")]
         v = readable(v, names, is_share_table(k))
         if fmt == "markdown":
-            out.append(f"## {k}\n\n{_markdown(v)}\n")
+            if any(column):
+                v[EXAMPLES] = column
+            out.append(f"## {k}\n\n{_markdown(v, links)}\n")
         else:
             out.append(f"{k}\n{text_table(v, _num)}\n")
     return "\n".join(out)
@@ -56,15 +68,56 @@ def _num(x):
     return f"{x:.3f}"
 
 
-def _markdown(t: pd.DataFrame) -> str:
+def _markdown(t: pd.DataFrame, links=None) -> str:
+    """Table ``t`` in Markdown; ``links`` maps (row, column) positions to the
+    address their cell links to."""
     if t.empty:
         return EMPTY + "\n"
+    links = links or {}
 
-    def cell(x):
-        return _num(x) if is_number(x) else str(x)
+    def cell(i, j, x):
+        text = _num(x) if is_number(x) else str(x)
+        return f"[{text}]({links[i, j]})" if (i, j) in links else text
     lines = ["| " + " | ".join(map(str, t.columns)) + " |", "|" + "---|" * len(t.columns)]
-    lines += ["| " + " | ".join(cell(x) for x in row) + " |" for row in t.itertuples(index=False)]
+    lines += ["| " + " | ".join(cell(i, j, x) for j, x in enumerate(row)) + " |"
+              for i, row in enumerate(t.itertuples(index=False))]
     return "\n".join(lines) + "\n"
+
+
+def example_row(tables: dict, examples):
+    """The example-games table of ``tables`` and, for a row of another table
+    (a dict), the position of the example-games row of the one cell the row
+    names (by its values of the cell's columns, ``examples.keys``, that it
+    has), or None where it names none or several. None without example
+    links or an example-games table."""
+    k = next((k for k in tables if k.startswith(EXAMPLES)), None)
+    if examples is None or k is None or not getattr(examples, "keys", ()):
+        return None
+    ex = [{c: str(r[c]) for c in examples.keys} for r in tables[k].to_dict("records")]
+
+    def find(row):
+        have = [c for c in examples.keys if c in row]
+        match = [i for i, e in enumerate(ex) if all(e[c] == str(row[c]) for c in have)] if have else []
+        return match[0] if len(match) == 1 else None
+    return k, find
+
+
+def _cell_games(tables: dict, examples):
+    """For a row of a table other than the example games (a dict): its
+    cell's example games as Markdown links to the studio, each after its
+    column's name ("won [3](...)"), "" where it names no single cell
+    (:func:`example_row`). None without example links."""
+    found = example_row(tables, examples)
+    if found is None:
+        return None
+    k, find = found
+    ex = tables[k].to_dict("records")
+
+    def games(row):
+        i = find(row)
+        return "" if i is None else ", ".join(f"{c} [{ex[i][c]}]({a})" for c in tables[k].columns
+                                               if (a := examples(ex[i], c)))
+    return games
 
 
 def decisions_by_policy(df: pd.DataFrame, items, prefix="", shares=None) -> pd.DataFrame:

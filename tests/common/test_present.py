@@ -188,3 +188,27 @@ def test_a_report_row_naming_one_cell_links_to_that_cells_example_games():
     assert '<tr id="example-games-per-cell-1">' in page
     assert page.count("#example-games-per-cell-") == 2        # the players-only row names two cells: no link
     assert '<a href="http://127.0.0.1:8765/play?game=3">3</a>' in page
+
+
+def test_a_markdown_report_links_a_cells_rows_to_its_example_games():
+    """The Markdown report links the same way: each game number of the
+    example-games table opens that game in the studio, and a row naming one
+    cell gets a column of links to that cell's games; the players-only row
+    names two cells and gets none."""
+    from simcore.report import EXAMPLES
+
+    def examples(row, col):
+        return f"http://127.0.0.1:8765/play?game={row[col]}" if col in ("won", "lost") else None
+    examples.keys, examples.command = ("level", "players", "policy"), "mournesim studio"
+    ex = pd.DataFrame(dict(level=["easy", "hard"], players=[2, 2], policy=["greedy"] * 2, seed=[1, 1], won=[0, 3],
+                           lost=[2, 1]))
+    by_level = with_interval(pd.DataFrame(dict(level=["easy", "hard"], players=[2, 2], games=[10, 10], wins=[8, 3])))
+    by_players = with_interval(pd.DataFrame(dict(players=[2], games=[20], wins=[11])))
+    md = render({"win rate by level and players": by_level, "by players": by_players, f"{EXAMPLES} per cell": ex},
+                "markdown", examples=examples)
+    level_table, players_table, example_table = md.split("## ")[1:]
+    hard = next(line for line in level_table.splitlines() if line.startswith("| hard"))
+    assert hard.endswith("| won [3](http://127.0.0.1:8765/play?game=3), lost [1](http://127.0.0.1:8765/play?game=1) |")
+    assert EXAMPLES not in players_table and "](http" not in players_table
+    assert "| [0](http://127.0.0.1:8765/play?game=0) | [2](http://127.0.0.1:8765/play?game=2) |" in example_table
+    assert "](http" not in render({"by players": by_players, f"{EXAMPLES} per cell": ex}, "markdown")
