@@ -59,7 +59,6 @@ class Game(ABC):
     parts: dict = {}    # part (PARTS) -> module name
     default_batch = 10_000   # games per batch of a grid cell (a search policy may ask for fewer)
     rollout_option = {"policy": "rollout"}   # simulate's keyword seating the rollout search (warm_up)
-    expert_option = {"policy": "expert"}     # and the expert
     compile_estimate = ""    # how long a cold engine's compile takes here, as the user is told
     report_by = "any result column"   # what `report --by` takes, for its help
     players = (1, 1)    # the fewest and most players a game takes
@@ -156,15 +155,12 @@ class Game(ABC):
     def warm_up(self):
         """Compile (or load from numba's cache) the kernels the commands play:
         one game simulated by the built-in policies, one replayed, one played
-        by the rollout search and one by the expert. What a compile plan
-        records (simcore.warmup) and the test session compiles before any
-        test (on both cores, where a test process and the publish pipeline
-        each compiled the expert's kernels at once)."""
+        by the rollout search. What a compile plan records (simcore.warmup)
+        and the test session compiles before any test."""
         sim = self.module("sim")
         sim.simulate(games=1, players=2)
         self.replay(players=2)
         sim.simulate(games=1, players=2, **self.rollout_option)
-        sim.simulate(games=1, players=2, **self.expert_option)
 
     def __repr__(self):
         return f"<game {self.key}: {self.title} ({self.package})>"
