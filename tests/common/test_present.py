@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from simcore.present import EMPTY, percent, points_text, rate_text, readable
-from simcore.report import render, with_interval
+from simcore.report import EXAMPLES, render, with_interval
 
 
 def test_a_rate_reads_as_a_percentage_with_its_interval():
@@ -167,14 +167,10 @@ def test_report_dir_prints_the_report_simulate_prints_for_the_same_games(prog, a
     assert "decisions by policy" in reported.stdout and "blunders by policy" in reported.stdout
 
 
-def test_a_report_row_naming_one_cell_links_to_that_cells_example_games():
-    """In the HTML report, a row of any table whose cell columns name one
-    cell of the example-games table (two cells here: Easy and Difficult,
-    two players, greedy) links to that cell's row, which links each game
-    to the studio; a row that names no single cell has no link."""
-    from simcore.html_report import tables_page
-    from simcore.report import EXAMPLES
-
+def _example_report():
+    """Example links to the studio and a report's tables: two cells (Easy and
+    Difficult, two players, greedy), a table by level and players, one by
+    players alone, and the example games."""
     def examples(row, col):
         return f"http://127.0.0.1:8765/play?game={row[col]}" if col in ("won", "lost") else None
     examples.keys, examples.command = ("level", "players", "policy"), "mournesim studio"
@@ -182,6 +178,16 @@ def test_a_report_row_naming_one_cell_links_to_that_cells_example_games():
                            lost=[2, 1]))
     by_level = with_interval(pd.DataFrame(dict(level=["easy", "hard"], players=[2, 2], games=[10, 10], wins=[8, 3])))
     by_players = with_interval(pd.DataFrame(dict(players=[2], games=[20], wins=[11])))
+    return examples, by_level, by_players, ex
+
+
+def test_a_report_row_naming_one_cell_links_to_that_cells_example_games():
+    """In the HTML report, a row of any table whose cell columns name one
+    cell of the example-games table (two cells here: Easy and Difficult,
+    two players, greedy) links to that cell's row, which links each game
+    to the studio; a row that names no single cell has no link."""
+    from simcore.html_report import tables_page
+    examples, by_level, by_players, ex = _example_report()
     page = tables_page("report", {"win rate by level and players": by_level, "by players": by_players,
                                   f"{EXAMPLES} per cell": ex}, examples=examples)
     assert page.count('<a href="#example-games-per-cell-1">games</a>') == 1
@@ -195,15 +201,7 @@ def test_a_markdown_report_links_a_cells_rows_to_its_example_games():
     example-games table opens that game in the studio, and a row naming one
     cell gets a column of links to that cell's games; the players-only row
     names two cells and gets none."""
-    from simcore.report import EXAMPLES
-
-    def examples(row, col):
-        return f"http://127.0.0.1:8765/play?game={row[col]}" if col in ("won", "lost") else None
-    examples.keys, examples.command = ("level", "players", "policy"), "mournesim studio"
-    ex = pd.DataFrame(dict(level=["easy", "hard"], players=[2, 2], policy=["greedy"] * 2, seed=[1, 1], won=[0, 3],
-                           lost=[2, 1]))
-    by_level = with_interval(pd.DataFrame(dict(level=["easy", "hard"], players=[2, 2], games=[10, 10], wins=[8, 3])))
-    by_players = with_interval(pd.DataFrame(dict(players=[2], games=[20], wins=[11])))
+    examples, by_level, by_players, ex = _example_report()
     md = render({"win rate by level and players": by_level, "by players": by_players, f"{EXAMPLES} per cell": ex},
                 "markdown", examples=examples)
     level_table, players_table, example_table = md.split("## ")[1:]
