@@ -50,7 +50,63 @@ def guard_engine(package_dir, names):
     here = Path(__file__).parent
     guard([package_dir], engine_sources(package_dir, names))
     guard([here], engine_sources(here, ()))     # simcore's own sources alone
+    keep_cache_consistent()
     load_without_refresh(Path(package_dir).name, here.name)
+
+
+_CONSISTENT = []      # [True] once keep_cache_consistent has patched numba
+
+
+def keep_cache_consistent():
+    """Make numba's on-disk cache safe for processes that compile the same
+    kernel at once (the compile plan's workers, pytest's workers, two
+    commands started together).
+
+    numba saves a compiled overload by reading the kernel's index, picking
+    the first free data-file number, writing the index and then the data,
+    with no lock. Two processes that compile two overloads of one kernel
+    together (``log_patch`` with a literal column 6 and 7) can both pick
+    ``.1.nbc``: the index then names one overload and the file holds the
+    other's code. Measured with eight processes compiling eight literal
+    overloads of one small kernel at once: the index lost an entry in two
+    of six trials, and in one a call ``f(1, 7)`` ran ``f(1, 1)``'s code and
+    returned the wrong number; in a cold CI compile, 51 rule tests failed
+    typing ``apply_turn``. So a save holds an exclusive lock on a file
+    beside the kernel's index (POSIX ``flock``; without ``fcntl``, numba's
+    own save), and a load whose code was compiled for other argument types
+    than those asked for is refused, so that the kernel compiles again and
+    its entry is written right (a cache left wrong by an older version
+    heals itself). Both wrap numba's internals; where they differ (another
+    numba version) nothing is patched."""
+    if _CONSISTENT:
+        return
+    _CONSISTENT.append(True)
+    try:
+        from numba.core import caching, sigutils
+    except ImportError:
+        return
+    files, cache = caching.IndexDataCacheFile, caching.Cache
+    if not (hasattr(files, "save") and hasattr(files, "_load_index") and hasattr(cache, "_load_overload")):
+        return
+    numba_save, numba_load = files.save, cache._load_overload
+
+    def save(self, key, data):
+        try:
+            import fcntl
+            lock = open(self._index_path + ".lock", "a")
+        except (ImportError, OSError):
+            return numba_save(self, key, data)
+        with lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)       # released when the file closes
+            return numba_save(self, key, data)
+
+    def _load_overload(self, sig, target_context):
+        cres = numba_load(self, sig, target_context)
+        if cres is not None and tuple(cres.signature.args) != tuple(sigutils.normalize_signature(sig)[0]):
+            return None         # another overload's code under this one's key: compile it again
+        return cres
+
+    files.save, cache._load_overload = save, _load_overload
 
 
 # packages whose cached kernels load without numba's registry refresh

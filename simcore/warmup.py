@@ -254,8 +254,8 @@ def compile_parallel(plans, roots=(), workers=None, during=None) -> dict:
     :data:`MAX_WORKERS`); with ``roots`` (kernel names), only the kernels
     they need. Kernels already in the cache are skipped. ``during`` (no
     arguments) runs in this process meanwhile. Returns counts:
-    ``compiled``, ``failed`` (left to the first call), ``workers`` and
-    ``seconds``."""
+    ``compiled``, ``failed`` (left to the first call), ``errors`` (why each
+    failed: kernel, reason), ``workers`` and ``seconds``."""
     tasks = []
     for plan in plans:
         base = len(tasks)
@@ -284,7 +284,7 @@ def compile_parallel(plans, roots=(), workers=None, during=None) -> dict:
         return rank[i]
 
     pending, running, done = set(keep), set(), set()
-    stats = {"compiled": 0, "failed": 0}
+    stats = {"compiled": 0, "failed": 0, "errors": []}
     cond = threading.Condition()
     n = max(1, min(workers or os.cpu_count() or 1, MAX_WORKERS, len(keep)))
     t0 = time.perf_counter()
@@ -318,6 +318,8 @@ def compile_parallel(plans, roots=(), workers=None, during=None) -> dict:
                 running.discard(i)
                 done.add(i)       # failed too: its callers compile it themselves
                 stats["compiled" if reply.startswith("ok") else "failed"] += 1
+                if not reply.startswith("ok"):
+                    stats["errors"].append([tasks[i]["kernel"], reply.strip()[len("failed "):] or "the worker died"])
                 cond.notify_all()
             if not reply:
                 return            # the worker is gone
@@ -344,8 +346,10 @@ def _worker():
     """A compiling worker: one task a line on stdin (JSON: kernel, args),
     ``ok`` or ``failed`` a line on stdout. It leaves Ctrl-C to its parent,
     which stops it, and dies with it (simcore.shutdown)."""
+    from .jitcache import keep_cache_consistent
     from .shutdown import worker_init
     worker_init(os.getppid(), answers_on_stdout=True)
+    keep_cache_consistent()       # the workers save overloads of one kernel at once
     for line in sys.stdin:
         job = json.loads(line)
         try:

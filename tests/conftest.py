@@ -47,10 +47,14 @@ def pytest_sessionstart(session):
     plans = [warmup.load_plan(g) for g in found.values()]
     planned = warmup.compile_parallel(plans)
     if planned["failed"]:
-        # a kernel a worker failed on was left to its first call in a test
-        # process, where a cold compile once broke 51 rule tests: once more
+        # a kernel a worker failed on would be left to its first call in a
+        # test process, each compiling its own copy: said, and tried once more
         # here (what is cached is skipped)
-        planned = warmup.compile_parallel(plans)
+        for kernel, why in planned["errors"]:
+            print(f"\ncompile plan: {kernel} failed in its worker: {why}")
+        again = warmup.compile_parallel(plans)
+        planned = dict(again, compiled=planned["compiled"] + again["compiled"],
+                       errors=planned["errors"] + again["errors"])
     procs = {}
     for key in found:
         procs[key] = subprocess.Popen([sys.executable, "-c", _WARM, key], stdout=subprocess.PIPE,

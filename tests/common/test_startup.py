@@ -230,3 +230,48 @@ def test_a_worker_process_ends_without_the_final_garbage_collections():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert r.stdout == ""
     assert r.stderr.split("\n")[-3:] == ["True True", "from C", ""]
+
+
+def test_a_cache_save_waits_for_another_processs_save_of_the_same_kernel(tmp_path):
+    """simcore.jitcache.keep_cache_consistent: numba's save of a compiled
+    overload (read the index, pick a free data file, write both) holds the
+    kernel's lock, so two savers never pick the same file. Here the test
+    holds the lock (as another process would, mid-save): a save waits, and
+    goes on once the lock is let go, its entry in the index."""
+    import fcntl
+    import threading
+    from numba.core import caching
+    jitcache.keep_cache_consistent()
+    cache = caching.IndexDataCacheFile(str(tmp_path), "kernel-1.py311", source_stamp=("stamp", 1))
+    with open(cache._index_path + ".lock", "a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        saver = threading.Thread(target=cache.save, args=(("sig", 7), b"code"))
+        saver.start()
+        saver.join(0.5)
+        assert saver.is_alive() and not os.path.exists(cache._index_path)      # waiting for the lock
+    saver.join(10)
+    assert not saver.is_alive()
+    assert cache.load(("sig", 7)) == b"code"
+
+
+def test_a_cache_entry_holding_another_overloads_code_is_compiled_again(tmp_path):
+    """A cache that two unlocked saves left wrong (the index names literal
+    7's overload, the data file holds literal 1's code; made here by hand)
+    gives numba's own load the wrong code: ``f(1, 7)`` returns 11. With
+    keep_cache_consistent the load is refused, the kernel compiles again and
+    the entry is written right."""
+    (tmp_path / "kern.py").write_text("import numba\nfrom numba import literally\n\n@numba.njit(cache=True)\n"
+                                      "def f(x, c):\n    return x * 10 + literally(c)\n")
+    corrupt = ("import kern; kern.f(1, 1); kern.f(1, 7); cf = kern.f._cache._cache_file; index = cf._load_index(); "
+               "k1, k7 = sorted(index, key=lambda k: str(k[0])); index[k7] = index[k1]; cf._save_index(index)")
+    call = "import kern; {setup} print(kern.f(1, 7))"
+    fix = "from simcore import jitcache; jitcache.keep_cache_consistent();"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.getcwd()])}
+
+    def run(code):
+        return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                              env=env).stdout.strip()
+    run(corrupt)
+    assert run(call.format(setup="")) == "11"            # numba's own load: the other overload's code
+    assert run(call.format(setup=fix)) == "17"           # refused, compiled again
+    assert run(call.format(setup="")) == "17"            # and saved right: numba's own load is right now

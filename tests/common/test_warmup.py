@@ -93,6 +93,8 @@ def test_kernels_compiled_by_workers_are_the_ones_a_later_process_loads(tmp_path
     stats = json.loads(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                                       check=True).stdout)
     assert (stats["compiled"], stats["failed"], stats["workers"]) == (2, 1, 2)
+    assert [kernel for kernel, why in stats["errors"]] == ["tinykernels.absent"]     # and why is said
+    assert "absent" in stats["errors"][0][1]
     later = textwrap.dedent("""
         from numba.core import event
         seen = []
