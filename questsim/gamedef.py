@@ -19,6 +19,7 @@ class QuestMaster(Game):
         cli="cli").items()}
     default_batch = 20_000
     rollout_option = {"policies": ("rollout",)}
+    expert_option = {"policies": ("expert",)}
     compile_estimate = "about half a minute on two cores"
     report_by = "character, position, or any result column"
     players = (2, 6)

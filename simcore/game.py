@@ -59,6 +59,7 @@ class Game(ABC):
     parts: dict = {}    # part (PARTS) -> module name
     default_batch = 10_000   # games per batch of a grid cell (a search policy may ask for fewer)
     rollout_option = {"policy": "rollout"}   # simulate's keyword seating the rollout search (warm_up)
+    expert_option = {"policy": "expert"}     # and the expert (the test session compiles it first)
     compile_estimate = ""    # how long a cold engine's compile takes here, as the user is told
     report_by = "any result column"   # what `report --by` takes, for its help
     players = (1, 1)    # the fewest and most players a game takes

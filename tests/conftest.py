@@ -12,10 +12,15 @@ import pytest
 # ---- one compile of each engine, on both cores ----------------------------------
 
 # after the compile plans, each game's Game.warm_up: it loads what the plans
-# compiled, compiles what they lack (reported) and the rollout plug-in's entry
+# compiled, compiles what they lack (reported) and the rollout plug-in's entry;
+# then one game of the expert, whose search compiles in this one process
+# (about a minute): left to the tests, the publish pipeline and a test worker
+# each compiled it at the same time, and a plan, compiling kernel by kernel,
+# links its callees again for each (docs/common/performance.md)
 _WARM = ("import json, sys; from simcore import warmup; from simcore.game import get; g = get(sys.argv[1]); "
          "warmup._RECORDING = True; "
-         "print(json.dumps([t['kernel'] for t in warmup.record(g.warm_up, {g.package, 'simcore'})]))")
+         "left = [t['kernel'] for t in warmup.record(g.warm_up, {g.package, 'simcore'})]; "
+         "g.module('sim').simulate(games=1, players=2, **g.expert_option); print(json.dumps(left))")
 
 
 def pytest_sessionstart(session):
