@@ -144,6 +144,17 @@ def _experiment_files() -> list:
     return [(f, ex.load(f)) for f in sorted((ROOT / "experiments").glob("*.toml"))]
 
 
+def experiment_spec(f) -> str:
+    """A digest of experiment file ``f``'s settings (the parsed TOML, so
+    comments and layout are left out): a changed arm, cell, count or seed
+    makes its artefacts stale, a reworded comment does not."""
+    import hashlib
+    import json
+    import tomllib
+    data = tomllib.loads(Path(f).read_text(encoding="utf-8"))
+    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
 def _study(n, experiments) -> dict:
     """What the study at counts ``n`` makes: every artefact of every step
     (the manifest's keys) -> the games per cell, seed and policies that
@@ -154,12 +165,14 @@ def _study(n, experiments) -> dict:
     for rel, spec in _ladders(n).items():
         out[rel] = {k: spec[k] for k in ("games", "seed", "policies", "sidecar")}
     for f, exp in experiments:
+        spec = experiment_spec(f)
         out[f"experiments/results/{f.stem}/report.md"] = dict(
-            games=_experiment_games(n, exp) or exp.games, seed=exp.seed, policies=str(exp.base.get("policy", "default")))
+            games=_experiment_games(n, exp) or exp.games, seed=exp.seed, policies=str(exp.base.get("policy", "default")),
+            spec=spec)
         if f.stem in AGAIN_EXPERIMENTS:
             out[f"experiments/results/{f.stem}-again/report.md"] = dict(
                 games=_again_games(n, exp) or exp.games, seed=AGAIN_SEED,
-                policies=str(exp.base.get("policy", "default")))
+                policies=str(exp.base.get("policy", "default")), spec=spec)
     small = n["notebooks"] or {}
     for src in sorted((ROOT / "notebooks").glob("*.ipynb")):
         out[f"notebooks/{src.name}"] = dict(games=small.get(src.stem, NOTEBOOK_GAMES), seed=NOTEBOOK_SEED,

@@ -187,11 +187,12 @@ def _one_length(t, s, te=None, se=None) -> str:
             "player count." + skilled + "\n\n" + "\n".join(lines))
 
 
-PRINTABLE = "disc-lengths-by-players"      # the experiment that plays the two printable answers
+PRINTABLE = "disc-lengths-by-players"      # the experiment that plays the printable answers
+QUARTERS = "disc-quarter-clicks"           # the quarter-click steps around the tune's answer for each cell
 
 
 def _printable(root, s) -> str:
-    """The two printable answers played in every cell on the same games as
+    """The printable answers played in every cell on the same games as
     the shipped lengths (``experiments/disc-lengths-by-players.toml``): each
     cell's win rate with its Wilson interval, and how far from its aim."""
     f = Path(root) / RES / PRINTABLE / "comparisons.csv"
@@ -225,11 +226,14 @@ def _printable(root, s) -> str:
     said = "; ".join(f"with {a} the worst miss is {100 * max(miss[a]):.1f} pp and the aim is inside the interval "
                      f"in {inside[a]} of {n} cells" for a in arms)
     said = said[:1].upper() + said[1:]
-    return ("\n\n**Both answers played.** The competent team's one length per level above, and the smallest rule variant that "
-            "gives each player count its own length (`levels.<level>.disc_clicks_by_players`, the competent "
-            "team's disc for each aim from the first table), played in every cell on the same games as the "
-            f"shipped lengths (`experiments/{PRINTABLE}.toml`, {_setup_of(root)}); bold: the aim inside the "
-            f"interval. {said}.\n\n" + "\n".join(lines))
+    return ("\n\n**The printable answers played.** The competent team's one length per level above; the smallest rule "
+            "variant that gives each player count its own length (`levels.<level>.disc_clicks_by_players`, the "
+            "competent team's disc for each aim from the first table); and the same in quarter clicks, some of "
+            "the four Discs set one click shorter (`levels.<level>.short_discs_by_players`: of the seven quarter "
+            f"steps from ¾ click shorter to ¾ click longer, `experiments/{QUARTERS}.toml`, 4,000 games each, the "
+            "one nearest each aim). Each is played in every cell on the same games as the shipped lengths "
+            f"(`experiments/{PRINTABLE}.toml`, {_setup_of(root)}); bold: the aim inside the interval. "
+            f"{said}.\n\n" + "\n".join(lines))
 
 
 def _setup_of(root) -> str:

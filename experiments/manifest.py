@@ -137,7 +137,7 @@ def _content(root: Path, rel: str, st: dict, want: dict) -> list[str]:
     return out
 
 
-def stale(root=ROOT, rulesets=None) -> list[str]:
+def stale(root=ROOT, rulesets=None, only=None) -> list[str]:
     """Published artefacts that are not what the current study makes (plays
     nothing): each artefact of the study is compared, through its manifest
     entry, with the installed engine's behaviour version, the current
@@ -145,7 +145,9 @@ def stale(root=ROOT, rulesets=None) -> list[str]:
     (``FULL`` and the steps' own seeds and policies; in a root other than
     the repository, a ``--quick`` artefact with ``QUICK``); an entry whose
     step was cut short while rewriting it, and an artefact whose own stamp
-    disagrees with its entry, are stale too."""
+    disagrees with its entry, are stale too; so is an experiment's artefact
+    whose file's settings have changed since (``spec``). ``only``: check
+    just these artefacts."""
     from importlib import import_module
     from simcore import identity
     rulesets = rulesets or {}
@@ -162,6 +164,8 @@ def stale(root=ROOT, rulesets=None) -> list[str]:
     in_repo = root == ROOT
     engines, hashes, out = {}, {}, []
     for path in sorted(set(full) | set(manifest)):
+        if only is not None and path not in only:
+            continue
         st = manifest.get(path)
         if st is None:
             out.append(f"{path}: not in the manifest; run python -m experiments.publish")
@@ -207,5 +211,9 @@ def stale(root=ROOT, rulesets=None) -> list[str]:
             for k in ("seed", "policies"):
                 if st.get(k) != want[k]:
                     out.append(f"{path}: made with {k} {st.get(k)!r}{note}, {study} uses {want[k]!r}")
+            if "spec" in want and st.get("spec") != want["spec"]:
+                name = Path(path).parent.name.removesuffix("-again")
+                out.append(f"{path}: made from other settings than experiments/{name}.toml holds now (its arms, "
+                           "cells or counts changed)")
         out += _content(root, path, st, want)
     return out

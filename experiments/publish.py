@@ -53,10 +53,13 @@ is written to the manifest only after all its files: before a step rewrites
 an artefact its entry is marked ``pending``, so a run cut short never leaves
 the manifest claiming an old stamp for a half-rewritten artefact.
 
+Only what is stale is played: a grid or an experiment whose artefact is
+current (``--check``'s test for that artefact alone; an experiment's stamp
+holds a digest of its file's settings) is skipped, even from a fresh clone,
+where its games are not on disk; so are current ladders (their sidecars).
 Resumable: games land on disk batch by batch (``data/`` directories, not
-committed), and a step whose artefacts are already current for the same
-settings is skipped; after Ctrl-C (exit 130) or SIGTERM (exit 143) the same
-command goes on where it stopped. Bad input is one ``publish: error:`` line
+committed); after Ctrl-C (exit 130) or SIGTERM (exit 143) the same command
+goes on where it stopped. Bad input is one ``publish: error:`` line
 and exit status 2. ``--quick`` never writes into the repository's published
 tree, and ``--root DIR`` writes only into a new or empty directory or one
 publish wrote before.
@@ -77,7 +80,8 @@ from simcore.errors import InputError
 
 from experiments.artefacts import (AGAIN_EXPERIMENTS, AGAIN_SEED, FULL, GRIDS, MANIFEST, NOTEBOOK_GAMES,
                                    NOTEBOOK_PACKAGES, NOTEBOOK_SEED, QM_LADDER, QUICK, QUICK_BUDGET, ROOT,
-                                   _again_games, _experiment_files, _experiment_games, _grid_policies, _ladders)
+                                   _again_games, _experiment_files, _experiment_games, _grid_policies, _ladders,
+                                   experiment_spec)
 from experiments.manifest import Manifest, _header, stale
 
 PROG = "publish"
@@ -134,6 +138,9 @@ def _grid(ctx, name):
     from simcore.report import render
     package, key, kw, seed = GRIDS[name]
     games = ctx.n[key]
+    rel = f"experiments/results/{name}/report.md"
+    if _current_artefact(ctx, rel):
+        return {rel: ctx.manifest.entries[rel]}
     grid = import_module(f"{package}.batch")
     rep = import_module(f"{package}.report")
     plots = import_module(f"{package}.plots")
@@ -170,7 +177,6 @@ def _grid(ctx, name):
         names = rs.names_of(rs.load_ruleset(ruleset))
         tables = rep.standard_report(df, names)
         text = render(tables, "markdown", title, names)
-        rel = f"experiments/results/{name}/report.md"
         ctx.manifest.begin(rel)
         own.write_text("report.md", text.replace("\n", "\n\n" + _header(stamp) + "\n", 1))
         _write_tables(own, tables, "tables")
@@ -183,6 +189,19 @@ def _grid(ctx, name):
                                                  names=names))
     ctx.manifest.done(rel, stamp)       # the stamp last, after every file of the artefact
     return {rel: stamp}
+
+
+def _current_artefact(ctx, rel) -> bool:
+    """Whether ``rel`` (a grid's or an experiment's report) is already what
+    the study makes, so its games need not be played again: the check of
+    ``--check`` for that artefact alone (engine behaviour version, ruleset,
+    games, seed, policies, an experiment file's settings, its own stamp).
+    Never with ``--again``."""
+    st = ctx.manifest.entries.get(rel)
+    if ctx.again or st is None or bool(st.get("quick")) != ctx.quick:
+        return False      # a --quick run never keeps a full artefact, nor a full run a quick one
+    from experiments.manifest import stale as stale_of
+    return not stale_of(ctx.root, ctx.rulesets, only={rel})
 
 
 def slug(title: str) -> str:
@@ -367,8 +386,10 @@ def _experiment(ctx, f, exp, folder, games):
     if ctx.quick and exp.policy_tune is not None:
         # the same search on a small budget: each evaluation starts the batch driver anew
         exp.policy_tune.budget = min(exp.policy_tune.budget, QUICK_BUDGET)
-    game = ex.adapter(exp, games_by_key.get(exp.game).package)
     rel = f"experiments/results/{folder}/report.md"
+    if _current_artefact(ctx, rel):
+        return ctx.manifest.entries[rel]
+    game = ex.adapter(exp, games_by_key.get(exp.game).package)
     out = ctx.path(rel).parent
     command = f"{game.PROG} experiment experiments/{f.name} --out experiments/results/{folder}" + \
         (f" --games {games}" if games else "") + (f" --seed {exp.seed}" if folder != f.stem else "")
@@ -386,7 +407,7 @@ def _experiment(ctx, f, exp, folder, games):
             res = play.run(exp, game, own, *args)
         stamp = _stamp(game.PROG, exp.base.get("ruleset"), exp.base.get("set", []), seed=exp.seed,
                        games=games or exp.games, policies=str(exp.base.get("policy", "default")),
-                       command=command, **ctx.mode)
+                       command=command, spec=experiment_spec(f), **ctx.mode)
         ctx.manifest.begin(rel)
         rep.write(res, game, own, command)
     ctx.manifest.done(rel, stamp)

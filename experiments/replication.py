@@ -299,6 +299,18 @@ def by_count_closer(root, folder):
     return each < one, f"worst miss {100 * each:.1f} pp against {100 * one:.1f} pp"
 
 
+QUARTER_ARM = "a length per player count, in quarter clicks"     # the third printable answer's arm
+
+
+def quarters_closer(root, folder):
+    """Quarter clicks (some Discs a click shorter) miss their aims by less,
+    at worst, than a whole-click length per player count."""
+    aims, rows = _aims(root), _printed(root, folder)
+    worst = {a: max(abs(g.loc[a, "value"] - aims[k]) for k, g in rows.items()) for a in next(iter(rows.values())).index}
+    each, quarter = worst["a length per player count"], worst[QUARTER_ARM]
+    return quarter < each, f"worst miss {100 * quarter:.1f} pp against {100 * each:.1f} pp"
+
+
 def _aim_inside(root, folder) -> list:
     """The cells where the aim is inside the Wilson interval of the win rate
     with a length per player count."""
@@ -333,7 +345,9 @@ def _disc_findings(root):
             ("a length per player count comes closer to every aim than one length per level", by_count_closer,
              "claim"),
             ("with a length per player count the aim is inside the interval in the same cells",
-             _aim_inside_cells(cells), "claim")]
+             _aim_inside_cells(cells), "claim")] + (
+        [("quarter clicks come closer to every aim than a whole-click length per player count", quarters_closer,
+          "claim")] if QUARTER_ARM in next(iter(_printed(root, PRINTABLE).values())).index else [])
 
 
 # ---- the verdicts ---------------------------------------------------------------------------------

@@ -477,7 +477,8 @@ def _bogbean_defeated(a, b, c, d, e, ctx):
 
 def _setup(a, b, c, d, e, ctx):
     order = f"{c:04d}"
-    # every disc starts at the level's marker (the ruleset's disc_clicks, or its length for b players)
+    # every disc starts at the level's marker (the ruleset's disc_clicks, or its length for b players;
+    # the rule variant short_discs_by_players sets some a click shorter, which the viewer reads from the ruleset)
     return {"level": L.LEVEL_NAMES[a], "players": b,
             "discs": {DIRS[i]: ctx.n.nightmares[int(order[i])] for i in range(4)},
             "disc_clicks": int(getattr(ctx.rp.rules.ruleset.levels, L.LEVEL_NAMES[a]).clicks(b)),

@@ -107,17 +107,23 @@ def seat_heroes(s, T, rng, heroes, nh):
 @inlined
 def place_discs(s, T, rng, level, players):
     """``setup``'s nightmare discs: the nightmares at random directions, each
-    disc set to the level's marker for this many players. Returns the
-    nightmare of each direction."""
+    disc set to the level's marker for this many players (the rule variant
+    ``short_discs_by_players`` sets the first discs clockwise from North one
+    click shorter). Returns the nightmare of each direction."""
     perm = np.arange(4).astype(np.int32)
     shuffle(rng, STREAM_SETUP, perm, 4)
-    clicks = T[TB.P_EASY_DISC_CLICKS_1 + 4 * level + players - 1]     # the level's length for this many players
+    # the four discs' clicks together for this many players: each disc the
+    # level's length, the first ``short`` clockwise from North one click less
+    total = T[TB.P_EASY_DISC_TOTAL_CLICKS_1 + 4 * level + players - 1]
+    clicks = (total + 3) // 4
+    short = 4 * clicks - total
     for d in range(4):
         k = perm[d]
         o = db(d)
         s[o + L.D_NM] = k
-        s[o + L.D_CLICKS] = clicks
-        s[o + L.D_START_CLICKS] = clicks
+        c = clicks - 1 if d < short else clicks
+        s[o + L.D_CLICKS] = c
+        s[o + L.D_START_CLICKS] = c
         s[o + L.D_STATE] = L.DS_ON
         s[nb(k) + L.NM_DIR] = d
         s[nb(k) + L.NM_POS] = -1

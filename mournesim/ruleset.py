@@ -101,18 +101,45 @@ class Level(Strict):
     charm_multi: bool
     # a rule variant, not in the rulebook: the level's disc length for solo, 2, 3 and 4 players ([]: unused)
     disc_clicks_by_players: list[Annotated[int, Field(ge=1, le=60)]] = Field(default_factory=list, max_length=4)
+    # a rule variant, not in the rulebook: how many of the four Discs (the first clockwise from North) start
+    # one click shorter, for solo, 2, 3 and 4 players ([]: none), a step a quarter of a whole click's
+    short_discs_by_players: list[Annotated[int, Field(ge=0, le=3)]] = Field(default_factory=list, max_length=4)
 
-    @field_validator("disc_clicks_by_players")
+    @field_validator("disc_clicks_by_players", "short_discs_by_players")
     @classmethod
-    def _four_or_none(cls, v):
+    def _four_or_none(cls, v, info):
         if len(v) not in (0, 4):
-            raise ValueError("give four lengths (solo, 2, 3 and 4 players), or [] to use disc_clicks")
+            raise ValueError("give four lengths (solo, 2, 3 and 4 players), or [] to use disc_clicks"
+                             if info.field_name == "disc_clicks_by_players" else
+                             "give four counts (solo, 2, 3 and 4 players), or [] for every Disc at full length")
         return v
+
+    @model_validator(mode="after")
+    def _short_discs_keep_a_click(self):
+        for p in (1, 2, 3, 4):
+            if self.short(p) and self.clicks(p) < 2:
+                raise ValueError(f"short_discs_by_players: with {p} player(s) the length is {self.clicks(p)} "
+                                 "click, so no Disc can start one click shorter")
+        return self
 
     def clicks(self, players: int) -> int:
         """The disc length this level plays with ``players`` (1-4)."""
         by = self.disc_clicks_by_players
         return by[players - 1] if by else self.disc_clicks
+
+    def short(self, players: int) -> int:
+        """How many Discs start one click shorter with ``players`` (1-4)."""
+        by = self.short_discs_by_players
+        return by[players - 1] if by else 0
+
+    def total_clicks(self, players: int) -> int:
+        """The four Discs' clicks together at the start with ``players`` (1-4)."""
+        return 4 * self.clicks(players) - self.short(players)
+
+    def disc_lengths(self, players: int) -> list[int]:
+        """Each Disc's clicks at the start, clockwise from North."""
+        c, k = self.clicks(players), self.short(players)
+        return [c - 1] * k + [c] * (4 - k)
 
 
 class Levels(Strict):
@@ -515,11 +542,16 @@ def load_ruleset(path=None, overrides=()):
     return rs
 
 
+# a level's optional rule variants: each left out of the hash while unset
+VARIANTS = ("disc_clicks_by_players", "short_discs_by_players")
+
+
 def ruleset_hash(rs: Ruleset):
     """Short stable hash of the effective rules (provenance and display
     names excluded; an optional rule variant left unset is left out too, so
     a ruleset keeps the hash it had before the variant existed)."""
-    unset = {lv: {"disc_clicks_by_players"} for lv in LEVELS if not getattr(rs.levels, lv).disc_clicks_by_players}
+    unset = {lv: {k for k in VARIANTS if not getattr(getattr(rs.levels, lv), k)} for lv in LEVELS}
+    unset = {lv: keys for lv, keys in unset.items() if keys}
     return model_hash(rs, {**{k: True for k in NOT_RULES}, **({"levels": unset} if unset else {})})
 
 

@@ -31,7 +31,8 @@ from .ruleset import ABILITIES, CHARMS, CORNERS, DIRS, Ruleset
 # file; its constant (constants.py) is P_ and the path after its section:
 # rules.actions_per_turn -> P_ACTIONS_PER_TURN, toggles.doubles_stack ->
 # P_DOUBLES_STACK, levels.easy.charm_multi -> P_EASY_CHARM_MULTI. A level's
-# disc length for p players (Level.clicks) is levels.<level>.disc_clicks[p];
+# four Discs' clicks together for p players (Level.total_clicks) is
+# levels.<level>.disc_total_clicks[p];
 # n.<what> counts what the ruleset lists (n.spaces: the board's spaces).
 # core.charm_multi and game.setup index a level's rows from its easy row.
 RULE_ROWS = (
@@ -46,7 +47,7 @@ RULE_ROWS = (
     "toggles.defence_any_fail_loses", "toggles.doubles_stack", "toggles.dandelion_beats_fumble",
     "toggles.enemy_on_hero_attacks", "toggles.bag_reuses_discards", "toggles.partial_theft_takes_charms",
     "toggles.transition_enemy_phase", "toggles.pregame_encounters",
-    *(f"levels.{lv}.disc_clicks[{p}]" for lv in ("easy", "medium", "hard") for p in (1, 2, 3, 4)),
+    *(f"levels.{lv}.disc_total_clicks[{p}]" for lv in ("easy", "medium", "hard") for p in (1, 2, 3, 4)),
     "levels.easy.charm_multi", "levels.medium.charm_multi", "levels.hard.charm_multi", "rules.starting_dice",
     "toggles.nexus_draw_when_standing", "toggles.encounter_level_per_trigger", "toggles.extra_die_any_level",
     "toggles.escape_round_active")
@@ -57,9 +58,9 @@ assert P_SIZE <= 64   # the P section of T
 def rule_value(rs, path, counts):
     """The value of rules-vector row ``path`` (RULE_ROWS) in ruleset ``rs``;
     ``counts`` holds the n.<what> rows."""
-    if "disc_clicks[" in path:
-        level, players = path.removeprefix("levels.").removesuffix("]").split(".disc_clicks[")
-        return getattr(rs.levels, level).clicks(int(players))
+    if "disc_total_clicks[" in path:
+        level, players = path.removeprefix("levels.").removesuffix("]").split(".disc_total_clicks[")
+        return getattr(rs.levels, level).total_clicks(int(players))
     return shape.rule_value(rs, path, counts)
 
 

@@ -116,10 +116,12 @@ class Pieces:
         self.disc_of = {}         # nightmare -> disc space, from the set-up
         for h in range(nh):      # before the first turn every hero is on its start point
             self.pos[h] = int(s[L.G_HERO + h * L.HS + L.H_START])
-        # every disc starts at the level's marker (the set-up record says so
-        # too, but set-up steps come before it)
+        # every disc starts at the level's marker, some a click shorter in the
+        # rule variant short_discs_by_players (the set-up record says so too,
+        # but set-up steps come before it)
         level = getattr(rp.rules.ruleset.levels, L.LEVEL_NAMES[int(s[L.G_LEVEL])])
-        self.clicks = [int(level.clicks(int(s[L.G_PLAYERS])))] * 4
+        self.lengths = level.disc_lengths(int(s[L.G_PLAYERS]))
+        self.clicks = list(self.lengths)
         self.state = ["on disc"] * 4
         self.wall = [0] * 4
         self.moon = 0
@@ -167,7 +169,7 @@ class Pieces:
         ev = r["event"]
         T = self.T
         if ev == "setup":
-            self.clicks = [r["disc_clicks"]] * 4
+            self.clicks = list(self.lengths)
             for d, nm in r["discs"].items():
                 dd = DIRS.index(d)
                 self.disc_of[nm] = int(T.disc[dd])

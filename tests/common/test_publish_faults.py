@@ -157,6 +157,33 @@ def test_small_counts_seed_and_policies_are_compared_with_the_study(root_copy):
     assert any(p.startswith(f"{ladder.replace('.csv', '.json')}: says games 100000") for p in problems)
 
 
+def test_an_experiment_is_played_again_only_when_its_files_settings_change(tmp_path, monkeypatch):
+    """An experiment's artefacts record a digest of its file's settings: the
+    published two-combat-dice artefacts are current, so publish would not
+    play them again (with --again it would); the same file with a comment
+    reworded is still current; with one more arm both artefacts, the
+    study's seed and the independent one, are stale."""
+    from experiments import artefacts, manifest
+    rels = ["experiments/results/two-combat-dice/report.md", "experiments/results/two-combat-dice-again/report.md"]
+    assert manifest.stale(ROOT, only=set(rels)) == []
+    assert publish._current_artefact(publish.Ctx(ROOT, publish.FULL, 1, None, False, {}), rels[0])
+    assert not publish._current_artefact(publish.Ctx(ROOT, publish.FULL, 1, None, False, {}, again=True), rels[0])
+    text = (ROOT / "experiments" / "two-combat-dice.toml").read_text()
+    f = tmp_path / "two-combat-dice.toml"
+    real = manifest._study
+
+    def study(n, exps):          # the study, with the file at f in place of the shipped one
+        return {rel: dict(w, spec=artefacts.experiment_spec(f)) if rel in rels else w
+                for rel, w in real(n, exps).items()}
+    monkeypatch.setattr(manifest, "_study", study)
+    f.write_text("# reworded\n" + text)
+    assert manifest.stale(ROOT, only=set(rels)) == []
+    f.write_text(text + '\n[[variant]]\nname = "more"\nset = ["rules.starting_dice=3"]\n')
+    problems = manifest.stale(ROOT, only=set(rels))
+    assert sorted(p.split(":")[0] for p in problems) == sorted(rels), problems
+    assert all("made from other settings than experiments/two-combat-dice.toml holds now" in p for p in problems)
+
+
 def test_report_and_index_that_disagree_read_as_stale(root_copy):
     """index.html of the published 50,000-game grid beside a 60-game
     report.md (a write cut short between the two): stale, and --check says so."""
@@ -170,13 +197,15 @@ def test_report_and_index_that_disagree_read_as_stale(root_copy):
 
 
 def test_a_step_cut_short_before_its_stamp_is_not_current(root_copy, monkeypatch, capsys):
-    """The grid step dies after rewriting report.md, before index.html and
-    its stamp: the manifest no longer claims the artefact current; the same
-    command then finishes it."""
+    """A grid whose page is missing (so stale, its games still on disk) is
+    written again; the step dies after rewriting report.md, before
+    index.html and its stamp: the manifest no longer claims the artefact
+    current; the same command then finishes it."""
     def boom(*a, **k):
         raise KeyboardInterrupt
 
     monkeypatch.setattr("simcore.html_report.tables_page", boom)
+    (root_copy / GRID / "index.html").unlink()
     report = root_copy / GRID / "report.md"
     stamp_before = _manifest(root_copy)[f"{GRID}/report.md"]
     os.utime(report, (0, 0))
@@ -201,13 +230,14 @@ def _parts(data):
     return {p.name: p.stat().st_mtime_ns for p in data.glob("part-*")} if data.is_dir() else {}
 
 
-def _signalled(root, sig, more_than):
-    """Start the full Quest Master grid into ``root``; once it holds more
-    than ``more_than`` finished batches, send ``sig``. Returns (exit status,
-    stderr, the batches on disk)."""
+def _signalled(root, sig, more_than, rules):
+    """Start the full Quest Master grid into ``root`` on ruleset file
+    ``rules`` (not the shipped one, whose grid is current and would not be
+    played again); once it holds more than ``more_than`` finished batches,
+    send ``sig``. Returns (exit status, stderr, the batches on disk)."""
     data = root / "experiments" / "results" / "qm-grid" / "data"
     p = subprocess.Popen([sys.executable, "-m", "experiments.publish", "--root", str(root), "--only", "qm-grid",
-                          "--workers", "1"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                          "--workers", "1", "--ruleset", f"questsim={rules}"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         t = time.monotonic()
@@ -226,13 +256,15 @@ def _signalled(root, sig, more_than):
 
 def test_ctrl_c_and_sigterm_end_with_one_line_and_the_run_resumes(tmp_path):
     root = tmp_path / "full"
-    rc, err, first = _signalled(root, signal.SIGINT, 0)
+    rules = tmp_path / "my-ruleset.toml"
+    rules.write_text((ROOT / "questsim" / "data" / "ruleset.toml").read_text().replace("hand_limit = 5", "hand_limit = 6", 1))
+    rc, err, first = _signalled(root, signal.SIGINT, 0, rules)
     assert rc == 130, err
     assert "Traceback" not in err and err.splitlines()[-1] == (
         "publish: interrupted: every finished batch and artefact is kept; run the same command again to go on")
     assert sum(x.startswith("publish: interrupted") for x in err.splitlines()) == 1
     assert first
-    rc, err, second = _signalled(root, signal.SIGTERM, len(first))
+    rc, err, second = _signalled(root, signal.SIGTERM, len(first), rules)
     assert rc == 143, err
     assert "Traceback" not in err and err.splitlines()[-1].startswith("publish: terminated: ")
     assert {k: second[k] for k in first} == first         # the finished batches kept, not played again

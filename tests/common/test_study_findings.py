@@ -223,6 +223,38 @@ def test_the_printable_disc_lengths_played_are_the_published_answers():
         assert int(sets["one length per level"][f"levels.{lv}.disc_clicks"]) == int(one.group(1)), lv
 
 
+def test_the_printable_quarter_clicks_are_the_scans_step_nearest_each_aim():
+    """The third printable answer of experiments/disc-lengths-by-players.toml
+    sets, in every cell, the disc length and Discs set shorter of the quarter
+    step nearest the cell's aim in experiments/disc-quarter-clicks.toml's
+    published games (each step's lengths read from its own variant)."""
+    import json
+    import tomllib
+    from pathlib import Path
+
+    from experiments import balance_levers, replication
+    root = Path(__file__).resolve().parents[2]
+
+    def lengths(variant):
+        """level -> (clicks by player count, Discs short by player count)."""
+        sets = dict(x.split("=", 1) for x in variant["set"])
+        return {lv: (json.loads(sets[f"levels.{lv}.disc_clicks_by_players"]),
+                     json.loads(sets[f"levels.{lv}.short_discs_by_players"])) for lv in ("easy", "medium", "hard")}
+    scan = tomllib.loads((root / "experiments" / f"{balance_levers.QUARTERS}.toml").read_text())
+    steps = {v["name"]: lengths(v) for v in scan["variant"]}
+    exp = tomllib.loads((root / "experiments" / f"{balance_levers.PRINTABLE}.toml").read_text())
+    printed = lengths(next(v for v in exp["variant"] if v["name"] == replication.QUARTER_ARM))
+    c = pd.read_csv(root / balance_levers.RES / balance_levers.QUARTERS / "comparisons.csv", dtype={"players": str})
+    c = c[(c["measure"] == "win") & c["players"].str.isdigit()]
+    aims = replication._aims(root)
+    assert len(c.groupby(["level", "players"])) == 12
+    for (lv, p), g in c.groupby(["level", "players"]):
+        p = int(p)
+        near = g.loc[(g["value"] - aims[(lv, p)]).abs().idxmin(), "arm"]
+        want = steps[near][lv]
+        assert (printed[lv][0][p - 1], printed[lv][1][p - 1]) == (want[0][p - 1], want[1][p - 1]), (lv, p, near)
+
+
 def test_a_heros_per_count_finding_replicates_only_where_every_marked_count_does(tmp_path):
     """Hand-built hero-by-count tables: Iur helps at 1 and 4 players (each
     apart after Holm over the two heroes at that count), Jack is level.

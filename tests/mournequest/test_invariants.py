@@ -269,11 +269,11 @@ def log_problems(rp):
                                  f"with no rotate-back relic or skill")
     # --- disc start marker follows the level (MQ-SETUP-02, MQ-LEVEL-02..04) ---
     lv = L.LEVEL_NAMES[int(fs[L.G_LEVEL])]
-    want = getattr(RS.levels, lv).disc_clicks
+    want = getattr(RS.levels, lv).disc_lengths(int(fs[L.G_PLAYERS]))
     for d in range(4):
-        if disc_field(fs, d, L.D_START_CLICKS) != want:
+        if disc_field(fs, d, L.D_START_CLICKS) != want[d]:
             probs.append(f"MQ-LEVEL-02..04: disc {L.DIR_NAMES[d]} starts at {disc_field(fs, d, L.D_START_CLICKS)}")
-    if ts.size and any(disc_field(rp.snapshots[0], d, L.D_CLICKS) > want for d in range(4)):
+    if ts.size and any(disc_field(rp.snapshots[0], d, L.D_CLICKS) > want[d] for d in range(4)):
         probs.append("first snapshot: a disc beyond its start marker")
     return probs
 

@@ -53,6 +53,22 @@ def test_a_disc_length_per_player_count_is_a_rule_variant_the_setup_reads():
     assert {Game(R, level=EASY).clicks(d) for d in range(4)} == {R.ruleset.levels.easy.disc_clicks}
 
 
+def test_discs_set_a_click_shorter_are_a_rule_variant_the_setup_reads():
+    """``levels.<level>.short_discs_by_players`` (not in the rulebook: a
+    finer step than a whole click for the balance study's targets) starts
+    that many Discs, the first clockwise from North, one click shorter at
+    each player count, whichever Nightmare stands on them; with it unset,
+    or 0, every Disc starts at the level's length."""
+    R = get_rules("levels.hard.disc_clicks_by_players=[5, 6, 6, 7]", "levels.hard.short_discs_by_players=[0, 1, 2, 3]")
+    for players, length, short in ((1, 5, 0), (2, 6, 1), (3, 6, 2), (4, 7, 3)):
+        for i in range(3):
+            g = Game(R, level=HARD, players=players, heroes=(JACK, COBS, IUR, BEITH)[:max(2, players)], game_index=i)
+            want = [length - 1] * short + [length] * (4 - short)
+            assert [g.clicks(d) for d in range(4)] == want
+            assert [int(g.s[g.disc(d) + L.D_START_CLICKS]) for d in range(4)] == want
+    assert {Game(R, level=MEDIUM, players=4).clicks(d) for d in range(4)} == {R.ruleset.levels.medium.disc_clicks}
+
+
 def test_moon_marker_starts_on_blood_moon():
     """"Place the Moon Marker with the white moon facing up on the Blood moon
     space at the North moon track."  MQ-SETUP-04."""

@@ -75,22 +75,41 @@ def test_pot_markers_must_cover_every_pot_that_can_be_out_at_once():
 
 def test_an_unset_rule_variant_leaves_the_hash_as_it_was():
     """``disc_clicks_by_players`` is optional: left out, the ruleset's hash
-    is the one it had before the key existed (the published figures stay
+    is the one it had before the key (and ``short_discs_by_players``) existed (the published figures stay
     current); set, it is a different rule and a different hash, and each
     length is checked like ``disc_clicks``."""
     base = load_ruleset()
     assert base.levels.hard.disc_clicks_by_players == []
     import hashlib
     import json
-    before = base.model_dump(mode="json", exclude={"provenance", "names"})     # the model without the key
+    before = base.model_dump(mode="json", exclude={"provenance", "names"})     # the model without the keys
     for lv in before["levels"].values():
-        del lv["disc_clicks_by_players"]
+        del lv["disc_clicks_by_players"], lv["short_discs_by_players"]
     assert ruleset_hash(base) == hashlib.sha256(json.dumps(before, sort_keys=True).encode()).hexdigest()[:16]
     varied = load_ruleset(overrides=["levels.hard.disc_clicks_by_players=[5, 6, 6, 7]"])
     assert ruleset_hash(varied) != ruleset_hash(base) and [varied.levels.hard.clicks(p) for p in (1, 2, 3, 4)] == \
         [5, 6, 6, 7]
     assert "levels.hard.disc_clicks_by_players.2" in err_lines(["levels.hard.disc_clicks_by_players=[5, 6, 0, 7]"])[0]
     assert "give four lengths" in err_lines(["levels.hard.disc_clicks_by_players=[5, 6]"])[0]
+
+
+def test_discs_set_shorter_are_an_optional_variant_checked_like_the_lengths():
+    """``short_discs_by_players``, like ``disc_clicks_by_players``, leaves
+    the hash as it was while unset; set, the four Discs together are that
+    many clicks shorter, and a count outside 0 – 3, a list of the wrong
+    size or a Disc that would start at 0 clicks is one clear line."""
+    base = load_ruleset()
+    assert base.levels.medium.short_discs_by_players == []
+    assert [base.levels.medium.disc_lengths(p) for p in (1, 4)] == [[12] * 4] * 2
+    assert ruleset_hash(load_ruleset(overrides=["levels.medium.short_discs_by_players=[0, 0, 0, 0]"])) != \
+        ruleset_hash(base)
+    varied = load_ruleset(overrides=["levels.medium.short_discs_by_players=[1, 0, 3, 2]"])
+    assert [varied.levels.medium.total_clicks(p) for p in (1, 2, 3, 4)] == [47, 48, 45, 46]
+    assert varied.levels.medium.disc_lengths(3) == [11, 11, 11, 12]
+    assert "levels.medium.short_discs_by_players.0" in err_lines(["levels.medium.short_discs_by_players=[4, 0, 0, 0]"])[0]
+    assert "give four counts" in err_lines(["levels.medium.short_discs_by_players=[1]"])[0]
+    one = err_lines(["levels.hard.disc_clicks_by_players=[1, 6, 6, 7]", "levels.hard.short_discs_by_players=[1, 0, 0, 0]"])
+    assert len(one) == 1 and "no Disc can start one click shorter" in one[0], one
 
 
 def test_several_problems_give_one_line_each():
