@@ -227,7 +227,9 @@ def test_the_printable_quarter_clicks_are_the_scans_step_nearest_each_aim():
     """The third printable answer of experiments/disc-lengths-by-players.toml
     sets, in every cell, the disc length and Discs set shorter of the quarter
     step nearest the cell's aim in experiments/disc-quarter-clicks.toml's
-    published games (each step's lengths read from its own variant)."""
+    published games (each step's lengths read from its own variant); the
+    seven steps are the disc-length tune's answer for each cell and three
+    quarter clicks either side of it (the four Discs' clicks together)."""
     import json
     import tomllib
     from pathlib import Path
@@ -242,6 +244,11 @@ def test_the_printable_quarter_clicks_are_the_scans_step_nearest_each_aim():
                      json.loads(sets[f"levels.{lv}.short_discs_by_players"])) for lv in ("easy", "medium", "hard")}
     scan = tomllib.loads((root / "experiments" / f"{balance_levers.QUARTERS}.toml").read_text())
     steps = {v["name"]: lengths(v) for v in scan["variant"]}
+    _t, s = balance_levers._solved(root, "disc-length-tune")
+    for cell, answer in zip(s["cell"], s["value"]):
+        lv, p = json.loads(cell)["level"], json.loads(cell)["players"]
+        totals = sorted(4 * st[lv][0][p - 1] - st[lv][1][p - 1] for st in steps.values())
+        assert totals == [4 * int(answer) + k for k in range(-3, 4)], (lv, p)
     exp = tomllib.loads((root / "experiments" / f"{balance_levers.PRINTABLE}.toml").read_text())
     printed = lengths(next(v for v in exp["variant"] if v["name"] == replication.QUARTER_ARM))
     c = pd.read_csv(root / balance_levers.RES / balance_levers.QUARTERS / "comparisons.csv", dtype={"players": str})
