@@ -200,8 +200,7 @@ def _current_artefact(ctx, rel) -> bool:
     st = ctx.manifest.entries.get(rel)
     if ctx.again or st is None or bool(st.get("quick")) != ctx.quick:
         return False      # a --quick run never keeps a full artefact, nor a full run a quick one
-    from experiments.manifest import stale as stale_of
-    return not stale_of(ctx.root, ctx.rulesets, only={rel})
+    return not stale(ctx.root, ctx.rulesets, only={rel})
 
 
 def slug(title: str) -> str:

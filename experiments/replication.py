@@ -290,25 +290,22 @@ def shipped_too_easy(root, folder):
     return all(v > 0 for v in lows.values()), f"{len(lows)} cells, the closest {100 * min(lows.values()):.1f} pp above"
 
 
-def by_count_closer(root, folder):
-    """A length per player count misses its aims by less, at worst, than one
-    length per level."""
+BY_LEVEL, BY_COUNT = "one length per level", "a length per player count"     # the printable answers' arms
+QUARTER_ARM = "a length per player count, in quarter clicks"
+
+
+def _worst_misses(root, folder) -> dict:
+    """Each printable answer (arm) -> its largest miss of a cell's aim."""
     aims, rows = _aims(root), _printed(root, folder)
-    worst = {a: max(abs(g.loc[a, "value"] - aims[k]) for k, g in rows.items()) for a in next(iter(rows.values())).index}
-    one, each = worst["one length per level"], worst["a length per player count"]
-    return each < one, f"worst miss {100 * each:.1f} pp against {100 * one:.1f} pp"
+    return {a: max(abs(g.loc[a, "value"] - aims[k]) for k, g in rows.items()) for a in next(iter(rows.values())).index}
 
 
-QUARTER_ARM = "a length per player count, in quarter clicks"     # the third printable answer's arm
-
-
-def quarters_closer(root, folder):
-    """Quarter clicks (some Discs a click shorter) miss their aims by less,
-    at worst, than a whole-click length per player count."""
-    aims, rows = _aims(root), _printed(root, folder)
-    worst = {a: max(abs(g.loc[a, "value"] - aims[k]) for k, g in rows.items()) for a in next(iter(rows.values())).index}
-    each, quarter = worst["a length per player count"], worst[QUARTER_ARM]
-    return quarter < each, f"worst miss {100 * quarter:.1f} pp against {100 * each:.1f} pp"
+def _closer(arm, than):
+    """The claim that ``arm`` misses its aims by less, at worst, than ``than``."""
+    def test(root, folder):
+        worst = _worst_misses(root, folder)
+        return worst[arm] < worst[than], f"worst miss {100 * worst[arm]:.1f} pp against {100 * worst[than]:.1f} pp"
+    return test
 
 
 def _aim_inside(root, folder) -> list:
@@ -317,7 +314,7 @@ def _aim_inside(root, folder) -> list:
     from simcore.stats import wilson
     aims, inside = _aims(root), []
     for k, g in _printed(root, folder).items():
-        r = g.loc["a length per player count"]
+        r = g.loc[BY_COUNT]
         lo, hi = wilson(round(r["value"] * r["n"]), int(r["n"]))
         if lo <= aims[k] <= hi:
             inside.append(k)
@@ -342,12 +339,12 @@ def _disc_findings(root):
     cells = _aim_inside(root, PRINTABLE)
     return [("the shipped lengths make every level easier than its aim, at every player count", shipped_too_easy,
              "claim"),
-            ("a length per player count comes closer to every aim than one length per level", by_count_closer,
-             "claim"),
+            ("a length per player count comes closer to every aim than one length per level",
+             _closer(BY_COUNT, BY_LEVEL), "claim"),
             ("with a length per player count the aim is inside the interval in the same cells",
              _aim_inside_cells(cells), "claim")] + (
-        [("quarter clicks come closer to every aim than a whole-click length per player count", quarters_closer,
-          "claim")] if QUARTER_ARM in next(iter(_printed(root, PRINTABLE).values())).index else [])
+        [("quarter clicks come closer to every aim than a whole-click length per player count",
+          _closer(QUARTER_ARM, BY_COUNT), "claim")] if QUARTER_ARM in _worst_misses(root, PRINTABLE) else [])
 
 
 # ---- the verdicts ---------------------------------------------------------------------------------

@@ -70,10 +70,10 @@ def keep_cache_consistent():
     other's code. Measured with eight processes compiling eight literal
     overloads of one small kernel at once: the index lost an entry in two
     of six trials, and in one a call ``f(1, 7)`` ran ``f(1, 1)``'s code and
-    returned the wrong number (docs/common/performance.md). So a save holds an exclusive lock on a file
-    beside the kernel's index (POSIX ``flock``; without ``fcntl``, numba's
-    own save), and a load whose code was compiled for other argument types
-    than those asked for is refused, so that the kernel compiles again and
+    returned the wrong number (docs/common/performance.md). So a save holds
+    an exclusive lock on a file beside the kernel's index (POSIX ``flock``;
+    without ``fcntl``, numba's own save), and a load whose code was compiled
+    for other argument types than those asked for is refused, so that the kernel compiles again and
     its entry is written right (a cache left wrong by an older version
     heals itself). Both wrap numba's internals; where they differ (another
     numba version) nothing is patched."""
