@@ -54,7 +54,8 @@ GRIDS = {"mq-grid": ("mournesim", "mq_grid", _MQ_CELLS, GRID_SEED),
 # the experiments whose findings the study leads with, played again on the independent seed
 # (into experiments/results/<name>-again) with ``again_experiment`` games per cell and arm (None:
 # as many as the study plays them with)
-AGAIN_EXPERIMENTS = ("mq-readings", "rules-sensitivity", "two-combat-dice", "disc-lengths-by-players")
+AGAIN_EXPERIMENTS = ("mq-readings", "rules-sensitivity", "two-combat-dice", "disc-lengths-by-players",
+                     "disc-quarter-clicks-skilled")
 NOTEBOOK_SEED = 1
 NOTEBOOK_GAMES = "as in the notebook"      # a full run leaves each notebook's own parameters
 NOTEBOOK_PACKAGES = {"mournequest-balance": "mournesim", "what-if": "mournesim"}   # the others: questsim
@@ -134,8 +135,10 @@ def _experiment_games(n, exp):
 
 def _again_games(n, exp):
     """Games per cell and arm of experiment ``exp`` played again on the
-    independent seed (None: the file's own, as the study plays it)."""
-    return n["again_experiment"] or _experiment_games(n, exp)
+    independent seed (None: the file's own, as the study plays it); one
+    played by a search policy gets the smaller count, as on the first seed."""
+    search = str(exp.base.get("policy", "")) in ("rollout", "expert")
+    return (search and n["search_experiment"]) or n["again_experiment"] or _experiment_games(n, exp)
 
 
 def _experiment_files() -> list:

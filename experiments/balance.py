@@ -115,8 +115,15 @@ def stamp(root) -> str:
                     "experiments/results/mq-readings-again/report.md",
                     "experiments/results/rules-sensitivity-again/report.md",
                     "experiments/results/two-combat-dice-again/report.md",
+                    "experiments/results/mq-expert/ladder.csv", "experiments/results/qm-expert/ladder.csv",
                     "experiments/results/disc-length-tune/report.md",
-                    "experiments/results/disc-lengths-by-players/report.md", "experiments/results/hp-threshold/report.md",
+                    "experiments/results/disc-length-tune-skilled/report.md",
+                    "experiments/results/disc-lengths-by-players/report.md",
+                    "experiments/results/disc-lengths-by-players-again/report.md",
+                    "experiments/results/disc-quarter-clicks/report.md",
+                    "experiments/results/disc-quarter-clicks-skilled/report.md",
+                    "experiments/results/disc-quarter-clicks-skilled-again/report.md",
+                    "experiments/results/hp-threshold/report.md",
                     "experiments/results/last-seat-compensation/report.md")
 
 

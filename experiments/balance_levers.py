@@ -236,6 +236,109 @@ def _printable(root, s) -> str:
             f"{said}.\n\n" + "\n".join(lines))
 
 
+QUARTERS_SKILLED = "disc-quarter-clicks-skilled"     # the same for a skilled team (the expert)
+# each team's quarter-click scan, and the disc-length tune whose answers it steps around
+SCANS = (("competent (the planner)", QUARTERS, "disc-length-tune"),
+         ("skilled (the expert)", QUARTERS_SKILLED, "disc-length-tune-skilled"))
+STEPS = {-3: "−¾", -2: "−½", -1: "−¼", 0: "±0", 1: "+¼", 2: "+½", 3: "+¾"}     # quarter clicks from the answer
+
+
+def _step_totals(root, folder) -> dict:
+    """Each arm of a quarter-click scan -> level -> the four Discs' clicks
+    together at each player count (read from the experiment's own file)."""
+    import tomllib
+    exp = tomllib.loads((Path(root) / "experiments" / f"{folder}.toml").read_text(encoding="utf-8"))
+    out = {}
+    for v in exp["variant"]:
+        sets = dict(x.split("=", 1) for x in v["set"])
+        out[v["name"]] = {lv: [4 * c - k for c, k in zip(json.loads(sets[f"levels.{lv}.disc_clicks_by_players"]),
+                                                         json.loads(sets[f"levels.{lv}.short_discs_by_players"]))]
+                          for lv in ("easy", "medium", "hard")}
+    return out
+
+
+def quarters_frame(root, again: str = "") -> pd.DataFrame:
+    """Every quarter step of each team's scan (a scan not played is left
+    out): the cell, the team, its tune's length there, the step (quarter
+    clicks from that length), the four Discs' clicks together, the win rate
+    with its Wilson interval and games, the aim, and whether the step is
+    the one nearest the aim (first of two equally near). ``again``: the
+    suffix of the scans' folders played on the independent seed."""
+    from simcore.stats import wilson
+    rows = []
+    for team, folder, tune in SCANS:
+        f = Path(root) / RES / (folder + again) / "comparisons.csv"
+        _t, s = _solved(root, tune)
+        if not f.exists() or s is None:
+            continue
+        answer = {(json.loads(c)["level"], json.loads(c)["players"]): (int(v), a)
+                  for c, v, a in zip(s["cell"], s["value"], s["aim"])}
+        totals = _step_totals(root, folder)
+        c = pd.read_csv(f, dtype={"players": str})
+        c = c[(c["measure"] == "win") & c["players"].str.isdigit()]
+        for r in c.to_dict("records"):
+            lv, p, n = r["level"], int(r["players"]), int(r["n"])
+            length, aim = answer[(lv, p)]
+            total = totals[r["arm"]][lv][p - 1]
+            lo, hi = wilson(round(r["value"] * n), n)
+            rows.append(dict(level=lv, players=p, team=team, length=length, step=total - 4 * length, clicks=total,
+                             rate=r["value"], low=lo, high=hi, n=n, aim=aim))
+    t = pd.DataFrame(rows, columns=["level", "players", "team", "length", "step", "clicks", "rate", "low", "high", "n",
+                                    "aim"])
+    t = t.sort_values(["level", "players", "team", "step"], key=lambda k: k.map(
+        {"easy": 0, "medium": 1, "hard": 2}) if k.name == "level" else k, kind="stable").reset_index(drop=True)
+    miss = (t["rate"] - t["aim"]).abs()
+    t["nearest"] = t.index.isin(miss.groupby([t["level"], t["players"], t["team"]], sort=False).idxmin())
+    return t
+
+
+def _length_words(total: int) -> str:
+    """The four Discs' clicks together as a rule would print them."""
+    clicks, short = -(-total // 4), -total % 4
+    return f"{clicks} clicks" + (f", {short} Disc{'s' if short > 1 else ''} short" if short else "")
+
+
+def quarters(root) -> str:
+    """Each team's win rate at every quarter step around its tune's answer,
+    the step nearest each aim (the skilled team's printable answer in
+    quarter clicks), and how much nearer it comes than whole clicks."""
+    t = quarters_frame(root)
+    if t.empty:
+        return "The quarter-click scans have not been played yet (`python -m experiments.publish`)."
+    steps = sorted(t["step"].unique())
+    lines = ["| level | players | aim | team | tune's length | " + " | ".join(STEPS[k] for k in steps)
+             + " | the step nearest the aim |", "|---" * (6 + len(steps)) + "|"]
+    said = []
+    for (lv, p, team), g in t.groupby(["level", "players", "team"], sort=False):
+        g = g.set_index("step")
+        cells = [("**%.1f%%**" if g.loc[k, "nearest"] else "%.1f%%") % (100 * g.loc[k, "rate"]) if k in g.index
+                 else "—" for k in steps]
+        b = g[g["nearest"]].iloc[0]
+        inside = b["low"] <= b["aim"] <= b["high"]
+        best = f"{_length_words(int(b['clicks']))}: {100 * b['rate']:.1f}% [{100 * b['low']:.1f}, {100 * b['high']:.1f}]"
+        lines.append(f"| {name(lv)} | {PLAYERS_MQ[p]} | {100 * b['aim']:.0f}% | {team} | {g['length'].iloc[0]} | "
+                     + " | ".join(cells) + f" | {'**' + best + '**' if inside else best} |")
+    for team, g in t.groupby("team", sort=False):
+        moves = 100 * g.groupby(["level", "players"])["rate"].diff().dropna().abs()
+        near, whole = g[g["nearest"]], g[g["step"] == 0]
+        n_in = int(((near["low"] <= near["aim"]) & (near["aim"] <= near["high"])).sum())
+        w_in = int(((whole["low"] <= whole["aim"]) & (whole["aim"] <= whole["high"])).sum())
+        said.append(f"for a {team.split(' (')[0]} team ({int(g['n'].min()):,} games a step) a quarter step moves the "
+                    f"win rate by {moves.min():.1f}–{moves.max():.1f} points, and the step nearest each aim misses "
+                    f"it by at most {100 * (near['rate'] - near['aim']).abs().max():.1f} pp against "
+                    f"{100 * (whole['rate'] - whole['aim']).abs().max():.1f} pp for the tune's whole-click length "
+                    f"on the same games (the aim inside the interval in {n_in} of {len(near)} cells against {w_in})")
+    files = " and ".join(f"`experiments/{folder}.toml`" for _team, folder, _tune in SCANS)
+    return ("**Every quarter step.** Each team's win rate at the quarter steps its scan played around its "
+            f"disc-length tune's answer for each cell ({files}, seed 1); a step is the four Discs' clicks together "
+            "from the tune's length (±0), a quarter click one Disc one click shorter or longer; bold: the step "
+            "nearest the aim, and in the last column the aim inside that step's interval. The skilled team's "
+            "scan plays five steps, not seven, as every skilled aim lies within half a click of its tune's answer. "
+            + "; ".join(said)[:1].upper() + "; ".join(said)[1:] + ". The nearest step is chosen on the same games "
+            "it is read from, so its miss is a little optimistic; the competent team's is played again on 10,000 "
+            "games above, the skilled team's on the scan's games only.\n\n" + "\n".join(lines))
+
+
 def _setup_of(root) -> str:
     st = _manifest(root).get(f"experiments/results/{PRINTABLE}/report.md", {})
     return f"seed {st.get('seed')}, {st.get('games', 0):,} games a cell" if st else "not made yet"

@@ -108,6 +108,36 @@ def draw_sensitivity(t: pd.DataFrame, ax):
     ax.legend(fontsize="x-small", loc="lower right")
 
 
+TEAM_COLOURS = {"competent": POLICY_COLOURS["planner"], "skilled": POLICY_COLOURS["expert"]}
+
+
+def draw_quarters(t: pd.DataFrame, ax):
+    """Each cell's win rate against its disc length in quarter clicks, a
+    line per team, the aim a dashed line: one small panel per level and
+    player count in the space of ``ax``."""
+    fig = ax.figure
+    levels, counts = list(dict.fromkeys(t["level"])), sorted(set(t["players"]))
+    grid = ax.get_subplotspec().subgridspec(len(levels), len(counts), hspace=0.6, wspace=0.25)
+    ax.remove()
+    for i, lv in enumerate(levels):
+        for j, p in enumerate(counts):
+            a = fig.add_subplot(grid[i, j])
+            g = t[(t["level"] == lv) & (t["players"] == p)]
+            for team, h in g.groupby("team", sort=False):
+                err = 100 * np.vstack([h["rate"] - h["low"], h["high"] - h["rate"]])
+                a.errorbar(h["clicks"] / 4, 100 * h["rate"], yerr=err, fmt="o-", ms=2.5, lw=0.8, capsize=1.5,
+                           color=TEAM_COLOURS[team.split(" (")[0]], label=team)
+            a.axhline(100 * g["aim"].iloc[0], color="#57606a", lw=0.8, ls="--")
+            a.set_title(f"{balance.name(lv)}, {balance.PLAYERS_MQ[p]}", fontsize="small")
+            a.tick_params(labelsize="x-small")
+            if j == 0:
+                a.set_ylabel("win rate, %", fontsize="small")
+            if i == len(levels) - 1:
+                a.set_xlabel("Disc length, clicks", fontsize="small")
+    fig.suptitle("MourneQuest: win rate by disc length in quarter clicks (dashed: the aim)", fontsize="medium")
+    fig.axes[0].legend(fontsize="xx-small", loc="upper left")
+
+
 # file -> (the block it illustrates, its frame from the artefacts, how it is drawn, the caption)
 FIGURES = {
     "mq-levels.png": ("bal-mq-levels", balance.levels_frame, draw_levels, "win rate by level and players"),
@@ -117,10 +147,12 @@ FIGURES = {
                            "what moves the win rate"),
     "qm-characters.png": ("bal-qm-characters", balance_qm.characters_frame, draw_characters,
                           "each character against its fair share"),
+    "mq-quarter-clicks.png": ("bal-quarters", balance_levers.quarters_frame, draw_quarters,
+                              "win rate by disc length in quarter clicks, per team"),
 }
 BLOCK_FIGURE = {block: name for name, (block, *_rest) in FIGURES.items()}
 # inches high: these two are fixed; the forests grow with their rows, the tornado with its families
-HEIGHT = {"mq-levels.png": 5.0, "mq-losses.png": 3.4}
+HEIGHT = {"mq-levels.png": 5.0, "mq-losses.png": 3.4, "mq-quarter-clicks.png": 7.0}
 
 
 def _height(name: str, t: pd.DataFrame) -> float:

@@ -347,6 +347,24 @@ def _disc_findings(root):
           _closer(QUARTER_ARM, BY_COUNT), "claim")] if QUARTER_ARM in _worst_misses(root, PRINTABLE) else [])
 
 
+SKILLED = "skilled (the expert)"      # the skilled team's quarter-click scan (balance_levers.SCANS)
+
+
+def skilled_quarters_closer(root, folder):
+    """For a skilled team, the quarter step nearest each aim on the study's
+    games (chosen there, never again) misses its aim by less, at worst, than
+    the skilled tune's whole-click length on the games of ``folder``."""
+    from experiments.balance_levers import quarters_frame
+    chosen = quarters_frame(root)
+    chosen = chosen[chosen["nearest"] & (chosen["team"] == SKILLED)].set_index(["level", "players"])["step"]
+    t = quarters_frame(root, AGAIN if folder.endswith(AGAIN) else "")
+    t = t[t["team"] == SKILLED].set_index(["level", "players", "step"])
+    miss = (t["rate"] - t["aim"]).abs()
+    near = max(miss[(lv, p, k)] for (lv, p), k in chosen.items())
+    whole = max(miss[(lv, p, 0)] for lv, p in chosen.index)
+    return near < whole, f"worst miss {100 * near:.1f} pp against {100 * whole:.1f} pp"
+
+
 # ---- the verdicts ---------------------------------------------------------------------------------
 
 def verdicts(root, findings, grid) -> pd.DataFrame:
@@ -408,6 +426,13 @@ def mq(root) -> str:
     if disc and (Path(root) / RES / (PRINTABLE + AGAIN) / "comparisons.csv").exists():
         parts.append(("Disc lengths for a target difficulty (the printable answers played)",
                       verdicts(root, disc, PRINTABLE), _games(root, PRINTABLE), _games(root, PRINTABLE + AGAIN)))
+    from experiments.balance_levers import QUARTERS_SKILLED
+    if all((Path(root) / RES / (QUARTERS_SKILLED + a) / "comparisons.csv").exists() for a in ("", AGAIN)):
+        parts.append(("Disc lengths in quarter clicks for a skilled team (the step nearest each aim, chosen on "
+                      "the study's games)",
+                      verdicts(root, [("for a skilled team, quarter clicks come closer to every aim than the whole-"
+                                       "click length per player count", skilled_quarters_closer, "claim")],
+                               QUARTERS_SKILLED), _games(root, QUARTERS_SKILLED), _games(root, QUARTERS_SKILLED + AGAIN)))
     for title, (folder, found) in (("Rule readings (each reading's cells marked ✓)", readings),
                                    ("Numbers (the sensitivity screen)", sens),
                                    ("One more starting die", dice)):

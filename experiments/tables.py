@@ -488,7 +488,7 @@ BLOCKS.update({f"bal-{name.replace('_', '-')}": (f"{where}/balance.md", fn) for 
     (QM, "qm_characters", balance_qm.qm_characters), (QM, "qm_characters_by_players", balance_qm.qm_characters_by_players),
     (QM, "qm_seats", balance_qm.qm_seats),
     (QM, "qm_endings", balance_qm.qm_endings), (QM, "qm_closeness", balance_qm.qm_closeness), (QM, "qm_skill", balance_qm.qm_skill), (MQ, "readings", readings),
-    (MQ, "sensitivity", balance_levers.sensitivity), (MQ, "targets", balance_levers.targets),
+    (MQ, "sensitivity", balance_levers.sensitivity), (MQ, "targets", balance_levers.targets), (MQ, "quarters", balance_levers.quarters),
     (MQ, "mq_replication", replication.mq), (QM, "qm_replication", replication.qm))})
 
 

@@ -97,3 +97,23 @@ def test_the_tornado_shows_the_changes_its_table_prints_and_cuts_none_silently()
     labels = [x.get_text().strip() for x in ax.texts]
     assert labels == [f"{100 * v:+.1f}" for v in cut["change"]]     # every cut bar carries its value
     plt.close(fig)
+
+
+def test_the_quarter_click_panels_show_the_rates_their_table_prints():
+    t = balance_levers.quarters_frame(ROOT)
+    assert set(t["team"]) == {team for team, *_ in balance_levers.SCANS}
+    rows = {(c[0], c[1], c[3]): c for cs in _rows(_block("bal-quarters")).values() for c in cs}
+    steps = sorted(t["step"].unique())
+    for r in t.to_dict("records"):
+        row = rows[(balance.name(r["level"]), balance.PLAYERS_MQ[r["players"]], r["team"])]
+        assert row[5 + steps.index(r["step"])].strip("*") == f"{100 * r['rate']:.1f}%", (r, row)
+        assert row[5 + steps.index(r["step"])].startswith("**") == r["nearest"], (r, row)
+    from simcore.plots import plt
+    fig, ax = plt.subplots()
+    figures.draw_quarters(t, ax)
+    panels = {a.get_title(): a for a in fig.axes}
+    for (lv, p, team), g in t.groupby(["level", "players", "team"], sort=False):
+        a = panels[f"{balance.name(lv)}, {balance.PLAYERS_MQ[p]}"]
+        line = next(c.lines[0] for c in a.containers if c.get_label() == team)
+        assert np.allclose(line.get_xdata(), g["clicks"] / 4) and np.allclose(line.get_ydata(), 100 * g["rate"])
+    plt.close(fig)

@@ -4,6 +4,7 @@ study marking only what survives its family; pooled verdicts checked at
 every player count, flips flagged; one printable disc length per level."""
 import numpy as np
 import pandas as pd
+import pytest
 
 from simcore.stats import benjamini_hochberg, holm, normal_p
 
@@ -223,13 +224,38 @@ def test_the_printable_disc_lengths_played_are_the_published_answers():
         assert int(sets["one length per level"][f"levels.{lv}.disc_clicks"]) == int(one.group(1)), lv
 
 
+@pytest.mark.parametrize("team,scan,tune,either_side", [
+    ("competent", "disc-quarter-clicks", "disc-length-tune", 3),
+    ("skilled", "disc-quarter-clicks-skilled", "disc-length-tune-skilled", 2)])
+def test_each_quarter_click_scan_steps_around_its_own_tunes_answer(team, scan, tune, either_side):
+    """A team's quarter-click scan plays, in every cell, that team's
+    disc-length tune's answer and ``either_side`` quarter clicks either side
+    of it (the four Discs' clicks together, read from each variant's own
+    lengths), and the study's frame reads each step back at its place."""
+    import json
+    from pathlib import Path
+
+    from experiments import balance_levers
+    root = Path(__file__).resolve().parents[2]
+    steps = balance_levers._step_totals(root, scan)
+    _t, s = balance_levers._solved(root, tune)
+    assert len(s) == 12
+    for cell, answer in zip(s["cell"], s["value"]):
+        lv, p = json.loads(cell)["level"], json.loads(cell)["players"]
+        totals = sorted(st[lv][p - 1] for st in steps.values())
+        assert totals == [4 * int(answer) + k for k in range(-either_side, either_side + 1)], (lv, p)
+    f = balance_levers.quarters_frame(root)
+    f = f[f["team"].str.startswith(team)]
+    assert len(f) == 12 * (2 * either_side + 1)
+    assert (f["clicks"] == 4 * f["length"] + f["step"]).all()
+    assert f.groupby(["level", "players"])["nearest"].sum().eq(1).all()
+
+
 def test_the_printable_quarter_clicks_are_the_scans_step_nearest_each_aim():
     """The third printable answer of experiments/disc-lengths-by-players.toml
     sets, in every cell, the disc length and Discs set shorter of the quarter
     step nearest the cell's aim in experiments/disc-quarter-clicks.toml's
-    published games (each step's lengths read from its own variant); the
-    seven steps are the disc-length tune's answer for each cell and three
-    quarter clicks either side of it (the four Discs' clicks together)."""
+    published games (each step's lengths read from its own variant)."""
     import json
     import tomllib
     from pathlib import Path
@@ -244,11 +270,6 @@ def test_the_printable_quarter_clicks_are_the_scans_step_nearest_each_aim():
                      json.loads(sets[f"levels.{lv}.short_discs_by_players"])) for lv in ("easy", "medium", "hard")}
     scan = tomllib.loads((root / "experiments" / f"{balance_levers.QUARTERS}.toml").read_text())
     steps = {v["name"]: lengths(v) for v in scan["variant"]}
-    _t, s = balance_levers._solved(root, "disc-length-tune")
-    for cell, answer in zip(s["cell"], s["value"]):
-        lv, p = json.loads(cell)["level"], json.loads(cell)["players"]
-        totals = sorted(4 * st[lv][0][p - 1] - st[lv][1][p - 1] for st in steps.values())
-        assert totals == [4 * int(answer) + k for k in range(-3, 4)], (lv, p)
     exp = tomllib.loads((root / "experiments" / f"{balance_levers.PRINTABLE}.toml").read_text())
     printed = lengths(next(v for v in exp["variant"] if v["name"] == replication.QUARTER_ARM))
     c = pd.read_csv(root / balance_levers.RES / balance_levers.QUARTERS / "comparisons.csv", dtype={"players": str})
@@ -321,3 +342,42 @@ def _mk(root, folder):
     d = root / balance.RES / folder
     d.mkdir(parents=True)
     return d
+
+
+def test_the_skilled_quarter_click_claim_is_judged_on_the_steps_chosen_on_the_studys_games(tmp_path):
+    """Two cells, Easy solo (aim 75%, the skilled tune's answer 7 clicks) and
+    Difficult with four players (aim 25%, answer 6), five quarter steps each.
+    Study's seed: the nearest steps (−¼ at 73%, +¼ at 26%) miss by at most
+    2 pp, the tune's lengths (80%, 22%) by 5. Again, the same steps (never
+    chosen anew: −½ at 74% would now be nearer on Easy) miss by 5 pp at
+    worst and the tune's lengths by 4: the claim does not replicate."""
+    import json
+    from experiments import balance, balance_levers, replication
+    cells = {("easy", 1): (0.75, 7), ("hard", 4): (0.25, 6)}
+    (tmp_path / "experiments").mkdir()
+    variants = []
+    for k in (-2, -1, 0, 1, 2):
+        clicks, short = (0, -k) if k <= 0 else (1, 4 - k)
+        sets = [f"levels.{lv}.disc_clicks_by_players={[cells.get((lv, p), (0, 6))[1] + clicks for p in (1, 2, 3, 4)]}"
+                for lv in ("easy", "medium", "hard")]
+        sets += [f"levels.{lv}.short_discs_by_players={[short] * 4}" for lv in ("easy", "medium", "hard")]
+        variants.append(f'[[variant]]\nname = "{balance_levers.STEPS[k]}"\nset = {json.dumps(sets)}\n')
+    (tmp_path / "experiments" / f"{balance_levers.QUARTERS_SKILLED}.toml").write_text("\n".join(variants))
+    tune = tmp_path / balance.RES / "disc-length-tune-skilled"
+    tune.mkdir(parents=True)
+    pd.DataFrame([dict(target=f"{lv} {p}", cell=json.dumps(dict(level=lv, players=p)), aim=a, value=v, solved=True)
+                  for (lv, p), (a, v) in cells.items()]).to_csv(tune / "tune.csv", index=False)
+    rates = {"": {("easy", 1): (0.70, 0.73, 0.80, 0.84, 0.88), ("hard", 4): (0.15, 0.20, 0.22, 0.26, 0.30)},
+             replication.AGAIN: {("easy", 1): (0.74, 0.70, 0.79, 0.84, 0.88), ("hard", 4): (0.15, 0.20, 0.21, 0.27, 0.30)}}
+    for again, by_cell in rates.items():
+        d = tmp_path / balance.RES / (balance_levers.QUARTERS_SKILLED + again)
+        d.mkdir(parents=True)
+        pd.DataFrame([dict(arm=balance_levers.STEPS[k], level=lv, players=p, measure="win", n=1000, value=r)
+                      for (lv, p), rs in by_cell.items() for k, r in zip((-2, -1, 0, 1, 2), rs)]).to_csv(
+            d / "comparisons.csv", index=False)
+    t = balance_levers.quarters_frame(tmp_path)
+    assert t.loc[t["nearest"], "step"].tolist() == [-1, 1]
+    f = balance_levers.QUARTERS_SKILLED
+    assert replication.skilled_quarters_closer(tmp_path, f) == (True, "worst miss 2.0 pp against 5.0 pp")
+    assert replication.skilled_quarters_closer(tmp_path, f + replication.AGAIN) == \
+        (False, "worst miss 5.0 pp against 4.0 pp")
