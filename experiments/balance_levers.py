@@ -292,6 +292,12 @@ def quarters_frame(root, again: str = "") -> pd.DataFrame:
     return t
 
 
+def _quarters(k: int) -> str:
+    """``k`` quarter clicks as a person reads them (¼, ½, 2¼)."""
+    whole, q = divmod(int(k), 4)
+    return (str(whole) if whole else "") + ("", "¼", "½", "¾")[q] if k else "0"
+
+
 def _length_words(total: int) -> str:
     """The four Discs' clicks together as a rule would print them."""
     clicks, short = -(-total // 4), -total % 4
@@ -328,15 +334,29 @@ def quarters(root) -> str:
                     f"it by at most {100 * (near['rate'] - near['aim']).abs().max():.1f} pp against "
                     f"{100 * (whole['rate'] - whole['aim']).abs().max():.1f} pp for the tune's whole-click length "
                     f"on the same games (the aim inside the interval in {n_in} of {len(near)} cells against {w_in})")
-    files = " and ".join(f"`experiments/{folder}.toml`" for _team, folder, _tune in SCANS)
+    chosen = t[t["nearest"]].set_index(["level", "players", "team"])["clicks"].unstack("team")
+    if chosen.shape[1] == 2:
+        d = chosen.iloc[:, 1] - chosen.iloc[:, 0]          # skilled minus competent, in quarter clicks
+        shorter = -d[d < 0]
+        by_count = d.groupby(level="players").mean()
+        more = ", more with more players" if by_count.is_monotonic_decreasing else ""
+        said.append(f"the skilled team's nearest step is shorter than the competent team's in {len(shorter)} of "
+                    f"{len(d)} cells" + (f" (by {_quarters(shorter.min())} to {_quarters(shorter.max())} of a "
+                                         f"click{more})" if len(shorter) else "")
+                    + f", the same in {int((d == 0).sum())} and longer in {int((d > 0).sum())}")
+    man = _manifest(root)
+    files = "; ".join(f"`experiments/{folder}.toml`, seed "
+                         f"{man.get(f'experiments/results/{folder}/report.md', {}).get('seed')}"
+                         for _team, folder, _tune in SCANS)
     return ("**Every quarter step.** Each team's win rate at the quarter steps its scan played around its "
-            f"disc-length tune's answer for each cell ({files}, seed 1); a step is the four Discs' clicks together "
+            f"disc-length tune's answer for each cell ({files}); a step is the four Discs' clicks together "
             "from the tune's length (±0), a quarter click one Disc one click shorter or longer; bold: the step "
             "nearest the aim, and in the last column the aim inside that step's interval. The skilled team's "
             "scan plays five steps, not seven, as every skilled aim lies within half a click of its tune's answer. "
             + "; ".join(said)[:1].upper() + "; ".join(said)[1:] + ". The nearest step is chosen on the same games "
-            "it is read from, so its miss is a little optimistic; the competent team's is played again on 10,000 "
-            "games above, the skilled team's on the scan's games only.\n\n" + "\n".join(lines))
+            "it is read from, so its miss is a little optimistic: the competent team's steps are played again on "
+            "10,000 games above, and the skilled team's claim is put to the independent seed under \"Which "
+            "findings replicate?\".\n\n" + "\n".join(lines))
 
 
 def _setup_of(root) -> str:
