@@ -381,3 +381,15 @@ def test_the_skilled_quarter_click_claim_is_judged_on_the_steps_chosen_on_the_st
     assert replication.skilled_quarters_closer(tmp_path, f) == (True, "worst miss 2.0 pp against 5.0 pp")
     assert replication.skilled_quarters_closer(tmp_path, f + replication.AGAIN) == \
         (False, "worst miss 5.0 pp against 4.0 pp")
+
+
+def test_a_quarter_click_length_reads_as_a_rulebook_would_print_it():
+    """The four Discs' clicks together: 32 is four Discs of 8; 29 is 8
+    clicks with three Discs one shorter (8 + 7 + 7 + 7); 25 is 7 clicks
+    with three short; a difference of 9 quarters reads 2¼ clicks."""
+    from experiments.balance_levers import _length_words, _quarters
+    assert _length_words(32) == "8 clicks"
+    assert _length_words(29) == "8 clicks, 3 Discs short"
+    assert _length_words(31) == "8 clicks, 1 Disc short"
+    assert _length_words(25) == "7 clicks, 3 Discs short"
+    assert [_quarters(k) for k in (0, 1, 2, 3, 4, 9)] == ["0", "¼", "½", "¾", "1", "2¼"]
