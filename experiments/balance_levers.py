@@ -259,11 +259,12 @@ def _step_totals(root, folder) -> dict:
 
 def quarters_frame(root, again: str = "") -> pd.DataFrame:
     """Every quarter step of each team's scan (a scan not played is left
-    out): the cell, the team, its tune's length there, the step (quarter
-    clicks from that length), the four Discs' clicks together, the win rate
-    with its Wilson interval and games, the aim, and whether the step is
-    the one nearest the aim (first of two equally near). ``again``: the
-    suffix of the scans' folders played on the independent seed."""
+    out): the cell, the team, the scan's middle length there (its tune's
+    answer: a test checks they agree), the step (quarter clicks from that
+    length), the four Discs' clicks together, the win rate with its Wilson
+    interval and games, the aim, and whether the step is the one nearest
+    the aim (first of two equally near). ``again``: the suffix of the
+    scans' folders played on the independent seed."""
     from simcore.stats import wilson
     rows = []
     for team, folder, tune in SCANS:
@@ -271,15 +272,14 @@ def quarters_frame(root, again: str = "") -> pd.DataFrame:
         _t, s = _solved(root, tune)
         if not f.exists() or s is None:
             continue
-        answer = {(json.loads(c)["level"], json.loads(c)["players"]): (int(v), a)
-                  for c, v, a in zip(s["cell"], s["value"], s["aim"])}
+        aims = {(json.loads(c)["level"], json.loads(c)["players"]): a for c, a in zip(s["cell"], s["aim"])}
         totals = _step_totals(root, folder)
         c = pd.read_csv(f, dtype={"players": str})
         c = c[(c["measure"] == "win") & c["players"].str.isdigit()]
         for r in c.to_dict("records"):
             lv, p, n = r["level"], int(r["players"]), int(r["n"])
-            length, aim = answer[(lv, p)]
-            total = totals[r["arm"]][lv][p - 1]
+            length = int(np.median([st[lv][p - 1] for st in totals.values()])) // 4
+            total, aim = totals[r["arm"]][lv][p - 1], aims[(lv, p)]
             lo, hi = wilson(round(r["value"] * n), n)
             rows.append(dict(level=lv, players=p, team=team, length=length, step=total - 4 * length, clicks=total,
                              rate=r["value"], low=lo, high=hi, n=n, aim=aim))
