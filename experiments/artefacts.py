@@ -126,19 +126,22 @@ def _ladders(n) -> dict:
     }
 
 
+def _searches(exp) -> bool:
+    """Whether experiment ``exp`` is played by a search policy (slow: it gets the smaller counts)."""
+    return str(exp.base.get("policy", "")) in ("rollout", "expert")
+
+
 def _experiment_games(n, exp):
     """Games per cell and arm of experiment ``exp`` at counts ``n`` (None:
     the file's own); one played by a search policy gets the smaller count."""
-    search = str(exp.base.get("policy", "")) in ("rollout", "expert")
-    return n["search_experiment" if search else "experiment"]
+    return n["search_experiment" if _searches(exp) else "experiment"]
 
 
 def _again_games(n, exp):
     """Games per cell and arm of experiment ``exp`` played again on the
     independent seed (None: the file's own, as the study plays it); one
     played by a search policy gets the smaller count, as on the first seed."""
-    search = str(exp.base.get("policy", "")) in ("rollout", "expert")
-    return (search and n["search_experiment"]) or n["again_experiment"] or _experiment_games(n, exp)
+    return _experiment_games(n, exp) if _searches(exp) else n["again_experiment"] or _experiment_games(n, exp)
 
 
 def _experiment_files() -> list:

@@ -355,9 +355,9 @@ def skilled_quarters_closer(root, folder):
     games (chosen there, never again) misses its aim by less, at worst, than
     the skilled tune's whole-click length on the games of ``folder``."""
     from experiments.balance_levers import quarters_frame
-    chosen = quarters_frame(root)
-    chosen = chosen[chosen["nearest"] & (chosen["team"] == SKILLED)].set_index(["level", "players"])["step"]
-    t = quarters_frame(root, AGAIN if folder.endswith(AGAIN) else "")
+    first = quarters_frame(root)
+    chosen = first[first["nearest"] & (first["team"] == SKILLED)].set_index(["level", "players"])["step"]
+    t = quarters_frame(root, AGAIN) if folder.endswith(AGAIN) else first
     t = t[t["team"] == SKILLED].set_index(["level", "players", "step"])
     miss = (t["rate"] - t["aim"]).abs()
     near = max(miss[(lv, p, k)] for (lv, p), k in chosen.items())

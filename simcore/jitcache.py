@@ -73,9 +73,9 @@ def keep_cache_consistent():
     returned the wrong number (docs/common/performance.md). So a save holds
     an exclusive lock on a file beside the kernel's index (POSIX ``flock``;
     without ``fcntl``, numba's own save), and a load whose code was compiled
-    for other argument types than those asked for is refused, so that the kernel compiles again and
-    its entry is written right (a cache left wrong by an older version
-    heals itself). Both wrap numba's internals; where they differ (another
+    for other argument types than those asked for is refused, so that the
+    kernel compiles again and its entry is written right (a cache left wrong
+    by an older version heals itself). Both wrap numba's internals; where they differ (another
     numba version) nothing is patched."""
     if _CONSISTENT:
         return
