@@ -265,6 +265,13 @@ def disc_occupied(s, d):
 def charm_multi(s, T):
     return T[TB.P_EASY_CHARM_MULTI + s[L.G_LEVEL]] == 1
 
+
+@inlined
+def compass_tokens(s, T):
+    """How many Compass Tokens turn all four Discs in this game (MQ-MOON-09:
+    the rulebook's 6, or the rule variant ``compass_tokens_by_players``)."""
+    return T[TB.O_TOKENS_AT + 4 * s[L.G_LEVEL] + s[L.G_PLAYERS] - 1]
+
 # ---- charms, life, cards -----------------------------------------------------------
 
 

@@ -13,6 +13,7 @@ from . import tables as TB
 from .combat import hero_combat, strongest_ability
 from .core import (
     click_disc,
+    compass_tokens,
     disc_occupied,
     first_hero_at,
     hb,
@@ -70,7 +71,7 @@ def compass_result(s, T, ev, face):
     elif face == L.FACE_STAR:
         s[L.G_TOKENS] += 1
         log(s, ev, L.EVT_COMPASS_TOKEN, L.ACTOR_GAME, s[L.G_TOKENS], 0, 0, 0, 0)
-        if s[L.G_TOKENS] >= T[TB.P_COMPASS_TOKENS]:
+        if s[L.G_TOKENS] >= compass_tokens(s, T):
             s[L.G_TOKENS] = 0
             log(s, ev, L.EVT_ALL_DISCS, L.ACTOR_GAME, 0, 0, 0, 0, 0)
             for d in range(4):

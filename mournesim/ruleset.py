@@ -104,14 +104,20 @@ class Level(Strict):
     # a rule variant, not in the rulebook: how many of the four Discs (the first clockwise from North) start
     # one click shorter, for solo, 2, 3 and 4 players ([]: none), a step a quarter of a whole click's
     short_discs_by_players: list[Annotated[int, Field(ge=0, le=3)]] = Field(default_factory=list, max_length=4)
+    # a rule variant, not in the rulebook: how many Compass Tokens turn all four Discs, for solo, 2, 3 and
+    # 4 players ([]: rules.compass_tokens), a step finer than a quarter click
+    compass_tokens_by_players: list[Annotated[int, Field(ge=1, le=20)]] = Field(default_factory=list, max_length=4)
 
-    @field_validator("disc_clicks_by_players", "short_discs_by_players")
+    @field_validator("disc_clicks_by_players", "short_discs_by_players", "compass_tokens_by_players")
     @classmethod
     def _four_or_none(cls, v, info):
         if len(v) not in (0, 4):
-            raise ValueError("give four lengths (solo, 2, 3 and 4 players), or [] to use disc_clicks"
-                             if info.field_name == "disc_clicks_by_players" else
-                             "give four counts (solo, 2, 3 and 4 players), or [] for every Disc at full length")
+            raise ValueError({"disc_clicks_by_players": "give four lengths (solo, 2, 3 and 4 players), or [] to use "
+                                                        "disc_clicks",
+                              "short_discs_by_players": "give four counts (solo, 2, 3 and 4 players), or [] for every "
+                                                        "Disc at full length",
+                              "compass_tokens_by_players": "give four counts (solo, 2, 3 and 4 players), or [] to use "
+                                                           "rules.compass_tokens"}[info.field_name])
         return v
 
     @model_validator(mode="after")
@@ -131,6 +137,12 @@ class Level(Strict):
         """How many Discs start one click shorter with ``players`` (1-4)."""
         by = self.short_discs_by_players
         return by[players - 1] if by else 0
+
+    def compass_tokens(self, players: int, default: int) -> int:
+        """How many Compass Tokens turn all four Discs with ``players`` (1-4);
+        ``default`` is the ruleset's ``rules.compass_tokens``."""
+        by = self.compass_tokens_by_players
+        return by[players - 1] if by else default
 
     def total_clicks(self, players: int) -> int:
         """The four Discs' clicks together at the start with ``players`` (1-4)."""
@@ -543,7 +555,7 @@ def load_ruleset(path=None, overrides=()):
 
 
 # a level's optional rule variants: each left out of the hash while unset
-VARIANTS = ("disc_clicks_by_players", "short_discs_by_players")
+VARIANTS = ("disc_clicks_by_players", "short_discs_by_players", "compass_tokens_by_players")
 
 
 def ruleset_hash(rs: Ruleset):

@@ -11,7 +11,8 @@ team still needs (``team_need``, ``team_needs``), the danger of a space.
 from simcore.jit import inlined, kernel
 from . import layout as L
 from . import tables as TB
-from .core import ability_total, bog_level, charms_held, db, disc_occupied, hb, life_left, moon_colour, nb, xb
+from .core import (ability_total, bog_level, charms_held, compass_tokens, db, disc_occupied, hb, life_left, moon_colour,
+                   nb, xb)
 from .layout import (attack_ability, attack_target, move_to_corner, move_to_hero, pass_hero, pass_slot,
                      relic_trade_count, sub_owner, sub_target, trade_give, trade_take)
 from .odds import p_attack
@@ -350,7 +351,7 @@ def score_other(s, T, h, op, arg):
                     return -1.0 if guarded else 1.0
                 return -1.0
             if f == L.FACE_STAR:
-                return 1.0 if s[L.G_TOKENS] == T[TB.P_COMPASS_TOKENS] - 1 else -1.0
+                return 1.0 if s[L.G_TOKENS] == compass_tokens(s, T) - 1 else -1.0
             if f < 4:
                 for i in range(4):
                     d = (f + i) % 4

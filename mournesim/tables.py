@@ -94,7 +94,7 @@ _SECTIONS = (("P", 64), ("ADJ", L.MAX_SPACES * 8), ("DEG", L.MAX_SPACES), ("KIND
              ("HERO_ABIL", MAX_HERO_DEFS * ABIL_W), ("HERO_SKILL", MAX_HERO_DEFS),
              ("EFFECTS", L.MAX_EFFECTS * L.EF_COLS), ("CARDS", MAX_CARDS * CARD_W), ("RELICS", L.MAX_RELICS * RELIC_W),
              ("TILES", L.MAX_TILES * L.TL_COLS), ("LEVEL_TILES", 3 * LT_W), ("ENEMY", L.ENEMY_ROWS * ENEMY_W), ("WINS_NEEDED", 3),
-             ("NM_CHARMS", 16), ("NM_POWER", 4), ("ODDS", 5 * 2 * ODDS_W), ("ODDS_TOTAL", 5))
+             ("NM_CHARMS", 16), ("NM_POWER", 4), ("ODDS", 5 * 2 * ODDS_W), ("ODDS_TOTAL", 5), ("TOKENS_AT", 3 * 4))
 T_SIZE = sum(size for _name, size in _SECTIONS)
 OFFSETS = dict(zip((name for name, _size in _SECTIONS), accumulate((size for _name, size in _SECTIONS), initial=0)))
 CONSTANTS = (
@@ -142,6 +142,7 @@ class Tables(NamedTuple):
     nm_power: np.ndarray     # int32[4] effect index
     odds: np.ndarray         # int32[5, 2, ODDS_W] winning attack rolls by pool, blue, needed value
     odds_total: np.ndarray   # int32[5] face combinations rolled by pool
+    tokens_at: np.ndarray    # int32[3, 4] Compass Tokens that turn all Discs, by level and players (1-4)
 
 
 class Names(NamedTuple):
@@ -351,6 +352,14 @@ def _enemies(rs, power_index):
     return dict(enemy=enemy, wins_needed=wins_needed, nm_charms=nm_charms, nm_power=nm_power)
 
 
+def _tokens_at(rs):
+    """How many Compass Tokens turn all four Discs, by level and player count:
+    ``rules.compass_tokens`` unless the level's rule variant
+    ``compass_tokens_by_players`` says otherwise."""
+    return np.array([[getattr(rs.levels, lv).compass_tokens(p, rs.rules.compass_tokens) for p in (1, 2, 3, 4)]
+                     for lv in ("easy", "medium", "hard")], np.int32)
+
+
 def compile_tables(rs: Ruleset):
     """Build (flat T, Tables, Names) from a validated ruleset, the combat
     odds sections still empty: ``odds.with_attack_counts`` counts them with
@@ -360,7 +369,7 @@ def compile_tables(rs: Ruleset):
     cards, card_names, power_index = _cards(rs)
     tiles, tile_names = _tiles(rs)
     t = dict(**board, **_dice(rs), **cards, **tiles, **_enemies(rs, power_index),
-             odds=np.zeros((5, 2, ODDS_W), np.int32), odds_total=np.zeros(5, np.int32))
+             odds=np.zeros((5, 2, ODDS_W), np.int32), odds_total=np.zeros(5, np.int32), tokens_at=_tokens_at(rs))
     counts = dict(moon_track=len(t["moon"]), spaces=len(spaces), heroes=len(t["hero_abil"]), cards=len(t["cards"]),
                   relics=len(t["relics"]), tiles=len(t["tiles"]), compass_faces=len(rs.dice.compass))
     T = Tables(P=np.array([int(rule_value(rs, path, counts)) for path in RULE_ROWS], np.int32), **t)

@@ -4,8 +4,8 @@ import pytest
 
 from mournesim import core, layout as L, rules, tables as TB
 
-from .mq_game import (JACK, MOON_BLUE, MOON_GREEN, MOON_GREY, MOON_RED, POLICY_RANDOM, E, N, S, W, fix_compass,
-                      fix_die)
+from .mq_game import (EASY, JACK, MOON_BLUE, MOON_GREEN, MOON_GREY, MOON_RED, POLICY_RANDOM, E, N, S, W, fix_compass,
+                      fix_die, get_rules)
 from .mq_positions import far_spaces, quiet_game
 
 
@@ -84,6 +84,30 @@ def test_sixth_compass_token_turns_every_disc():
     for i in range(6):
         g.compass(L.FACE_STAR)
     assert _clicks(g) == [c - 2 for c in before]
+
+
+@pytest.mark.parametrize("players,tokens", [(1, 4), (2, 5), (3, 7), (4, 8)])
+def test_compass_tokens_by_players_is_a_rule_variant(players, tokens):
+    """``levels.<level>.compass_tokens_by_players`` (not in the rulebook: a
+    step finer than a quarter click for the balance study's targets) sets
+    how many Compass Tokens turn all four Discs at each player count, in
+    place of MQ-MOON-09's 6; another level keeps the 6.  MQ-MOON-09."""
+    R = get_rules("levels.medium.compass_tokens_by_players=[4, 5, 7, 8]")
+    heroes = (0, 1, 2, 3)[:max(2, players)]
+    g = quiet_game(R, players=players, heroes=heroes, park=far_spaces()[:len(heroes)])
+    before = _clicks(g)
+    for i in range(tokens - 1):
+        g.compass(L.FACE_STAR)
+        assert int(g.s[L.G_TOKENS]) == i + 1
+    assert _clicks(g) == before
+    g.compass(L.FACE_STAR)
+    assert int(g.s[L.G_TOKENS]) == 0
+    assert _clicks(g) == [c - 1 for c in before]
+    g = quiet_game(R, level=EASY, players=players, heroes=heroes, park=far_spaces()[:len(heroes)])
+    g.s[L.G_TOKENS] = 5
+    before = _clicks(g)
+    g.compass(L.FACE_STAR)
+    assert _clicks(g) == [c - 1 for c in before]
 
 
 def test_sixth_token_clicks_of_empty_discs_are_lost():

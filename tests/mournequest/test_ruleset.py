@@ -75,7 +75,8 @@ def test_pot_markers_must_cover_every_pot_that_can_be_out_at_once():
 
 def test_an_unset_rule_variant_leaves_the_hash_as_it_was():
     """``disc_clicks_by_players`` is optional: left out, the ruleset's hash
-    is the one it had before the key (and ``short_discs_by_players``) existed (the published figures stay
+    is the one it had before the key (and ``short_discs_by_players`` and
+    ``compass_tokens_by_players``) existed (the published figures stay
     current); set, it is a different rule and a different hash, and each
     length is checked like ``disc_clicks``."""
     base = load_ruleset()
@@ -84,7 +85,7 @@ def test_an_unset_rule_variant_leaves_the_hash_as_it_was():
     import json
     before = base.model_dump(mode="json", exclude={"provenance", "names"})     # the model without the keys
     for lv in before["levels"].values():
-        del lv["disc_clicks_by_players"], lv["short_discs_by_players"]
+        del lv["disc_clicks_by_players"], lv["short_discs_by_players"], lv["compass_tokens_by_players"]
     assert ruleset_hash(base) == hashlib.sha256(json.dumps(before, sort_keys=True).encode()).hexdigest()[:16]
     varied = load_ruleset(overrides=["levels.hard.disc_clicks_by_players=[5, 6, 6, 7]"])
     assert ruleset_hash(varied) != ruleset_hash(base) and [varied.levels.hard.clicks(p) for p in (1, 2, 3, 4)] == \
@@ -110,6 +111,24 @@ def test_discs_set_shorter_are_an_optional_variant_checked_like_the_lengths():
     assert "give four counts" in err_lines(["levels.medium.short_discs_by_players=[1]"])[0]
     one = err_lines(["levels.hard.disc_clicks_by_players=[1, 6, 6, 7]", "levels.hard.short_discs_by_players=[1, 0, 0, 0]"])
     assert len(one) == 1 and "no Disc can start one click shorter" in one[0], one
+
+
+def test_compass_tokens_by_players_is_an_optional_variant_checked_like_the_tokens():
+    """``compass_tokens_by_players`` leaves the hash as it was while unset;
+    set, each player count plays its own count in place of
+    ``rules.compass_tokens`` (the engine's table too), and a count outside
+    1 – 20 or a list of the wrong size is one clear line."""
+    from mournesim.tables import compile_tables
+    base = load_ruleset()
+    assert base.levels.easy.compass_tokens_by_players == []
+    assert [base.levels.easy.compass_tokens(p, base.rules.compass_tokens) for p in (1, 4)] == [6, 6]
+    varied = load_ruleset(overrides=["levels.easy.compass_tokens_by_players=[6, 6, 6, 6]"])
+    assert ruleset_hash(varied) != ruleset_hash(base)
+    varied = load_ruleset(overrides=["levels.hard.compass_tokens_by_players=[3, 5, 7, 9]"])
+    assert compile_tables(varied)[1].tokens_at.tolist() == [[6] * 4, [6] * 4, [3, 5, 7, 9]]
+    assert "levels.hard.compass_tokens_by_players.1" in \
+        err_lines(["levels.hard.compass_tokens_by_players=[3, 0, 7, 9]"])[0]
+    assert "give four counts" in err_lines(["levels.hard.compass_tokens_by_players=[3, 5]"])[0]
 
 
 def test_several_problems_give_one_line_each():
