@@ -189,6 +189,7 @@ def _one_length(t, s, te=None, se=None) -> str:
 
 PRINTABLE = "disc-lengths-by-players"      # the experiment that plays the printable answers
 QUARTERS = "disc-quarter-clicks"           # the quarter-click steps around the tune's answer for each cell
+TOKENS = "disc-quarter-tokens"             # Compass Tokens and quarter steps around the quarter-click answers
 
 
 def _printable(root, s) -> str:
@@ -231,7 +232,11 @@ def _printable(root, s) -> str:
             "competent team's disc for each aim from the first table); and the same in quarter clicks, some of "
             "the four Discs set one click shorter (`levels.<level>.short_discs_by_players`: of the seven quarter "
             f"steps from ¾ click shorter to ¾ click longer, `experiments/{QUARTERS}.toml`, 4,000 games each, the "
-            "one nearest each aim). Each is played in every cell on the same games as the shipped lengths "
+            "one nearest each aim); and that with Compass Tokens by player count, a finer step "
+            "(`levels.<level>.compass_tokens_by_players`: of the quarter steps a quarter click either side of "
+            f"the quarter-click answer and the answer itself, each with 4 to 8 tokens, `experiments/{TOKENS}.toml`, "
+            "4,000 games each on seed 3, the one nearest each aim). Each is played in every cell on the same "
+            "games as the shipped lengths "
             f"(`experiments/{PRINTABLE}.toml`, {_setup_of(root)}); bold: the aim inside the interval. "
             f"{said}.\n\n" + "\n".join(lines))
 

@@ -251,36 +251,72 @@ def test_each_quarter_click_scan_steps_around_its_own_tunes_answer(team, scan, t
     assert f.groupby(["level", "players"])["nearest"].sum().eq(1).all()
 
 
-def test_the_printable_quarter_clicks_are_the_scans_step_nearest_each_aim():
-    """The third printable answer of experiments/disc-lengths-by-players.toml
-    sets, in every cell, the disc length and Discs set shorter of the quarter
-    step nearest the cell's aim in experiments/disc-quarter-clicks.toml's
-    published games (each step's lengths read from its own variant)."""
+def _answers(variant) -> dict:
+    """An experiment arm's settings -> level -> each player count's (disc
+    length, Discs set one click shorter, Compass Tokens that turn them all)."""
     import json
+    sets = dict(x.split("=", 1) for x in variant["set"])
+    tokens = int(sets.get("rules.compass_tokens", 6))
+    out = {}
+    for lv in ("easy", "medium", "hard"):
+        by = json.loads(sets.get(f"levels.{lv}.compass_tokens_by_players", "[]")) or [tokens] * 4
+        out[lv] = list(zip(json.loads(sets[f"levels.{lv}.disc_clicks_by_players"]),
+                           json.loads(sets[f"levels.{lv}.short_discs_by_players"]), by))
+    return out
+
+
+@pytest.mark.parametrize("scan,arm", [("QUARTERS", "QUARTER_ARM"), ("TOKENS", "TOKENS_ARM")])
+def test_a_printable_fine_step_is_the_scans_arm_nearest_each_aim(scan, arm):
+    """The third and fourth printable answers of
+    experiments/disc-lengths-by-players.toml set, in every cell, the disc
+    length, the Discs set shorter and the Compass Tokens of the arm nearest
+    the cell's aim in the published games of their scan
+    (experiments/disc-quarter-clicks.toml: quarter steps;
+    experiments/disc-quarter-tokens.toml: quarter steps and Compass Tokens),
+    each arm's settings read from its own variant."""
     import tomllib
     from pathlib import Path
 
     from experiments import balance_levers, replication
     root = Path(__file__).resolve().parents[2]
-
-    def lengths(variant):
-        """level -> (clicks by player count, Discs short by player count)."""
-        sets = dict(x.split("=", 1) for x in variant["set"])
-        return {lv: (json.loads(sets[f"levels.{lv}.disc_clicks_by_players"]),
-                     json.loads(sets[f"levels.{lv}.short_discs_by_players"])) for lv in ("easy", "medium", "hard")}
-    scan = tomllib.loads((root / "experiments" / f"{balance_levers.QUARTERS}.toml").read_text())
-    steps = {v["name"]: lengths(v) for v in scan["variant"]}
+    scan, arm = getattr(balance_levers, scan), getattr(replication, arm)
+    steps = {v["name"]: _answers(v)
+             for v in tomllib.loads((root / "experiments" / f"{scan}.toml").read_text())["variant"]}
     exp = tomllib.loads((root / "experiments" / f"{balance_levers.PRINTABLE}.toml").read_text())
-    printed = lengths(next(v for v in exp["variant"] if v["name"] == replication.QUARTER_ARM))
-    c = pd.read_csv(root / balance_levers.RES / balance_levers.QUARTERS / "comparisons.csv", dtype={"players": str})
+    printed = _answers(next(v for v in exp["variant"] if v["name"] == arm))
+    c = pd.read_csv(root / balance_levers.RES / scan / "comparisons.csv", dtype={"players": str})
     c = c[(c["measure"] == "win") & c["players"].str.isdigit()]
     aims = replication._aims(root)
     assert len(c.groupby(["level", "players"])) == 12
     for (lv, p), g in c.groupby(["level", "players"]):
         p = int(p)
         near = g.loc[(g["value"] - aims[(lv, p)]).abs().idxmin(), "arm"]
-        want = steps[near][lv]
-        assert (printed[lv][0][p - 1], printed[lv][1][p - 1]) == (want[0][p - 1], want[1][p - 1]), (lv, p, near)
+        assert printed[lv][p - 1] == steps[near][lv][p - 1], (lv, p, near)
+
+
+def test_the_token_scan_steps_around_the_printable_quarter_clicks():
+    """experiments/disc-quarter-tokens.toml plays, in every cell, the
+    printable quarter-click answer and a quarter click either side of it (as
+    each arm's name says), each with 4 to 8 Compass Tokens."""
+    import tomllib
+    from pathlib import Path
+
+    from experiments import balance_levers, replication
+    root = Path(__file__).resolve().parents[2]
+    exp = tomllib.loads((root / "experiments" / f"{balance_levers.PRINTABLE}.toml").read_text())
+    quarter = _answers(next(v for v in exp["variant"] if v["name"] == replication.QUARTER_ARM))
+    arms = tomllib.loads((root / "experiments" / f"{balance_levers.TOKENS}.toml").read_text())["variant"]
+    seen = set()
+    for v in arms:
+        step = {"−¼ click": -1, "±0": 0, "+¼ click": 1}[v["name"].split(", ")[0]]
+        got = _answers(v)
+        tokens = {t for lv in got for _c, _k, t in got[lv]}
+        assert len(tokens) == 1 and 4 <= min(tokens) <= 8, v["name"]
+        seen.add((step, tokens.pop()))
+        for lv in got:
+            for (c, k, _t), (qc, qk, qt) in zip(got[lv], quarter[lv]):
+                assert qt == 6 and 4 * c - k == 4 * qc - qk + step, (v["name"], lv)
+    assert seen == {(step, t) for step in (-1, 0, 1) for t in range(4, 9)}
 
 
 def test_a_heros_per_count_finding_replicates_only_where_every_marked_count_does(tmp_path):
