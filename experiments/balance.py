@@ -123,6 +123,7 @@ def stamp(root) -> str:
                     "experiments/results/disc-quarter-clicks/report.md",
                     "experiments/results/disc-quarter-clicks-skilled/report.md",
                     "experiments/results/disc-quarter-clicks-skilled-again/report.md",
+                    "experiments/results/disc-quarter-tokens/report.md",
                     "experiments/results/hp-threshold/report.md",
                     "experiments/results/last-seat-compensation/report.md")
 

@@ -235,7 +235,7 @@ def _printable(root, s) -> str:
             "one nearest each aim); and that with Compass Tokens by player count, a finer step "
             "(`levels.<level>.compass_tokens_by_players`: of the quarter steps a quarter click either side of "
             f"the quarter-click answer and the answer itself, each with 4 to 8 tokens, `experiments/{TOKENS}.toml`, "
-            "4,000 games each on seed 3, the one nearest each aim). Each is played in every cell on the same "
+            "16,000 games each on seed 3, the one nearest each aim). Each is played in every cell on the same "
             "games as the shipped lengths "
             f"(`experiments/{PRINTABLE}.toml`, {_setup_of(root)}); bold: the aim inside the interval. "
             f"{said}.\n\n" + "\n".join(lines))
