@@ -295,17 +295,22 @@ QUARTER_ARM = "a length per player count, in quarter clicks"
 TOKENS_ARM = "a length per player count, in quarter clicks, with Compass Tokens by player count"
 
 
-def _worst_misses(root, folder) -> dict:
-    """Each printable answer (arm) -> its largest miss of a cell's aim."""
+def _worst_misses(root, folder, mean=False) -> dict:
+    """Each printable answer (arm) -> its largest miss of a cell's aim (with
+    ``mean``: its mean miss over the cells)."""
     aims, rows = _aims(root), _printed(root, folder)
-    return {a: max(abs(g.loc[a, "value"] - aims[k]) for k, g in rows.items()) for a in next(iter(rows.values())).index}
+    pick = (lambda v: sum(v) / len(v)) if mean else max
+    return {a: pick([abs(g.loc[a, "value"] - aims[k]) for k, g in rows.items()])
+            for a in next(iter(rows.values())).index}
 
 
-def _closer(arm, than):
-    """The claim that ``arm`` misses its aims by less, at worst, than ``than``."""
+def _closer(arm, than, mean=False):
+    """The claim that ``arm`` misses its aims by less, at worst (with
+    ``mean``: on average over the cells), than ``than``."""
     def test(root, folder):
-        worst = _worst_misses(root, folder)
-        return worst[arm] < worst[than], f"worst miss {100 * worst[arm]:.1f} pp against {100 * worst[than]:.1f} pp"
+        miss = _worst_misses(root, folder, mean)
+        return miss[arm] < miss[than], \
+            f"{'mean' if mean else 'worst'} miss {100 * miss[arm]:.1f} pp against {100 * miss[than]:.1f} pp"
     return test
 
 
@@ -331,10 +336,13 @@ def _aim_inside_cells(cells, arm=BY_COUNT, family=False):
     printable answer ``arm``, in exactly ``cells`` (those of the study's
     games)."""
     def test(root, folder):
-        inside = _aim_inside(root, folder, arm, family)
-        if len(cells) == len(_printed(root, folder)):
-            return set(inside) == set(cells), f"{len(inside)} of {len(cells)} cells"
-        return set(inside) == set(cells), "; ".join(_cell_text(lv, p) for lv, p in inside) or "none"
+        inside, every = _aim_inside(root, folder, arm, family), list(_printed(root, folder))
+        same = set(inside) == set(cells)
+        if len(inside) == len(every):
+            return same, f"{len(inside)} of {len(every)} cells"
+        if 2 * len(inside) > len(every):
+            return same, "all but " + "; ".join(_cell_text(lv, p) for lv, p in every if (lv, p) not in inside)
+        return same, "; ".join(_cell_text(lv, p) for lv, p in inside) or "none"
     return test
 
 
@@ -358,12 +366,14 @@ def _disc_findings(root):
 
 def _token_findings(root):
     """The claims about Compass Tokens by player count (the fourth printable
-    answer): closer than quarter clicks alone, and the aim inside the
-    interval in the same cells (chosen on other games, seed 3)."""
+    answer, chosen on other games, seed 3): closer than quarter clicks
+    alone on average over the cells (the worst cell is as much a matter of
+    the games' luck as of the variant), and the aim inside the family-wise
+    interval in the same cells."""
     from experiments.balance_levers import PRINTABLE
     cells = _aim_inside(root, PRINTABLE, TOKENS_ARM, family=True)
-    return [("Compass Tokens by player count come closer to every aim than quarter clicks alone",
-             _closer(TOKENS_ARM, QUARTER_ARM), "claim"),
+    return [("Compass Tokens by player count come closer to the aims than quarter clicks alone, on average",
+             _closer(TOKENS_ARM, QUARTER_ARM, mean=True), "claim"),
             ("with Compass Tokens by player count the aim is inside the family-wise interval in the same cells",
              _aim_inside_cells(cells, TOKENS_ARM, family=True), "claim")]
 
