@@ -295,20 +295,24 @@ QUARTER_ARM = "a length per player count, in quarter clicks"
 TOKENS_ARM = "a length per player count, in quarter clicks, with Compass Tokens by player count"
 
 
-def _worst_misses(root, folder, mean=False) -> dict:
+def _arms(root, folder) -> list:
+    """The printable answers (arms) played in ``folder``."""
+    return list(next(iter(_printed(root, folder).values())).index)
+
+
+def _misses(root, folder, mean=False) -> dict:
     """Each printable answer (arm) -> its largest miss of a cell's aim (with
     ``mean``: its mean miss over the cells)."""
     aims, rows = _aims(root), _printed(root, folder)
     pick = (lambda v: sum(v) / len(v)) if mean else max
-    return {a: pick([abs(g.loc[a, "value"] - aims[k]) for k, g in rows.items()])
-            for a in next(iter(rows.values())).index}
+    return {a: pick([abs(g.loc[a, "value"] - aims[k]) for k, g in rows.items()]) for a in _arms(root, folder)}
 
 
 def _closer(arm, than, mean=False):
     """The claim that ``arm`` misses its aims by less, at worst (with
     ``mean``: on average over the cells), than ``than``."""
     def test(root, folder):
-        miss = _worst_misses(root, folder, mean)
+        miss = _misses(root, folder, mean)
         return miss[arm] < miss[than], \
             f"{'mean' if mean else 'worst'} miss {100 * miss[arm]:.1f} pp against {100 * miss[than]:.1f} pp"
     return test
@@ -360,8 +364,8 @@ def _disc_findings(root):
             ("with a length per player count the aim is inside the interval in the same cells",
              _aim_inside_cells(cells), "claim")] + (
         [("quarter clicks come closer to every aim than a whole-click length per player count",
-          _closer(QUARTER_ARM, BY_COUNT), "claim")] if QUARTER_ARM in _worst_misses(root, PRINTABLE) else []) + (
-        _token_findings(root) if TOKENS_ARM in _worst_misses(root, PRINTABLE) else [])
+          _closer(QUARTER_ARM, BY_COUNT), "claim")] if QUARTER_ARM in _arms(root, PRINTABLE) else []) + (
+        _token_findings(root) if TOKENS_ARM in _arms(root, PRINTABLE) else [])
 
 
 def _token_findings(root):
